@@ -1,0 +1,67 @@
+# The two commands: `make run` and `make test`. Both set up everything they need on a fresh machine.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV ?= .venv
+PY := $(VENV)/bin/python
+FLASK := $(VENV)/bin/flask --app app.py
+HOST ?= 127.0.0.1
+PORT ?= 5000
+
+.PHONY: run test test-sqlite test-postgres lint bench demo browser-deps clean help
+
+help:
+	@echo "make run    set up and serve on http://$(HOST):$(PORT) (SQLite in instance/)"
+	@echo "make test   set up and run the whole suite (also on PostgreSQL when TEST_DATABASE_URL is set)"
+	@echo "make lint | bench | demo | clean"
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
+	$(PY) -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(FLASK) db upgrade
+	$(FLASK) demo --if-empty
+	$(FLASK) run --host $(HOST) --port $(PORT)
+
+# Debian's chromium for the browser tests; Playwright never downloads a browser here.
+browser-deps:
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; }
+
+test: $(VENV)/.installed-dev browser-deps
+	$(VENV)/bin/ruff check .
+	$(MAKE) --no-print-directory test-sqlite
+	@if [ -n "$$TEST_DATABASE_URL" ]; then $(MAKE) --no-print-directory test-postgres; \
+	 else echo "TEST_DATABASE_URL not set: PostgreSQL run skipped"; fi
+
+test-sqlite: $(VENV)/.installed-dev
+	env -u TEST_DATABASE_URL $(PY) -m pytest
+
+# The database-backed part of the suite again, on PostgreSQL (the pure engine tests need no database).
+test-postgres: $(VENV)/.installed-dev
+	@test -n "$$TEST_DATABASE_URL" || { echo "set TEST_DATABASE_URL"; exit 2; }
+	REQUIRE_POSTGRES=1 $(PY) -m pytest --ignore=tests/mcr --ignore=tests/draws
+
+lint: $(VENV)/.installed-dev
+	$(VENV)/bin/ruff check .
+
+bench: $(VENV)/.installed-dev
+	$(PY) bench/fan_engine.py
+	$(PY) bench/draws.py
+
+demo: $(VENV)/.installed
+	$(FLASK) db upgrade
+	$(FLASK) demo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

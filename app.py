@@ -1,0 +1,3 @@
+from tournament import create_app
+
+app = create_app()

@@ -1,0 +1,41 @@
+from sqlalchemy import func, select
+
+from tournament.extensions import db
+from tournament.models import Player, Tournament, User
+
+
+def test_users_create_organiser(runner, app_ctx):
+    result = runner.invoke(args=["users", "create", "Boss@Example.org", "--role", "organiser", "--password", "longenough1"])
+    assert result.exit_code == 0, result.output
+    user = db.session.scalar(select(User))
+    assert user.email == "boss@example.org"
+    assert user.role == "organiser"
+    assert user.check_password("longenough1")
+    assert user.password_hash != "longenough1"
+
+
+def test_users_create_refuses_short_password_and_duplicates(runner, app_ctx):
+    result = runner.invoke(args=["users", "create", "a@example.org", "--password", "short"])
+    assert result.exit_code != 0
+    assert "at least 8 characters" in result.output
+    runner.invoke(args=["users", "create", "a@example.org", "--password", "longenough1"])
+    again = runner.invoke(args=["users", "create", "A@example.org", "--password", "longenough1"])
+    assert again.exit_code != 0
+    assert "already exists" in again.output
+
+
+def test_users_create_refuses_unknown_role(runner):
+    result = runner.invoke(args=["users", "create", "a@example.org", "--role", "king", "--password", "longenough1"])
+    assert result.exit_code != 0
+
+
+def test_demo_loads_a_tournament_with_players(runner, app_ctx):
+    result = runner.invoke(args=["demo", "--players", "32"])
+    assert result.exit_code == 0, result.output
+    assert "password" in result.output
+    t = db.session.scalar(select(Tournament))
+    assert t is not None
+    count = db.session.scalar(select(func.count(Player.id)).where(Player.tournament_id == t.id))
+    assert count == 34
+    subs = db.session.scalar(select(func.count(Player.id)).where(Player.is_substitute))
+    assert subs == 2

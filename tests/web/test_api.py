@@ -1,0 +1,64 @@
+from sqlalchemy import select
+
+from tests.conftest import post_form
+from tournament.extensions import db
+from tournament.models import Tournament
+from tournament.services.users import create_api_token
+
+
+def bearer(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def test_token_created_on_account_page_works_once_shown(organiser_client, organiser):
+    response = post_form(organiser_client, "/account/tokens", {"name": "Score tablet"}, form_url="/account")
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    token = html.split('id="new-token">')[1].split("<")[0]
+    assert token.startswith("mcr_")
+    me = organiser_client.get("/api/v1/me", headers=bearer(token))
+    assert me.status_code == 200
+    assert me.get_json()["email"] == organiser.email
+    # Shown once: the account page no longer contains it.
+    assert token not in organiser_client.get("/account").get_data(as_text=True)
+
+
+def test_api_refuses_missing_wrong_and_revoked_tokens(client, organiser, app_ctx):
+    assert client.get("/api/v1/me").status_code == 401
+    assert client.get("/api/v1/me", headers=bearer("mcr_wrong")).status_code == 401
+    token, plain = create_api_token(organiser, "laptop")
+    assert client.get("/api/v1/me", headers=bearer(plain)).status_code == 200
+    from tournament.services.users import revoke_api_token
+
+    revoke_api_token(organiser, token.id)
+    response = client.get("/api/v1/me", headers=bearer(plain))
+    assert response.status_code == 401
+    assert "revoked" in response.get_json()["error"]
+
+
+def test_api_creates_tournament_and_validates(client, organiser, app_ctx):
+    _, plain = create_api_token(organiser, "script")
+    response = client.post("/api/v1/tournaments", json={"name": "API Open", "session_count": 5}, headers=bearer(plain))
+    assert response.status_code == 201, response.get_json()
+    assert response.get_json()["session_count"] == 5
+    bad = client.post("/api/v1/tournaments", json={"name": "", "session_count": 0}, headers=bearer(plain))
+    assert bad.status_code == 400
+    fields = bad.get_json()["fields"]
+    assert set(fields) >= {"name", "session_count"}
+    assert client.post("/api/v1/tournaments", data="not json", headers=bearer(plain)).status_code == 400
+    bad_date = client.post("/api/v1/tournaments", json={"name": "X", "start_date": "soon"}, headers=bearer(plain))
+    assert bad_date.status_code == 400
+    assert [t.name for t in db.session.scalars(select(Tournament))] == ["API Open"]
+
+
+def test_api_referee_cannot_create(client, referee, app_ctx):
+    _, plain = create_api_token(referee, "tablet")
+    response = client.post("/api/v1/tournaments", json={"name": "X"}, headers=bearer(plain))
+    assert response.status_code == 403
+
+
+def test_api_lists_tournaments(client, tournament, organiser, app_ctx):
+    _, plain = create_api_token(organiser, "script")
+    data = client.get("/api/v1/tournaments", headers=bearer(plain)).get_json()
+    assert [t["name"] for t in data["tournaments"]] == ["Helsinki Open"]
+    assert client.get("/api/v1/tournaments/99999", headers=bearer(plain)).status_code == 404

@@ -1,0 +1,41 @@
+"""MCR tournament manager: the application factory."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from flask import Flask
+
+from tournament.config import PROJECT_ROOT, load_config
+
+
+def create_app(config: dict | None = None) -> Flask:
+    """Build the app. `config` overrides settings read from the environment (tests use it)."""
+    app = Flask(
+        __name__,
+        instance_path=os.environ.get("INSTANCE_PATH") or str(PROJECT_ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(PROJECT_ROOT / "templates"),
+        static_folder=str(PROJECT_ROOT / "static"),
+    )
+    Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(load_config(app.instance_path, config))
+    Path(app.config["EXPORT_DIR"]).mkdir(parents=True, exist_ok=True)
+
+    from tournament.extensions import csrf, db, login_manager, migrate
+
+    db.init_app(app)
+    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    csrf.init_app(app)
+    login_manager.init_app(app)
+
+    from tournament import models  # noqa: F401 - register the models with the metadata
+    from tournament.web import init_web
+
+    init_web(app)
+
+    from tournament.cli import init_cli
+
+    init_cli(app)
+    return app

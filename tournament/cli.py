@@ -1,0 +1,71 @@
+"""Command-line tools: `flask users ...`, `flask demo`."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask
+from flask.cli import AppGroup
+
+from tournament.models import Role
+from tournament.services import ServiceError
+from tournament.services import users as user_service
+
+users_cli = AppGroup("users", help="Manage accounts.")
+
+
+@users_cli.command("create")
+@click.argument("email")
+@click.option("--role", type=click.Choice([r.value for r in Role]), default=Role.REFEREE.value, show_default=True)
+@click.option("--name", default="", help="Display name.")
+@click.option(
+    "--password",
+    prompt=True,
+    hide_input=True,
+    confirmation_prompt=True,
+    help="Prompted for when not given.",
+)
+def create_user_command(email: str, role: str, name: str, password: str) -> None:
+    """Create an account (e.g. the first organiser)."""
+    try:
+        user = user_service.create_user(email, password, role, name=name)
+    except ServiceError as exc:
+        raise click.ClickException(exc.message) from exc
+    click.echo(f"Created {user.role} {user.email}.")
+
+
+@users_cli.command("list")
+def list_users_command() -> None:
+    """List accounts."""
+    from sqlalchemy import select
+
+    from tournament.extensions import db
+    from tournament.models import User
+
+    for user in db.session.scalars(select(User).order_by(User.email)):
+        click.echo(f"{user.email}\t{user.role}\t{'active' if user.active else 'disabled'}")
+
+
+@click.command("demo")
+@click.option("--players", default=32, show_default=True, type=click.IntRange(8, 400))
+@click.option("--seed", default=2026, show_default=True, type=int)
+@click.option("--owner", "owner_email", default=None, help="Email of an existing organiser to own it.")
+@click.option("--if-empty", is_flag=True, help="Only when the database holds no tournament yet.")
+def demo_command(players: int, seed: int, owner_email: str | None, if_empty: bool) -> None:
+    """Load a sample tournament with players."""
+    from tournament.services.demo import DEMO_EMAIL, load_demo
+    from tournament.services.tournaments import list_tournaments
+
+    if if_empty and list_tournaments():
+        return
+    try:
+        t, password = load_demo(players=players, seed=seed, owner_email=owner_email)
+    except ServiceError as exc:
+        raise click.ClickException(exc.message) from exc
+    click.echo(f"Created demo tournament {t.name!r} (id {t.id}) with {players} players and 2 substitutes.")
+    if password:
+        click.echo(f"Log in as {owner_email or DEMO_EMAIL} with password: {password}")
+
+
+def init_cli(app: Flask) -> None:
+    app.cli.add_command(users_cli)
+    app.cli.add_command(demo_command)

@@ -1,0 +1,61 @@
+"""Settings from the environment, with safe defaults for a laptop install.
+
+DATABASE_URL   SQLAlchemy URL; default SQLite at instance/tournament.db
+SECRET_KEY     session signing key; default: generated once and kept in the instance folder
+EXPORT_DIR     where PDFs and CSVs are written; default: exports/ at the project root
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def normalise_database_url(url: str) -> str:
+    """Use the psycopg 3 driver for plain postgres URLs (Heroku-style and libpq-style)."""
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url[len("postgres://") :]
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
+    return url
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """Read the secret key kept in the instance folder, creating it on first run."""
+    path = Path(instance_path) / "secret_key"
+    if path.exists():
+        key = path.read_text().strip()
+        if key:
+            return key
+    key = secrets.token_hex(32)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    # Written with owner-only permissions: the key signs every session cookie.
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key
+
+
+def load_config(instance_path: str, overrides: dict | None = None) -> dict:
+    overrides = overrides or {}
+    env = os.environ
+    database_url = overrides.get("SQLALCHEMY_DATABASE_URI") or env.get("DATABASE_URL")
+    if not database_url:
+        database_url = "sqlite:///" + str(Path(instance_path) / "tournament.db")
+    config = {
+        "SQLALCHEMY_DATABASE_URI": normalise_database_url(database_url),
+        "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
+        "SECRET_KEY": env.get("SECRET_KEY") or None,
+        "EXPORT_DIR": env.get("EXPORT_DIR") or str(PROJECT_ROOT / "exports"),
+        "WTF_CSRF_TIME_LIMIT": None,
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
+    }
+    config.update(overrides)
+    if not config.get("SECRET_KEY"):
+        config["SECRET_KEY"] = instance_secret_key(instance_path)
+    return config

@@ -1,0 +1,53 @@
+"""Registered players of a tournament (substitutes included)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from tournament.extensions import db
+from tournament.models._common import utcnow
+
+
+class PlayerStatus(StrEnum):
+    REGISTERED = "registered"
+    PRESENT = "present"
+    WITHDRAWN = "withdrawn"
+    DISQUALIFIED = "disqualified"
+
+
+class Player(db.Model):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    first_name: Mapped[str] = mapped_column(String(80))
+    last_name: Mapped[str] = mapped_column(String(80))
+    country: Mapped[str] = mapped_column(String(2), default="")  # ISO 3166-1 alpha-2
+    club: Mapped[str] = mapped_column(String(120), default="")
+    team: Mapped[str] = mapped_column(String(120), default="")
+    ema_number: Mapped[str | None] = mapped_column(String(8))
+    is_substitute: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(20), default=PlayerStatus.REGISTERED.value)
+    notes: Mapped[str] = mapped_column(String(1000), default="")
+    checked_in_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    version: Mapped[int] = mapped_column(default=1)
+
+    __mapper_args__ = {"version_id_col": version}
+
+    tournament: Mapped[Tournament] = relationship()  # noqa: F821
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+    @property
+    def sort_name(self) -> str:
+        return f"{self.last_name}, {self.first_name}"
+
+    def __repr__(self) -> str:
+        return f"<Player {self.id} {self.full_name}>"

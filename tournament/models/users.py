@@ -1,0 +1,81 @@
+"""Accounts: organisers and referees, with per-user API tokens for the JSON API."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime
+from enum import StrEnum
+
+from flask_login import UserMixin
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from tournament.extensions import db
+from tournament.models._common import utcnow
+
+
+class Role(StrEnum):
+    ORGANISER = "organiser"
+    REFEREE = "referee"
+
+
+class User(UserMixin, db.Model):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str] = mapped_column(String(120), default="")
+    password_hash: Mapped[str] = mapped_column(String(256))
+    role: Mapped[str] = mapped_column(String(20), default=Role.REFEREE.value)
+    active: Mapped[bool] = mapped_column(default=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    tokens: Mapped[list[ApiToken]] = relationship(
+        back_populates="user", cascade="all, delete-orphan", order_by="ApiToken.id"
+    )
+
+    def set_password(self, password: str) -> None:
+        self.password_hash = generate_password_hash(password)
+
+    def check_password(self, password: str) -> bool:
+        return check_password_hash(self.password_hash, password)
+
+    @property
+    def is_active(self) -> bool:  # Flask-Login refuses inactive accounts
+        return self.active
+
+    @property
+    def is_organiser(self) -> bool:
+        return self.role == Role.ORGANISER
+
+    @property
+    def display_name(self) -> str:
+        return self.name or self.email
+
+    def __repr__(self) -> str:
+        return f"<User {self.email} {self.role}>"
+
+
+def hash_token(token: str) -> str:
+    """API tokens are stored as SHA-256 digests: a leaked database does not leak tokens."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiToken(db.Model):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    prefix: Mapped[str] = mapped_column(String(12))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_used_at: Mapped[datetime | None]
+    revoked_at: Mapped[datetime | None]
+
+    user: Mapped[User] = relationship(back_populates="tokens")
+
+    @property
+    def is_revoked(self) -> bool:
+        return self.revoked_at is not None

@@ -1,0 +1,73 @@
+"""A sample tournament so that a newcomer sees something real at once."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from datetime import date, timedelta
+
+from tournament.extensions import db
+from tournament.models import Player, PlayerStatus, Role, Tournament, User
+from tournament.services.db import transaction
+from tournament.services.tournaments import TournamentData, create_tournament
+from tournament.services.users import create_user, find_user_by_email
+
+FIRST_NAMES = [
+    "Aino", "Mikko", "Sanna", "Jonas", "Elin", "Pierre", "Camille", "Lukas", "Anna", "Marco",
+    "Giulia", "Sofia", "Pablo", "Lucia", "Jan", "Katarzyna", "Tomas", "Eva", "Dmitri", "Olga",
+    "Hiroshi", "Yuki", "Wei", "Mei", "Lars", "Ingrid", "Sean", "Aoife", "Noah", "Emma",
+    "Mateo", "Clara", "Felix", "Hanna", "Viktor", "Nora",
+]
+LAST_NAMES = [
+    "Virtanen", "Korhonen", "Lindqvist", "Berg", "Dubois", "Martin", "Schmidt", "Weber", "Rossi",
+    "Bianchi", "Garcia", "Lopez", "Novak", "Kowalski", "Horvath", "Nagy", "Ivanov", "Petrova",
+    "Tanaka", "Sato", "Zhang", "Li", "Hansen", "Olsen", "Murphy", "Kelly", "de Vries", "Jansen",
+    "Silva", "Costa", "Fischer", "Wagner", "Novotny", "Svoboda", "Eriksson", "Nilsson",
+]
+CLUBS = [
+    ("FI", "Helsinki Mahjong Club"), ("SE", "Stockholm MCR"), ("FR", "Paris Mahjong"),
+    ("DE", "Berlin Dragons"), ("IT", "Roma Riichi & MCR"), ("ES", "Madrid Mahjong"),
+    ("CZ", "Praha Mahjong"), ("DK", "Copenhagen Winds"),
+]
+
+DEMO_EMAIL = "demo-organiser@example.org"
+
+
+def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = None) -> tuple[Tournament, str | None]:
+    """Create a demo tournament with `players` players; returns it and a new owner password if one was made."""
+    rng = random.Random(seed)
+    password = None
+    owner: User | None = find_user_by_email(owner_email or DEMO_EMAIL)
+    if owner is None:
+        password = secrets.token_urlsafe(9)
+        owner = create_user(owner_email or DEMO_EMAIL, password, Role.ORGANISER, name="Demo organiser")
+    start = date.today() + timedelta(days=14)
+    t = create_tournament(
+        owner,
+        TournamentData(
+            name=f"Demo MCR Open {start.year}",
+            venue="Helsinki, Finland",
+            start_date=start,
+            end_date=start + timedelta(days=1),
+            session_count=7,
+            session_minutes=120,
+        ),
+    )
+    names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players + 2)
+    with transaction():
+        for index, (first, last) in enumerate(names):
+            country, club = CLUBS[index % len(CLUBS)]
+            db.session.add(
+                Player(
+                    tournament_id=t.id,
+                    first_name=first,
+                    last_name=last,
+                    country=country,
+                    club=club,
+                    team=f"Team {country}" if index % 3 == 0 else "",
+                    ema_number=f"{rng.randrange(10**7, 10**8)}" if index % 4 else None,
+                    is_substitute=index >= players,
+                    status=PlayerStatus.REGISTERED.value,
+                )
+            )
+    return t, password

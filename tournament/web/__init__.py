@@ -1,0 +1,23 @@
+"""Web layer: thin blueprints that parse input, call a service and render."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from tournament.web import errors, helpers
+
+
+def init_web(app: Flask) -> None:
+    from tournament.web.account.routes import bp as account_bp
+    from tournament.web.api.routes import bp as api_bp
+    from tournament.web.auth.routes import bp as auth_bp
+    from tournament.web.public.routes import bp as public_bp
+    from tournament.web.tournaments.routes import bp as tournaments_bp
+
+    app.register_blueprint(public_bp)
+    app.register_blueprint(auth_bp)
+    app.register_blueprint(account_bp)
+    app.register_blueprint(tournaments_bp)
+    app.register_blueprint(api_bp)
+    errors.init_app(app)
+    helpers.init_app(app)

@@ -1,0 +1,52 @@
+"""Error pages: every failure is a clear page (HTML) or JSON message, never a bare 500."""
+
+from __future__ import annotations
+
+from flask import Flask, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from tournament.extensions import db
+from tournament.services import ServiceError
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def error_response(status: int, title: str, message: str):
+    if wants_json():
+        return jsonify({"error": message, "status": status}), status
+    return render_template("errors/error.html", status=status, title=title, message=message), status
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(exc: CSRFError):
+        return error_response(
+            400,
+            "Form expired",
+            "The form's security token was missing or out of date. Go back, reload the page and submit again.",
+        )
+
+    @app.errorhandler(ServiceError)
+    def service_error(exc: ServiceError):
+        db.session.rollback()
+        return error_response(exc.status_code, "Request refused", exc.message)
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        message = exc.description or ""
+        if exc.code == 404 and "requested URL was not found" in message:
+            message = "There is no page at this address."
+        if exc.code == 403 and "don't have the permission" in message:
+            message = "You do not have access to this page."
+        return error_response(exc.code or 500, exc.name, message)
+
+    @app.errorhandler(Exception)
+    def unexpected_error(exc: Exception):
+        db.session.rollback()
+        app.logger.exception("Unhandled error on %s", request.path)
+        return error_response(
+            500, "Something went wrong", "The error was logged. Nothing was saved from this request."
+        )

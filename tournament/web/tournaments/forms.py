@@ -1,0 +1,108 @@
+from flask_wtf import FlaskForm
+from wtforms import (
+    DateField,
+    EmailField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    SubmitField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
+
+from tournament.models import END_RULES, RULESETS, TIE_BREAKS
+from tournament.services.tournaments import LIMITS, TournamentData
+from tournament.web.forms import choices
+
+
+def _range(name: str, label: str, **kwargs) -> IntegerField:
+    low, high = LIMITS[name]
+    return IntegerField(
+        label,
+        validators=[InputRequired("Enter a whole number."), NumberRange(low, high, f"From {low} to {high}.")],
+        **kwargs,
+    )
+
+
+TIE_BREAK_CHOICES = choices([("", "(none)"), *TIE_BREAKS.items()])
+
+
+class TournamentForm(FlaskForm):
+    name = StringField("Name", validators=[DataRequired("The tournament needs a name."), Length(max=120)])
+    venue = StringField("Venue", validators=[Length(max=200)])
+    start_date = DateField("First day", validators=[Optional()])
+    end_date = DateField("Last day", validators=[Optional()])
+    ruleset = SelectField("Ruleset", choices=choices(RULESETS), default="ema")
+    session_count = _range("session_count", "Sessions", default=7)
+    session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
+    end_rule = SelectField("When time is called", choices=choices(END_RULES), default="finish_hand")
+    false_mahjong_under_minimum = _range(
+        "false_mahjong_under_minimum", "False mahjong, legal hand under 8 points (to each opponent)", default=10
+    )
+    false_mahjong_not_winning = _range(
+        "false_mahjong_not_winning", "False mahjong, not a winning hand (to each opponent)", default=20
+    )
+    points_first = _range("table_point", "1st", default=4)
+    points_second = _range("table_point", "2nd", default=2)
+    points_third = _range("table_point", "3rd", default=1)
+    points_fourth = _range("table_point", "4th", default=0)
+    tie_break_1 = SelectField("First tie-break", choices=TIE_BREAK_CHOICES, default="firsts")
+    tie_break_2 = SelectField("Second tie-break", choices=TIE_BREAK_CHOICES, default="best_session")
+    tie_break_3 = SelectField("Third tie-break", choices=TIE_BREAK_CHOICES, default="")
+    version = HiddenField()
+    submit = SubmitField("Save")
+
+    # Service field names that map onto a group of form fields.
+    table_points = property(lambda self: self.points_first)
+    tie_breaks = property(lambda self: self.tie_break_1)
+
+    def to_data(self) -> TournamentData:
+        return TournamentData(
+            name=self.name.data or "",
+            venue=self.venue.data or "",
+            start_date=self.start_date.data,
+            end_date=self.end_date.data,
+            ruleset=self.ruleset.data,
+            session_count=self.session_count.data,
+            session_minutes=self.session_minutes.data,
+            end_rule=self.end_rule.data,
+            false_mahjong_under_minimum=self.false_mahjong_under_minimum.data,
+            false_mahjong_not_winning=self.false_mahjong_not_winning.data,
+            table_points=(
+                self.points_first.data,
+                self.points_second.data,
+                self.points_third.data,
+                self.points_fourth.data,
+            ),
+            tie_breaks=tuple(
+                t for t in (self.tie_break_1.data, self.tie_break_2.data, self.tie_break_3.data) if t
+            ),
+        )
+
+    def fill_from(self, data: TournamentData, version: int) -> None:
+        for name in (
+            "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
+            "end_rule", "false_mahjong_under_minimum", "false_mahjong_not_winning",
+        ):
+            getattr(self, name).data = getattr(data, name)
+        for field, value in zip(
+            (self.points_first, self.points_second, self.points_third, self.points_fourth),
+            data.table_points,
+            strict=True,
+        ):
+            field.data = value
+        tie_breaks = [*data.tie_breaks, "", "", ""]
+        self.tie_break_1.data, self.tie_break_2.data, self.tie_break_3.data = tie_breaks[:3]
+        self.version.data = str(version)
+
+
+class StaffForm(FlaskForm):
+    email = EmailField("Email of an existing account", validators=[DataRequired("Enter an email."), Length(max=254)])
+    role = SelectField("Role", choices=choices([("referee", "Referee"), ("organiser", "Organiser")]), default="referee")
+    submit = SubmitField("Add to staff")
+
+
+class ConfirmForm(FlaskForm):
+    """A CSRF-protected button (remove, revoke ...)."""
+
+    submit = SubmitField("Remove")

@@ -1,0 +1,116 @@
+"""Organiser pages for tournaments.
+
+    GET       /manage                               my tournaments
+    GET/POST  /manage/tournaments/new               create a tournament
+    GET       /manage/tournaments/<id>              overview
+    GET/POST  /manage/tournaments/<id>/edit         edit settings
+    POST      /manage/tournaments/<id>/staff        add an organiser or referee
+    POST      /manage/tournaments/<id>/staff/<m>/remove
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_login import current_user, login_required
+
+from tournament.services import ConflictError, ServiceError
+from tournament.services import tournaments as tournament_service
+from tournament.services.tournaments import TournamentData
+from tournament.web.helpers import (
+    managed_tournament,
+    organiser_required,
+    refereed_tournament,
+    show_service_error,
+)
+from tournament.web.tournaments.forms import ConfirmForm, StaffForm, TournamentForm
+
+bp = Blueprint("tournaments", __name__, url_prefix="/manage")
+
+
+@bp.route("")
+@login_required
+def dashboard():
+    return render_template("tournaments/dashboard.html", tournaments=tournament_service.tournaments_for(current_user))
+
+
+@bp.route("/tournaments/new", methods=["GET", "POST"])
+@organiser_required
+def create():
+    form = TournamentForm()
+    if form.validate_on_submit():
+        try:
+            t = tournament_service.create_tournament(current_user, form.to_data())
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash(f"Tournament “{t.name}” created.", "success")
+            return redirect(url_for("tournaments.overview", tournament_id=t.id))
+    status = 400 if form.is_submitted() else 200
+    return render_template("tournaments/form.html", form=form, tournament=None), status
+
+
+@bp.route("/tournaments/<int:tournament_id>")
+@login_required
+def overview(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    return render_template(
+        "tournaments/overview.html", tournament=t, staff_form=StaffForm(), confirm_form=ConfirmForm()
+    )
+
+
+@bp.route("/tournaments/<int:tournament_id>/edit", methods=["GET", "POST"])
+@organiser_required
+def edit(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = TournamentForm()
+    if form.validate_on_submit():
+        try:
+            version = int(form.version.data) if form.version.data else None
+        except ValueError:
+            version = None
+        try:
+            tournament_service.update_tournament(t, form.to_data(), expected_version=version)
+        except ConflictError as exc:
+            flash(exc.message, "error")
+            form.fill_from(TournamentData.from_tournament(t), t.version)
+            return render_template("tournaments/form.html", form=form, tournament=t), 409
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash("Settings saved.", "success")
+            return redirect(url_for("tournaments.overview", tournament_id=t.id))
+    elif not form.is_submitted():
+        form.fill_from(TournamentData.from_tournament(t), t.version)
+    status = 400 if form.is_submitted() else 200
+    return render_template("tournaments/form.html", form=form, tournament=t), status
+
+
+@bp.route("/tournaments/<int:tournament_id>/staff", methods=["POST"])
+@organiser_required
+def add_staff(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = StaffForm()
+    if form.validate_on_submit():
+        try:
+            member = tournament_service.add_staff(t, form.email.data, form.role.data)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash(f"{member.user.email} added as {member.role}.", "success")
+            return redirect(url_for("tournaments.overview", tournament_id=t.id))
+    return render_template("tournaments/overview.html", tournament=t, staff_form=form,
+                           confirm_form=ConfirmForm()), 400
+
+
+@bp.route("/tournaments/<int:tournament_id>/staff/<int:member_id>/remove", methods=["POST"])
+@organiser_required
+def remove_staff(tournament_id: int, member_id: int):
+    t = managed_tournament(tournament_id)
+    if ConfirmForm().validate_on_submit():
+        try:
+            tournament_service.remove_staff(t, member_id, current_user)
+        except ServiceError as exc:
+            flash(exc.message, "error")
+        else:
+            flash("Removed from the staff.", "success")
+    return redirect(url_for("tournaments.overview", tournament_id=t.id))
