@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flask import Flask
-
-from tournament.config import PROJECT_ROOT, load_config
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app. `config` overrides settings read from the environment (tests use it)."""
+    # Imported here so that the pure packages (tournament.mcr, tournament.draws) load without Flask.
+    from flask import Flask
+
+    from tournament.config import PROJECT_ROOT, load_config
+
     app = Flask(
         __name__,
         instance_path=os.environ.get("INSTANCE_PATH") or str(PROJECT_ROOT / "instance"),

@@ -1,8 +1,17 @@
 """Typed SQLAlchemy 2 models. Import every model here so Alembic sees the whole metadata."""
 
 from tournament.extensions import db
+from tournament.models.draws import (
+    SEAT_WIND_NAMES,
+    SEAT_WINDS,
+    DrawMethod,
+    Seat,
+    SessionStatus,
+    TournamentSession,
+)
 from tournament.models.players import Player, PlayerStatus
 from tournament.models.tournaments import (
+    DRAW_SEPARATIONS,
     END_RULES,
     RULESETS,
     TIE_BREAKS,
@@ -13,6 +22,13 @@ from tournament.models.tournaments import (
 from tournament.models.users import ApiToken, Role, User
 
 __all__ = [
+    "DRAW_SEPARATIONS",
+    "SEAT_WINDS",
+    "SEAT_WIND_NAMES",
+    "DrawMethod",
+    "Seat",
+    "SessionStatus",
+    "TournamentSession",
     "END_RULES",
     "RULESETS",
     "TIE_BREAKS",

@@ -23,6 +23,12 @@ TIE_BREAKS = {
     "best_session": "Best session score",
     "fewest_penalties": "Fewest penalty points",
 }
+# Who the draw keeps apart at a table.
+DRAW_SEPARATIONS = {
+    "team": "Teammates",
+    "club": "Clubmates",
+    "none": "Nobody (only avoid repeat opponents)",
+}
 
 
 class StaffRole(StrEnum):
@@ -48,6 +54,7 @@ class Tournament(db.Model):
     table_points: Mapped[str] = mapped_column(String(40), default="4,2,1,0")
     # Comma-separated keys of TIE_BREAKS, applied after table points and score.
     tie_breaks: Mapped[str] = mapped_column(String(120), default="firsts,best_session")
+    draw_separation: Mapped[str] = mapped_column(String(10), default="team", server_default="team")
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
@@ -75,6 +82,10 @@ class Tournament(db.Model):
     @property
     def end_rule_label(self) -> str:
         return END_RULES.get(self.end_rule, self.end_rule)
+
+    sessions: Mapped[list[TournamentSession]] = relationship(  # noqa: F821
+        cascade="all, delete-orphan", order_by="TournamentSession.number"
+    )
 
     def __repr__(self) -> str:
         return f"<Tournament {self.id} {self.name!r}>"

@@ -11,13 +11,19 @@ def init_web(app: Flask) -> None:
     from tournament.web.account.routes import bp as account_bp
     from tournament.web.api.routes import bp as api_bp
     from tournament.web.auth.routes import bp as auth_bp
+    from tournament.web.draws.routes import bp as draws_bp
+    from tournament.web.players.routes import bp as players_bp
     from tournament.web.public.routes import bp as public_bp
+    from tournament.web.seating.routes import bp as seating_bp
     from tournament.web.tournaments.routes import bp as tournaments_bp
 
     app.register_blueprint(public_bp)
     app.register_blueprint(auth_bp)
     app.register_blueprint(account_bp)
     app.register_blueprint(tournaments_bp)
+    app.register_blueprint(players_bp)
     app.register_blueprint(api_bp)
+    app.register_blueprint(draws_bp)
+    app.register_blueprint(seating_bp)
     errors.init_app(app)
     helpers.init_app(app)

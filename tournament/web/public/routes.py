@@ -2,12 +2,14 @@
 
     GET /                      tournaments, current and upcoming first
     GET /t/<id>                a tournament's public page
+    GET /t/<id>/players        registered players and substitutes (no notes)
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from tournament.services import registration as registration_service
 from tournament.services import tournaments as tournament_service
 from tournament.web.helpers import tournament_or_404
 
@@ -22,3 +24,15 @@ def home():
 @bp.route("/t/<int:tournament_id>")
 def tournament(tournament_id: int):
     return render_template("public/tournament.html", tournament=tournament_or_404(tournament_id))
+
+
+@bp.route("/t/<int:tournament_id>/players")
+def players(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    shown = [p for p in registration_service.list_players(t) if p.status in ("registered", "present")]
+    return render_template(
+        "public/players.html",
+        tournament=t,
+        players=[p for p in shown if not p.is_substitute],
+        substitutes=[p for p in shown if p.is_substitute],
+    )

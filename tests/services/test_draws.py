@@ -1,0 +1,224 @@
+from datetime import UTC, datetime
+
+import pytest
+
+from tournament.extensions import db
+from tournament.models import Player, PlayerStatus, SessionStatus
+from tournament.services import ConflictError, ServiceError
+from tournament.services import draws as draw_service
+
+
+def add_players(t, count, status=PlayerStatus.PRESENT, substitute=False, team=None, start=0):
+    players = []
+    for i in range(start, start + count):
+        p = Player(
+            tournament_id=t.id,
+            first_name=f"P{i:03d}",
+            last_name=f"Player{i:03d}",
+            country="FI",
+            team=(team(i) if callable(team) else team) or "",
+            is_substitute=substitute,
+            status=status.value,
+            checked_in_at=datetime.now(UTC).replace(tzinfo=None) if status == PlayerStatus.PRESENT else None,
+        )
+        db.session.add(p)
+        players.append(p)
+    db.session.commit()
+    return players
+
+
+def seated(session):
+    return [seat.player_id for seat in session.seats]
+
+
+def test_plan_all_seats_everyone_registered_once_per_session(tournament):
+    tournament.session_count = 5
+    db.session.commit()
+    players = add_players(tournament, 16, status=PlayerStatus.REGISTERED)
+    sessions = draw_service.plan_all(tournament, seed=7)
+    assert [s.number for s in sessions] == [1, 2, 3, 4, 5]
+    for s in sessions:
+        ids = seated(s)
+        assert sorted(ids) == sorted(p.id for p in players)
+        assert len(set(ids)) == 16
+        assert s.seed == 7 and s.method == "plan" and s.status == "draft"
+    report = draw_service.quality(tournament)
+    assert report.excess_repeats == 0  # 16 players over 5 sessions: the known zero-repeat design
+    assert report.wind_balanced
+
+
+def test_plan_is_reproducible_from_its_seed(tournament):
+    add_players(tournament, 20, status=PlayerStatus.REGISTERED)
+    first = [s.tables() for s in draw_service.plan_all(tournament, seed=123)]
+    second = [s.tables() for s in draw_service.plan_all(tournament, seed=123)]
+    other = [s.tables() for s in draw_service.plan_all(tournament, seed=124)]
+    assert first == second
+    assert first != other
+
+
+def test_session_draw_uses_present_players_and_substitutes(tournament):
+    present = add_players(tournament, 14)
+    absent = add_players(tournament, 2, status=PlayerStatus.REGISTERED, start=100)
+    withdrawn = add_players(tournament, 1, status=PlayerStatus.WITHDRAWN, start=200)
+    subs = add_players(tournament, 3, substitute=True, start=300)
+    session = draw_service.draw_next(tournament, seed=1)
+    ids = set(seated(session))
+    assert {p.id for p in present} <= ids
+    assert not ids & {p.id for p in absent + withdrawn}
+    assert len(ids & {p.id for p in subs}) == 2  # 14 players + 2 substitutes = 4 tables
+    assert len(ids) == 16
+
+
+def test_too_few_players_is_a_clear_error_and_saves_nothing(tournament):
+    add_players(tournament, 13)
+    with pytest.raises(ServiceError) as exc:
+        draw_service.draw_next(tournament, seed=1)
+    assert "need 3 more" in exc.value.message
+    assert draw_service.drawn_sessions(tournament) == []
+
+
+def test_withdrawal_feeds_the_next_draw_and_history_avoids_repeats(tournament):
+    players = add_players(tournament, 20)
+    add_players(tournament, 4, substitute=True, start=500)
+    first = draw_service.draw_next(tournament, seed=3)
+    leaving = players[0]
+    leaving.status = PlayerStatus.WITHDRAWN.value
+    db.session.commit()
+    second = draw_service.draw_next(tournament, seed=3)
+    assert second.number == 2
+    assert leaving.id not in seated(second)
+    assert len(seated(second)) == 20  # 19 players + 1 substitute
+    report = draw_service.quality(tournament)
+    assert report.excess_repeats == 0
+    assert first.number == 1
+
+
+def test_teammates_are_kept_apart(tournament):
+    add_players(tournament, 32, team=lambda i: f"Team {i % 8}")
+    session = draw_service.draw_next(tournament, seed=9)
+    assert draw_service.quality(tournament).clashes == []
+    assert session.number == 1
+
+
+def test_redraw_only_until_play_starts(tournament):
+    add_players(tournament, 16)
+    session = draw_service.draw_next(tournament, seed=1)
+    redrawn = draw_service.draw_next(tournament, seed=2, number=1)
+    assert redrawn.seed == 2 and redrawn.number == 1
+    draw_service.set_status(redrawn, SessionStatus.PUBLISHED)
+    draw_service.set_status(redrawn, SessionStatus.IN_PLAY)
+    with pytest.raises(ServiceError, match="in play"):
+        draw_service.draw_next(tournament, seed=3, number=1)
+    with pytest.raises(ServiceError, match="in play"):
+        draw_service.swap(tournament, redrawn, seated(redrawn)[0], seated(redrawn)[1])
+    assert draw_service.get_session(tournament, 1).seed == 2
+    assert session.number == 1
+
+
+def test_plan_keeps_sessions_in_play_as_history(tournament):
+    tournament.session_count = 4
+    db.session.commit()
+    add_players(tournament, 16)
+    first = draw_service.draw_next(tournament, seed=5)
+    draw_service.set_status(first, SessionStatus.PUBLISHED)
+    draw_service.set_status(first, SessionStatus.IN_PLAY)
+    kept_tables = first.tables()
+    planned = draw_service.plan_all(tournament, seed=8)
+    assert [s.number for s in planned] == [2, 3, 4]
+    assert draw_service.get_session(tournament, 1).tables() == kept_tables
+    assert draw_service.quality(tournament).excess_repeats == 0
+
+
+def test_cannot_skip_or_exceed_sessions(tournament):
+    add_players(tournament, 8)
+    tournament.session_count = 3
+    db.session.commit()
+    with pytest.raises(ServiceError, match="Draw session 1 first"):
+        draw_service.draw_next(tournament, seed=1, number=2)
+    draw_service.draw_next(tournament, seed=1)
+    with pytest.raises(ServiceError, match="no session 4"):
+        draw_service.draw_next(tournament, seed=1, number=4)
+
+
+def test_bad_seed_is_refused(tournament):
+    add_players(tournament, 8)
+    with pytest.raises(ServiceError) as exc:
+        draw_service.draw_next(tournament, seed=-1)
+    assert exc.value.field == "seed"
+
+
+def test_swap_exchanges_seats_and_recomputes_quality(tournament):
+    players = add_players(tournament, 16)
+    session = draw_service.draw_next(tournament, seed=4)
+    tables = session.tables()
+    a, b = tables[0][0], tables[1][2]
+    result = draw_service.swap(tournament, session, a, b, expected_version=session.version)
+    new_tables = result.session.tables()
+    assert new_tables[0][0] == b and new_tables[1][2] == a
+    assert new_tables[2:] == tables[2:]
+    assert sorted(seated(result.session)) == sorted(p.id for p in players)
+    assert result.after.sessions == 1
+
+
+def test_swap_with_unseated_substitute_replaces_the_player(tournament):
+    add_players(tournament, 16)
+    sub = add_players(tournament, 1, substitute=True, start=900)[0]
+    session = draw_service.draw_next(tournament, seed=4)
+    assert sub.id not in seated(session)
+    leaving = session.tables()[2][3]
+    draw_service.swap(tournament, session, leaving, sub.id)
+    assert session.tables()[2][3] == sub.id
+    assert leaving not in seated(session)
+
+
+def test_stale_swap_is_refused(tournament):
+    add_players(tournament, 16)
+    session = draw_service.draw_next(tournament, seed=4)
+    stale = session.version
+    t = session.tables()
+    draw_service.swap(tournament, session, t[0][0], t[1][0], expected_version=stale)
+    with pytest.raises(ConflictError):
+        draw_service.swap(tournament, session, t[0][1], t[1][1], expected_version=stale)
+
+
+def test_player_schedule_lists_published_sessions_only(tournament):
+    players = add_players(tournament, 8)
+    session = draw_service.draw_next(tournament, seed=4)
+    assert draw_service.player_schedule(tournament, players[0].id) == []
+    draw_service.set_status(session, SessionStatus.PUBLISHED)
+    entries = draw_service.player_schedule(tournament, players[0].id)
+    assert len(entries) == 1
+    assert entries[0].wind in "ESWN"
+    assert len(entries[0].opponents) == 3
+
+
+def test_status_changes_follow_the_allowed_order(tournament):
+    add_players(tournament, 8)
+    session = draw_service.draw_next(tournament, seed=4)
+    with pytest.raises(ServiceError, match="cannot become"):
+        draw_service.set_status(session, SessionStatus.IN_PLAY)
+    with pytest.raises(ServiceError, match="Unknown"):
+        draw_service.set_status(session, "exploded")
+    draw_service.set_status(session, SessionStatus.PUBLISHED)
+    assert session.published_at is not None
+
+
+def test_session_by_session_without_seed_follows_the_plan_on_tight_sizes(tournament):
+    tournament.session_count = 7
+    db.session.commit()
+    add_players(tournament, 24)
+    first = draw_service.draw_next(tournament, seed=77)
+    for _ in range(6):
+        session = draw_service.draw_next(tournament)
+        assert session.seed == first.seed
+    report = draw_service.quality(tournament)
+    assert report.sessions == 7
+    assert report.excess_repeats == 0  # 24 players / 7 sessions: only the known design avoids repeats
+    assert report.wind_balanced
+
+
+def test_redraw_without_seed_picks_a_new_seed(tournament):
+    add_players(tournament, 16)
+    first = draw_service.draw_next(tournament, seed=5)
+    again = draw_service.draw_next(tournament, number=1)
+    assert again.seed != first.seed  # a fresh random seed (a clash has probability 1 in 2**31)

@@ -1,0 +1,135 @@
+import re
+
+import pytest
+
+from tests.conftest import csrf_token
+from tournament.extensions import db
+from tournament.services import registration as reg
+from tournament.services.registration import PlayerData
+from tournament.services.tournaments import add_staff
+
+
+def desk(tournament, path=""):
+    return f"/manage/tournaments/{tournament.id}/checkin{path}"
+
+
+def add(tournament, first, last, **kwargs):
+    return reg.add_player(tournament, PlayerData(first_name=first, last_name=last, **kwargs))
+
+
+@pytest.fixture
+def players(tournament):
+    return {
+        "aino": add(tournament, "Aino", "Virtanen", club="Helsinki MC"),
+        "mikko": add(tournament, "Mikko", "Korhonen"),
+        "sanna": add(tournament, "Sanna", "Aalto", is_substitute=True),
+    }
+
+
+@pytest.fixture
+def desk_referee(referee_client, referee, tournament):
+    add_staff(tournament, referee.email, "referee")
+    return referee_client
+
+
+def post_json(client, url, token):
+    return client.post(url, headers={"X-CSRFToken": token, "Accept": "application/json"})
+
+
+def test_desk_lists_players_and_substitutes_with_counts(organiser_client, tournament, players, app_ctx):
+    reg.check_in(players["mikko"])
+    html = organiser_client.get(desk(tournament)).get_data(as_text=True)
+    assert '<meta name="csrf-token"' in html
+    assert re.search(r'data-count="present">1<', html)
+    assert re.search(r'data-count="registered">1<', html)
+    assert re.search(r'data-count="substitutes">1<', html)
+    players_part, substitutes_part = html.split('id="desk-substitutes-heading"')
+    assert "Virtanen, Aino" in players_part and "Aalto, Sanna" not in players_part
+    assert "Aalto, Sanna" in substitutes_part
+    assert 'data-search="aino virtanen helsinki mc"' in html  # folded search text for the script
+    assert "js/checkin.js" in html
+
+
+def test_search_without_javascript(organiser_client, tournament, players):
+    html = organiser_client.get(desk(tournament, "?q=helsinki")).get_data(as_text=True)
+    assert "Virtanen, Aino" in html
+    assert "Korhonen, Mikko" not in html
+
+
+def test_referee_checks_in_with_json(desk_referee, tournament, players, app_ctx):
+    token = csrf_token(desk_referee, desk(tournament))
+    response = post_json(desk_referee, desk(tournament, f"/{players['aino'].id}"), token)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body["player"]["status"] == "present"
+    assert body["player"]["status_label"] == "Present"
+    assert re.fullmatch(r"\d\d:\d\d", body["player"]["checked_in_at"])
+    assert body["counts"]["present"] == 1 and body["counts"]["registered"] == 1
+    assert body["message"] == "Aino Virtanen is checked in."
+    db.session.expire_all()
+    assert players["aino"].status == "present"
+    assert [p.first_name for p in reg.active_players(tournament)] == ["Aino"]
+    # Undo puts the player back.
+    response = post_json(desk_referee, desk(tournament, f"/{players['aino'].id}/undo"), token)
+    assert response.get_json()["player"]["status"] == "registered"
+    assert response.get_json()["counts"]["present"] == 0
+
+
+def test_checkin_without_csrf_token_is_refused(desk_referee, tournament, players, app_ctx):
+    response = desk_referee.post(desk(tournament, f"/{players['aino'].id}"), headers={"Accept": "application/json"})
+    assert response.status_code == 400
+    assert "security token" in response.get_json()["error"]
+    db.session.expire_all()
+    assert players["aino"].status == "registered"
+
+
+def test_checkin_fallback_form_post_redirects_back_to_the_search(organiser_client, tournament, players, app_ctx):
+    token = csrf_token(organiser_client, desk(tournament))
+    response = organiser_client.post(desk(tournament, f"/{players['mikko'].id}"), data={"csrf_token": token, "q": "korh"})
+    assert response.status_code == 302
+    assert response.headers["Location"].endswith(desk(tournament, "?q=korh"))
+    html = organiser_client.get(response.headers["Location"]).get_data(as_text=True)
+    assert "Mikko Korhonen is checked in." in html
+    db.session.expire_all()
+    assert players["mikko"].status == "present"
+
+
+def test_withdrawn_player_cannot_be_checked_in_at_the_desk(desk_referee, tournament, players, app_ctx):
+    reg.withdraw(players["mikko"])
+    token = csrf_token(desk_referee, desk(tournament))
+    response = post_json(desk_referee, desk(tournament, f"/{players['mikko'].id}"), token)
+    assert response.status_code == 400
+    assert "reinstate" in response.get_json()["error"]
+    assert response.get_json()["player"]["status"] == "withdrawn"
+
+
+def test_referee_may_not_edit_but_may_use_the_desk(desk_referee, tournament, players):
+    assert desk_referee.get(desk(tournament)).status_code == 200
+    assert desk_referee.get(f"/manage/tournaments/{tournament.id}/players/{players['aino'].id}/edit").status_code == 403
+    html = desk_referee.get(desk(tournament)).get_data(as_text=True)
+    assert ">Players</a>" not in html  # the organiser-only tab is not offered
+    assert ">Check-in</a>" in html
+
+
+def test_staff_of_another_tournament_gets_403(referee_client, tournament, players):
+    assert referee_client.get(desk(tournament)).status_code == 403
+    token = csrf_token(referee_client, "/account")
+    response = post_json(referee_client, desk(tournament, f"/{players['aino'].id}"), token)
+    assert response.status_code == 403
+
+
+def test_anonymous_user_is_sent_to_login(client, tournament, players):
+    response = client.get(desk(tournament))
+    assert response.status_code == 302
+    assert "/login" in response.headers["Location"]
+
+
+def test_player_of_another_tournament_is_404(organiser_client, organiser, tournament, app_ctx):
+    from tournament.services.tournaments import TournamentData, create_tournament
+
+    other = create_tournament(organiser, TournamentData(name="Other Open"))
+    stranger = add(other, "Lars", "Berg")
+    token = csrf_token(organiser_client, desk(tournament))
+    assert post_json(organiser_client, desk(tournament, f"/{stranger.id}"), token).status_code == 404
+    db.session.expire_all()
+    assert stranger.status == "registered"

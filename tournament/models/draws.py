@@ -1,0 +1,95 @@
+"""The seating of a session: which player sits at which table with which seat wind."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from tournament.extensions import db
+from tournament.models._common import utcnow
+
+SEAT_WINDS = ("E", "S", "W", "N")
+SEAT_WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+
+class SessionStatus(StrEnum):
+    DRAFT = "draft"          # drawn, visible to staff only; may be redrawn or swapped
+    PUBLISHED = "published"  # visible to everyone; may still be redrawn until play starts
+    IN_PLAY = "in_play"      # play has started: the seating is fixed
+    FINISHED = "finished"
+
+
+class DrawMethod(StrEnum):
+    PLAN = "plan"        # part of a plan of every session made up front
+    DRAW = "draw"        # drawn on its own from the history and today's present players
+    SWISS = "swiss"      # drawn from the current ranking
+
+
+class TournamentSession(db.Model):
+    """One session (round) of a tournament and how its seating was drawn."""
+
+    __tablename__ = "tournament_sessions"
+    __table_args__ = (UniqueConstraint("tournament_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    status: Mapped[str] = mapped_column(String(20), default=SessionStatus.DRAFT.value)
+    method: Mapped[str] = mapped_column(String(20), default=DrawMethod.DRAW.value)
+    # The draw is a function of this seed and the earlier sessions' seating: recorded to reproduce it.
+    seed: Mapped[int] = mapped_column(default=0)
+    drawn_at: Mapped[datetime] = mapped_column(default=utcnow)
+    published_at: Mapped[datetime | None]
+    version: Mapped[int] = mapped_column(default=1)
+
+    __mapper_args__ = {"version_id_col": version}
+
+    seats: Mapped[list[Seat]] = relationship(
+        back_populates="session",
+        cascade="all, delete-orphan",
+        order_by="(Seat.table_number, Seat.id)",
+    )
+
+    @property
+    def is_locked(self) -> bool:
+        """Seating can no longer change once play has started."""
+        return self.status in (SessionStatus.IN_PLAY, SessionStatus.FINISHED)
+
+    @property
+    def is_published(self) -> bool:
+        return self.status != SessionStatus.DRAFT
+
+    def tables(self) -> list[tuple[int, int, int, int]]:
+        """Player ids per table, in seat order E, S, W, N."""
+        by_table: dict[int, list[int]] = {}
+        for seat in sorted(self.seats, key=lambda s: (s.table_number, s.wind_order)):
+            by_table.setdefault(seat.table_number, []).append(seat.player_id)
+        return [tuple(ids) for _, ids in sorted(by_table.items())]  # type: ignore[misc]
+
+
+class Seat(db.Model):
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("session_id", "player_id"),
+        UniqueConstraint("session_id", "table_number", "seat_wind"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
+    table_number: Mapped[int]
+    seat_wind: Mapped[str] = mapped_column(String(1))
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+
+    session: Mapped[TournamentSession] = relationship(back_populates="seats")
+    player: Mapped[Player] = relationship()  # noqa: F821
+
+    @property
+    def wind_order(self) -> int:
+        return SEAT_WINDS.index(self.seat_wind)
+
+    @property
+    def wind_name(self) -> str:
+        return SEAT_WIND_NAMES[self.seat_wind]

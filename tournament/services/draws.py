@@ -1,0 +1,362 @@
+"""Seating draws of a tournament's sessions, stored as seats; quality checked before publishing.
+
+The arithmetic lives in `tournament.draws` (pure functions over player ids); this module picks
+the players, records seeds and seats, and enforces when a seating may still change.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from tournament import draws as engine
+from tournament.extensions import db
+from tournament.models import (
+    SEAT_WINDS,
+    DrawMethod,
+    Player,
+    PlayerStatus,
+    Seat,
+    SessionStatus,
+    Tournament,
+    TournamentSession,
+)
+from tournament.models._common import utcnow
+from tournament.services import registration
+from tournament.services.db import transaction
+from tournament.services.errors import ConflictError, NotFound, ServiceError
+
+MAX_SEED = 2**31 - 1
+
+
+def new_seed() -> int:
+    return secrets.randbelow(MAX_SEED)
+
+
+# ----------------------------------------------------------------------------- who is drawn
+
+
+def players_of(t: Tournament) -> list[Player]:
+    return list(db.session.scalars(select(Player).where(Player.tournament_id == t.id).order_by(Player.id)))
+
+
+def field_for_draw(t: Tournament, *, planning: bool) -> tuple[list[int], list[int]]:
+    """(players, substitutes) to seat.
+
+    Drawing one session seats those checked in (present): withdrawn, disqualified and absent
+    players are left out and late arrivals who checked in are included. Planning every session
+    up front (before anyone has arrived) seats everyone registered or present.
+    """
+    if not planning:
+        return ([p.id for p in registration.active_players(t)],
+                [p.id for p in registration.available_substitutes(t)])
+    players, substitutes = [], []
+    for p in players_of(t):
+        if p.status in (PlayerStatus.REGISTERED, PlayerStatus.PRESENT):
+            (substitutes if p.is_substitute else players).append(p.id)
+    return players, substitutes
+
+
+def groups_for(t: Tournament) -> dict[int, Hashable]:
+    """Who must not share a table: teammates or clubmates, as the tournament chooses."""
+    if t.draw_separation == "none":
+        return {}
+    attribute = "club" if t.draw_separation == "club" else "team"
+    groups: dict[int, Hashable] = {}
+    for p in players_of(t):
+        key = (getattr(p, attribute) or "").strip().casefold()
+        if key and not p.is_substitute:
+            groups[p.id] = key
+    return groups
+
+
+def substitute_ids(t: Tournament) -> list[int]:
+    return [p.id for p in players_of(t) if p.is_substitute]
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def get_session(t: Tournament, number: int) -> TournamentSession:
+    session = db.session.scalar(
+        select(TournamentSession).where(TournamentSession.tournament_id == t.id, TournamentSession.number == number)
+    )
+    if session is None:
+        raise NotFound(f"Session {number} has not been drawn yet.")
+    return session
+
+
+def drawn_sessions(t: Tournament) -> list[TournamentSession]:
+    return list(
+        db.session.scalars(
+            select(TournamentSession)
+            .where(TournamentSession.tournament_id == t.id)
+            .order_by(TournamentSession.number)
+        )
+    )
+
+
+def schedule(sessions: Sequence[TournamentSession]) -> list[list[tuple[int, int, int, int]]]:
+    return [s.tables() for s in sessions]
+
+
+def quality(t: Tournament, upto: int | None = None) -> engine.QualityReport:
+    """Quality of the seating of sessions 1..upto (all drawn sessions by default)."""
+    sessions = [s for s in drawn_sessions(t) if upto is None or s.number <= upto]
+    return engine.quality_report(schedule(sessions), groups_for(t), substitute_ids(t))
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def _store(t: Tournament, number: int, tables: Sequence[Sequence[int]], seed: int, method: str) -> TournamentSession:
+    session = TournamentSession(tournament_id=t.id, number=number, seed=seed, method=method,
+                                status=SessionStatus.DRAFT.value, drawn_at=utcnow())
+    for table_number, table in enumerate(tables, start=1):
+        for wind, player_id in zip(SEAT_WINDS, table, strict=True):
+            session.seats.append(Seat(table_number=table_number, seat_wind=wind, player_id=int(player_id)))
+    db.session.add(session)
+    return session
+
+
+def _check_seed(seed: int | None) -> int:
+    if seed is None:
+        return new_seed()
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise ServiceError(f"The seed must be a whole number from 0 to {MAX_SEED}.", field="seed")
+    return seed
+
+
+def _refuse_locked(sessions: Sequence[TournamentSession]) -> None:
+    locked = [s.number for s in sessions if s.is_locked]
+    if locked:
+        names = ", ".join(str(n) for n in locked)
+        raise ServiceError(
+            f"Session {names} {'is' if len(locked) == 1 else 'are'} already in play: "
+            "its seating can no longer be redrawn."
+        )
+
+
+def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
+    """Draw every session not yet in play, up front, from one recorded seed.
+
+    Sessions already in play are kept as history; the rest are (re)drawn so that the whole
+    tournament has as few repeat opponents and as balanced seat winds as possible.
+    """
+    seed = _check_seed(seed)
+    existing = drawn_sessions(t)
+    kept = []
+    for s in existing:
+        if not s.is_locked:
+            break
+        kept.append(s)
+    _refuse_locked(existing[len(kept):])
+    players, substitutes = field_for_draw(t, planning=True)
+    groups = groups_for(t)
+    try:
+        if kept:
+            history = schedule(kept)
+            planned = []
+            for _ in range(len(kept), t.session_count):
+                tables = engine.draw_session(players, seed=seed, history=history + planned, groups=groups,
+                                             substitutes=substitutes, total_sessions=t.session_count)
+                planned.append([tuple(x) for x in tables])
+        else:
+            planned = engine.plan_tournament(players, t.session_count, seed=seed, groups=groups,
+                                             substitutes=substitutes)
+    except engine.DrawError as exc:
+        raise ServiceError(_draw_error_message(exc, planning=True)) from exc
+    with transaction():
+        for s in existing[len(kept):]:
+            db.session.delete(s)
+        db.session.flush()
+        stored = [
+            _store(t, number, tables, seed, DrawMethod.PLAN.value)
+            for number, tables in enumerate(planned, start=len(kept) + 1)
+        ]
+    return stored
+
+
+def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | None = None,
+              number: int | None = None) -> TournamentSession:
+    """Draw one session from the players present now and the seating of the earlier sessions.
+
+    `number` defaults to the first session not drawn yet; naming the last drawn session redraws
+    it (allowed until play starts). `ranking` (best first) asks for Swiss seating. A new session
+    drawn without a seed reuses the first session's seed: with an unchanged field the draw then follows the same
+    plan as an up-front draw, which keeps the tight sizes free of repeat opponents.
+    """
+    existing = drawn_sessions(t)
+    if number is None:
+        number = len(existing) + 1
+    if seed is None and existing and number == len(existing) + 1:
+        seed = existing[0].seed
+    seed = _check_seed(seed)
+    if not 1 <= number <= t.session_count:
+        raise ServiceError(f"The tournament has {t.session_count} sessions; there is no session {number}.")
+    if number > len(existing) + 1:
+        raise ServiceError(f"Draw session {len(existing) + 1} first.")
+    later = [s for s in existing if s.number > number]
+    if later:
+        raise ServiceError(
+            f"Sessions {later[0].number}–{later[-1].number} come after session {number}. "
+            f"Redraw from here with “Plan remaining sessions”, or redraw session {existing[-1].number} only."
+        )
+    replaced = [s for s in existing if s.number == number]
+    _refuse_locked(replaced)
+    players, substitutes = field_for_draw(t, planning=False)
+    history = schedule([s for s in existing if s.number < number])
+    try:
+        tables = engine.draw_session(players, seed=seed, history=history, groups=groups_for(t),
+                                     substitutes=substitutes, ranking=ranking, total_sessions=t.session_count)
+    except engine.DrawError as exc:
+        raise ServiceError(_draw_error_message(exc, planning=False)) from exc
+    method = DrawMethod.SWISS.value if ranking else DrawMethod.DRAW.value
+    with transaction():
+        for s in replaced:
+            db.session.delete(s)
+        db.session.flush()
+        session = _store(t, number, tables, seed, method)
+    return session
+
+
+def _draw_error_message(exc: engine.DrawError, planning: bool) -> str:
+    who = "registered" if planning else "checked in"
+    return f"The draw cannot be made: {exc}. Players {who} and substitutes are seated."
+
+
+def _expect_version(session: TournamentSession, expected_version: int | None) -> None:
+    if expected_version is not None and expected_version != session.version:
+        raise ConflictError(
+            f"Session {session.number} was changed by someone else meanwhile. Nothing was changed; check the seating again."
+        )
+
+
+def set_status(session: TournamentSession, status: str, expected_version: int | None = None) -> TournamentSession:
+    """Publish, unpublish, start play or finish a session."""
+    allowed = {
+        SessionStatus.DRAFT: {SessionStatus.PUBLISHED},
+        SessionStatus.PUBLISHED: {SessionStatus.DRAFT, SessionStatus.IN_PLAY},
+        SessionStatus.IN_PLAY: {SessionStatus.FINISHED},
+        SessionStatus.FINISHED: {SessionStatus.IN_PLAY},
+    }
+    if status not in {s.value for s in SessionStatus}:
+        raise ServiceError(f"Unknown session status {status!r}.")
+    if status not in allowed[SessionStatus(session.status)]:
+        raise ServiceError(f"Session {session.number} is {session.status.replace('_', ' ')}; it cannot become "
+                           f"{status.replace('_', ' ')}.")
+    _expect_version(session, expected_version)
+    with transaction():
+        session.status = status
+        if status == SessionStatus.PUBLISHED and session.published_at is None:
+            session.published_at = utcnow()
+        if status == SessionStatus.DRAFT:
+            session.published_at = None
+    return session
+
+
+@dataclass(frozen=True)
+class SwapResult:
+    session: TournamentSession
+    before: engine.QualityReport
+    after: engine.QualityReport
+
+
+def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int,
+         expected_version: int | None = None) -> SwapResult:
+    """Exchange two players' seats in a session; an unseated player takes the seated one's place."""
+    if session.tournament_id != t.id:
+        raise NotFound("No such session in this tournament.")
+    _refuse_locked([session])
+    _expect_version(session, expected_version)
+    if player_a == player_b:
+        raise ServiceError("Choose two different players.", field="player_b")
+    players = {p.id: p for p in players_of(t)}
+    for field, pid in (("player_a", player_a), ("player_b", player_b)):
+        if pid not in players:
+            raise ServiceError("Choose a player of this tournament.", field=field)
+    seated = {seat.player_id for seat in session.seats}
+    if player_a not in seated and player_b not in seated:
+        raise ServiceError("At least one of the two players must be seated in this session.", field="player_a")
+    for pid in (player_a, player_b):
+        if pid not in seated and players[pid].status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):
+            raise ServiceError(f"{players[pid].full_name} is {players[pid].status} and cannot be seated.",
+                               field="player_b")
+    before = quality(t, upto=session.number)
+    tables = schedule(drawn_sessions(t))
+    swapped = engine.swap_players(tables, session.number - 1, player_a, player_b)[session.number - 1]
+    with transaction():
+        # Delete and re-insert: swapping player ids in place would briefly break the unique seat keys.
+        for seat in list(session.seats):
+            session.seats.remove(seat)
+        db.session.flush()
+        for table_number, table in enumerate(swapped, start=1):
+            for wind, player_id in zip(SEAT_WINDS, table, strict=True):
+                session.seats.append(Seat(table_number=table_number, seat_wind=wind, player_id=int(player_id)))
+        session.drawn_at = utcnow()  # bumps the version: other open pages see the change
+    db.session.refresh(session)
+    return SwapResult(session=session, before=before, after=quality(t, upto=session.number))
+
+
+def set_separation(t: Tournament, separation: str) -> None:
+    from tournament.models import DRAW_SEPARATIONS
+
+    if separation not in DRAW_SEPARATIONS:
+        raise ServiceError("Choose teammates, clubmates or nobody.", field="separation")
+    with transaction():
+        t.draw_separation = separation
+
+
+# ----------------------------------------------------------------------------- views for pages
+
+
+@dataclass(frozen=True)
+class SeatView:
+    table: int
+    wind: str
+    player_id: int
+    name: str
+    sort_name: str
+    country: str
+    is_substitute: bool
+
+
+def seating(session: TournamentSession) -> list[SeatView]:
+    return [
+        SeatView(
+            table=s.table_number,
+            wind=s.seat_wind,
+            player_id=s.player_id,
+            name=s.player.full_name,
+            sort_name=s.player.sort_name,
+            country=s.player.country,
+            is_substitute=s.player.is_substitute,
+        )
+        for s in sorted(session.seats, key=lambda s: (s.table_number, s.wind_order))
+    ]
+
+
+@dataclass(frozen=True)
+class ScheduleEntry:
+    session: int
+    table: int
+    wind: str
+    opponents: tuple[str, ...]
+
+
+def player_schedule(t: Tournament, player_id: int, published_only: bool = True) -> list[ScheduleEntry]:
+    """Where a player sits in every (published) session, with the others at the table."""
+    entries = []
+    for session in drawn_sessions(t):
+        if published_only and not session.is_published:
+            continue
+        seats = seating(session)
+        mine = next((s for s in seats if s.player_id == player_id), None)
+        if mine is None:
+            continue
+        others = tuple(s.name for s in seats if s.table == mine.table and s.player_id != player_id)
+        entries.append(ScheduleEntry(session=session.number, table=mine.table, wind=mine.wind, opponents=others))
+    return entries

@@ -1,0 +1,49 @@
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, IntegerField, SelectField, SubmitField
+from wtforms.validators import InputRequired, NumberRange, Optional
+
+from tournament.models import DRAW_SEPARATIONS
+from tournament.services.draws import MAX_SEED
+from tournament.web.forms import choices
+
+SEED_HINT = "Leave empty for a random seed. The same seed and history always give the same draw."
+
+
+def _seed_field() -> IntegerField:
+    return IntegerField("Seed", validators=[Optional(), NumberRange(0, MAX_SEED, f"From 0 to {MAX_SEED}.")],
+                        description=SEED_HINT)
+
+
+class PlanForm(FlaskForm):
+    seed = _seed_field()
+    submit = SubmitField("Plan all sessions")
+
+
+class DrawForm(FlaskForm):
+    seed = _seed_field()
+    submit = SubmitField("Draw next session")
+
+
+class RedrawForm(FlaskForm):
+    seed = _seed_field()
+    version = HiddenField()
+    submit = SubmitField("Redraw this session")
+
+
+class SeparationForm(FlaskForm):
+    separation = SelectField("Keep apart at a table", choices=choices(DRAW_SEPARATIONS))
+    submit = SubmitField("Save")
+
+
+class StatusForm(FlaskForm):
+    status = HiddenField()
+    version = HiddenField()
+    submit = SubmitField("Change")
+
+
+class SwapForm(FlaskForm):
+    player_a = SelectField("Player", coerce=int, validators=[InputRequired("Choose a player.")])
+    player_b = SelectField("Swap with", coerce=int, validators=[InputRequired("Choose a player.")],
+                           description="Both change table and seat. A player not seated in this session takes the other's seat.")
+    version = HiddenField()
+    submit = SubmitField("Swap and recheck quality")

@@ -1,0 +1,217 @@
+"""Organiser pages for the seating draws of a tournament.
+
+    GET   /manage/tournaments/<id>/draws                     sessions, plan/draw buttons, overall quality
+    POST  /manage/tournaments/<id>/draws/plan                plan every session not in play
+    POST  /manage/tournaments/<id>/draws/next                draw the next session from who is present
+    POST  /manage/tournaments/<id>/draws/separation          keep teammates / clubmates / nobody apart
+    GET   /manage/tournaments/<id>/draws/<n>                 one session: tables, quality, swap
+    POST  /manage/tournaments/<id>/draws/<n>/redraw          redraw the last drawn session
+    POST  /manage/tournaments/<id>/draws/<n>/status          publish, unpublish, start play, finish
+    POST  /manage/tournaments/<id>/draws/<n>/swap            swap two players
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+
+from tournament.models import Player, PlayerStatus, SessionStatus
+from tournament.services import ServiceError
+from tournament.services import draws as draw_service
+from tournament.web.draws.forms import DrawForm, PlanForm, RedrawForm, SeparationForm, StatusForm, SwapForm
+from tournament.web.helpers import managed_tournament, organiser_required, show_service_error
+
+bp = Blueprint("draws", __name__, url_prefix="/manage/tournaments/<int:tournament_id>/draws")
+
+STATUS_ACTIONS = {
+    SessionStatus.PUBLISHED.value: "Publish",
+    SessionStatus.DRAFT.value: "Unpublish",
+    SessionStatus.IN_PLAY.value: "Start play (fix the seating)",
+    SessionStatus.FINISHED.value: "Mark finished",
+}
+
+
+def _version(form) -> int | None:
+    try:
+        return int(form.version.data) if form.version.data else None
+    except ValueError:
+        return None
+
+
+def _render_index(t, plan_form=None, draw_form=None, separation_form=None, status=200):
+    sessions = draw_service.drawn_sessions(t)
+    players, substitutes = draw_service.field_for_draw(t, planning=False)
+    planned_players, planned_subs = draw_service.field_for_draw(t, planning=True)
+    separation_form = separation_form or SeparationForm(separation=t.draw_separation)
+    return render_template(
+        "draws/index.html",
+        tournament=t,
+        sessions=sessions,
+        report=draw_service.quality(t) if sessions else None,
+        present=len(players),
+        present_substitutes=len(substitutes),
+        registered=len(planned_players),
+        registered_substitutes=len(planned_subs),
+        plan_form=plan_form or PlanForm(),
+        draw_form=draw_form or DrawForm(),
+        separation_form=separation_form,
+        names=_names(t),
+    ), status
+
+
+def _names(t) -> dict[int, str]:
+    return {p.id: p.full_name for p in t_players(t)}
+
+
+def t_players(t) -> list[Player]:
+    """Players by last name, as organisers look them up."""
+    return sorted(draw_service.players_of(t), key=lambda p: (p.last_name.casefold(), p.first_name.casefold()))
+
+
+@bp.route("")
+@organiser_required
+def index(tournament_id: int):
+    return _render_index(managed_tournament(tournament_id))
+
+
+@bp.route("/plan", methods=["POST"])
+@organiser_required
+def plan(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = PlanForm()
+    if form.validate_on_submit():
+        try:
+            stored = draw_service.plan_all(t, seed=form.seed.data)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash(f"Planned sessions {stored[0].number}–{stored[-1].number} (seed {stored[0].seed}). "
+                  "Check the quality, then publish.", "success")
+            return redirect(url_for("draws.index", tournament_id=t.id))
+    return _render_index(t, plan_form=form, status=400)
+
+
+@bp.route("/next", methods=["POST"])
+@organiser_required
+def draw_next(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = DrawForm()
+    if form.validate_on_submit():
+        try:
+            session = draw_service.draw_next(t, seed=form.seed.data)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash(f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.", "success")
+            return redirect(url_for("draws.session", tournament_id=t.id, number=session.number))
+    return _render_index(t, draw_form=form, status=400)
+
+
+@bp.route("/separation", methods=["POST"])
+@organiser_required
+def separation(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = SeparationForm()
+    if form.validate_on_submit():
+        draw_service.set_separation(t, form.separation.data)
+        flash("Saved. It applies to the next draw; the quality report already uses it.", "success")
+        return redirect(url_for("draws.index", tournament_id=t.id))
+    return _render_index(t, separation_form=form, status=400)
+
+
+def _render_session(t, session, swap_form=None, redraw_form=None, status=200, before=None):
+    seats = draw_service.seating(session)
+    tables: dict[int, list] = {}
+    for seat in seats:
+        tables.setdefault(seat.table, []).append(seat)
+    players = t_players(t)
+    seated = {s.player_id for s in seats}
+    if swap_form is None:
+        swap_form = SwapForm(version=session.version)
+    options = [(p.id, f"{p.last_name}, {p.first_name}" + ("" if p.id in seated else " (not seated)"))
+               for p in players
+               if p.id in seated or p.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)]
+    swap_form.player_a.choices = options
+    swap_form.player_b.choices = options
+    return render_template(
+        "draws/session.html",
+        tournament=t,
+        session=session,
+        tables=sorted(tables.items()),
+        by_name=sorted(seats, key=lambda s: s.sort_name.casefold()),
+        report=draw_service.quality(t, upto=session.number),
+        before=before,
+        swap_form=swap_form,
+        redraw_form=redraw_form or RedrawForm(version=session.version),
+        status_form=StatusForm(version=session.version),
+        status_actions=STATUS_ACTIONS,
+        is_last=session.number == len(draw_service.drawn_sessions(t)),
+        names=_names(t),
+    ), status
+
+
+@bp.route("/<int:number>")
+@organiser_required
+def session(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    return _render_session(t, draw_service.get_session(t, number))
+
+
+@bp.route("/<int:number>/redraw", methods=["POST"])
+@organiser_required
+def redraw(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    current = draw_service.get_session(t, number)
+    form = RedrawForm()
+    if form.validate_on_submit():
+        if _version(form) is not None and _version(form) != current.version:
+            flash(f"Session {number} was changed by someone else meanwhile; nothing was redrawn.", "error")
+            return _render_session(t, current, status=409)
+        try:
+            session = draw_service.draw_next(t, seed=form.seed.data, number=number)
+        except ServiceError as exc:
+            flash(exc.message, "error")
+        else:
+            flash(f"Session {number} redrawn (seed {session.seed}).", "success")
+            return redirect(url_for("draws.session", tournament_id=t.id, number=number))
+    return _render_session(t, current, redraw_form=form, status=400)
+
+
+@bp.route("/<int:number>/status", methods=["POST"])
+@organiser_required
+def status(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    session = draw_service.get_session(t, number)
+    form = StatusForm()
+    if form.validate_on_submit():
+        try:
+            draw_service.set_status(session, form.status.data or "", expected_version=_version(form))
+        except ServiceError as exc:
+            flash(exc.message, "error")
+            return _render_session(t, session, status=exc.status_code)
+        flash(f"Session {number} is now {session.status.replace('_', ' ')}.", "success")
+    return redirect(url_for("draws.session", tournament_id=t.id, number=number))
+
+
+@bp.route("/<int:number>/swap", methods=["POST"])
+@organiser_required
+def swap(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    session = draw_service.get_session(t, number)
+    form = SwapForm()
+    # Choices are set before validation so WTForms can check the submitted ids.
+    everyone = [(p.id, p.full_name) for p in t_players(t)]
+    form.player_a.choices = everyone
+    form.player_b.choices = everyone
+    if form.validate_on_submit():
+        try:
+            result = draw_service.swap(t, session, form.player_a.data, form.player_b.data,
+                                       expected_version=_version(form))
+        except ServiceError as exc:
+            if exc.status_code == 409:
+                flash(exc.message, "error")
+                return _render_session(t, session, status=409)
+            show_service_error(form, exc)
+        else:
+            flash("Players swapped. Quality rechecked below.", "success")
+            return _render_session(t, result.session, before=result.before)
+    return _render_session(t, session, swap_form=form, status=400)

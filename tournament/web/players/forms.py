@@ -1,0 +1,80 @@
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField
+from wtforms import BooleanField, HiddenField, SelectField, StringField, SubmitField, TextAreaField
+from wtforms.validators import DataRequired, Length
+
+from tournament.services.registration import LIMITS, STATUS_LABELS, PlayerData
+from tournament.web.forms import choices
+
+
+class PlayerForm(FlaskForm):
+    first_name = StringField(
+        "First name",
+        validators=[DataRequired("The first name is required."), Length(max=LIMITS["first_name"])],
+        render_kw={"autocomplete": "off"},
+    )
+    last_name = StringField(
+        "Last name",
+        validators=[DataRequired("The last name is required."), Length(max=LIMITS["last_name"])],
+        render_kw={"autocomplete": "off"},
+    )
+    country = StringField(
+        "Country",
+        description="A code such as FI or FIN, or the English name such as Finland. May be left empty.",
+        render_kw={"list": "country-names", "autocomplete": "off"},
+    )
+    club = StringField("Club", validators=[Length(max=LIMITS["club"])])
+    team = StringField(
+        "Team",
+        validators=[Length(max=LIMITS["team"])],
+        description="Teammates are kept apart in the draw and ranked together.",
+        render_kw={"list": "team-names", "autocomplete": "off"},
+    )
+    ema_number = StringField(
+        "EMA number",
+        description="8 digits; leave empty if the player has none.",
+        render_kw={"inputmode": "numeric", "autocomplete": "off"},
+    )
+    is_substitute = BooleanField("Substitute (plays only to fill an incomplete table)")
+    status = SelectField("Status", choices=choices(STATUS_LABELS), default="registered")
+    notes = TextAreaField("Notes", validators=[Length(max=LIMITS["notes"])],
+                          description="Only the staff see the notes.")
+    version = HiddenField()
+    submit = SubmitField("Save player")
+
+    def to_data(self) -> PlayerData:
+        return PlayerData(
+            first_name=self.first_name.data or "",
+            last_name=self.last_name.data or "",
+            country=self.country.data or "",
+            club=self.club.data or "",
+            team=self.team.data or "",
+            ema_number=self.ema_number.data or "",
+            is_substitute=bool(self.is_substitute.data),
+            status=self.status.data,
+            notes=self.notes.data or "",
+        )
+
+    def fill_from(self, data: PlayerData, version: int) -> None:
+        for name in ("first_name", "last_name", "country", "club", "team", "is_substitute", "status", "notes"):
+            getattr(self, name).data = getattr(data, name)
+        self.ema_number.data = data.ema_number or ""
+        self.version.data = str(version)
+
+
+class StatusForm(FlaskForm):
+    """A CSRF-protected status button, with an optional note (reason for a withdrawal ...)."""
+
+    note = StringField("Reason (optional, added to the notes)", validators=[Length(max=200)])
+    submit = SubmitField("Change status")
+
+
+class ImportForm(FlaskForm):
+    file = FileField("CSV file", description="UTF-8; separated by commas or semicolons.")
+    text = TextAreaField("Or paste the rows", render_kw={"rows": 8, "spellcheck": "false"})
+    submit = SubmitField("Preview")
+
+
+class ConfirmImportForm(FlaskForm):
+    csv_text = HiddenField()
+    submit = SubmitField("Import")

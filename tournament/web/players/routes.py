@@ -1,0 +1,352 @@
+"""Players of a tournament (organisers) and the check-in desk (organisers and referees).
+
+    GET       /manage/tournaments/<id>/players                     list; ?status=...&q=... filter it
+    GET/POST  /manage/tournaments/<id>/players/new                 add one player
+    GET/POST  /manage/tournaments/<id>/players/<p>/edit            edit (stale forms get 409)
+    POST      /manage/tournaments/<id>/players/<p>/<action>        check-in, undo-check-in, withdraw,
+                                                                   reinstate, disqualify
+    GET/POST  /manage/tournaments/<id>/players/import              upload or paste a CSV -> preview
+    POST      /manage/tournaments/<id>/players/import/confirm      save the previewed CSV (all or nothing)
+    GET       /manage/tournaments/<id>/players/export.csv          download every player as CSV
+    GET       /manage/tournaments/<id>/players/teams               teams with their members
+    GET       /manage/tournaments/<id>/checkin                     check-in desk; ?q=... without JavaScript
+    POST      /manage/tournaments/<id>/checkin/<p>                 mark present (JSON for fetch, else redirect)
+    POST      /manage/tournaments/<id>/checkin/<p>/undo            undo a check-in (same)
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from urllib.parse import urlsplit
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_login import login_required
+
+from tournament.models import Player, Tournament
+from tournament.services import ConflictError, ServiceError
+from tournament.services import registration as registration_service
+from tournament.services.registration import CSV_COLUMNS, STATUS_LABELS, PlayerData
+from tournament.web.errors import wants_json
+from tournament.web.helpers import (
+    managed_tournament,
+    organiser_required,
+    refereed_tournament,
+    show_service_error,
+)
+from tournament.web.players.forms import ConfirmImportForm, ImportForm, PlayerForm, StatusForm
+
+bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournament_id>")
+
+# action in the URL -> (service function, flash message, takes a note)
+STATUS_ACTIONS = {
+    "check-in": (registration_service.check_in, "{} is checked in.", False),
+    "undo-check-in": (registration_service.undo_check_in, "{} is no longer checked in.", False),
+    "withdraw": (registration_service.withdraw, "{} has withdrawn and leaves the next draw.", True),
+    "reinstate": (registration_service.reinstate, "{} is registered again.", False),
+    "disqualify": (registration_service.disqualify, "{} is disqualified.", True),
+}
+
+
+@bp.app_template_filter("country_name")
+def country_name_filter(code: str | None) -> str:
+    return registration_service.country_name(code)
+
+
+@bp.app_template_filter("status_label")
+def status_label_filter(status: str) -> str:
+    return STATUS_LABELS.get(status, status)
+
+
+@bp.app_context_processor
+def player_globals():
+    return {
+        "status_labels": STATUS_LABELS,
+        "has_endpoint": lambda name: name in current_app.view_functions,
+    }
+
+
+def _player_or_404(t: Tournament, player_id: int) -> Player:
+    player = registration_service.get_player(t, player_id)
+    if player is None:
+        abort(404, "No such player in this tournament.")
+    return player
+
+
+def _safe_next(target: str | None, fallback: str) -> str:
+    """Only go back to a path on this site (no open redirects)."""
+    if target:
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc and target.startswith("/") and not target.startswith("//"):
+            return target
+    return fallback
+
+
+def _version(value: str | None) -> int | None:
+    try:
+        return int(value) if value else None
+    except ValueError:
+        return None
+
+
+def _form_page(t: Tournament, form: PlayerForm, player: Player | None, status: int = 200):
+    return render_template(
+        "players/form.html",
+        tournament=t,
+        form=form,
+        player=player,
+        country_names=registration_service.country_names(),
+        team_names=list(registration_service.team_members(t)),
+    ), status
+
+
+# --- Organiser pages --------------------------------------------------------------------------
+
+
+@bp.route("/players")
+@organiser_required
+def index(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    status = request.args.get("status", "")
+    if status not in STATUS_LABELS:
+        status = ""
+    search = request.args.get("q", "").strip()
+    players = registration_service.list_players(t, search=search, status=status or None)
+    return render_template(
+        "players/list.html",
+        tournament=t,
+        players=[p for p in players if not p.is_substitute],
+        substitutes=[p for p in players if p.is_substitute],
+        counts=registration_service.counts(t),
+        status=status,
+        search=search,
+    )
+
+
+@bp.route("/players/new", methods=["GET", "POST"])
+@organiser_required
+def new(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = PlayerForm()
+    form.submit.label.text = "Add player"
+    if form.validate_on_submit():
+        try:
+            player = registration_service.add_player(t, form.to_data())
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash(f"{player.full_name} is registered.", "success")
+            if request.form.get("another"):
+                return redirect(url_for("players.new", tournament_id=t.id))
+            return redirect(url_for("players.index", tournament_id=t.id))
+    return _form_page(t, form, None, 400 if form.is_submitted() else 200)
+
+
+@bp.route("/players/<int:player_id>/edit", methods=["GET", "POST"])
+@organiser_required
+def edit(tournament_id: int, player_id: int):
+    t = managed_tournament(tournament_id)
+    player = _player_or_404(t, player_id)
+    form = PlayerForm()
+    if form.validate_on_submit():
+        try:
+            registration_service.update_player(player, form.to_data(), expected_version=_version(form.version.data))
+        except ConflictError as exc:
+            flash(exc.message, "error")
+            form = PlayerForm(formdata=None)
+            form.fill_from(PlayerData.from_player(player), player.version)
+            return _form_page(t, form, player, 409)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash(f"{player.full_name} saved.", "success")
+            return redirect(url_for("players.index", tournament_id=t.id))
+    elif not form.is_submitted():
+        form.fill_from(PlayerData.from_player(player), player.version)
+    return _form_page(t, form, player, 400 if form.is_submitted() else 200)
+
+
+@bp.route("/players/<int:player_id>/<action>", methods=["POST"])
+@organiser_required
+def change_status(tournament_id: int, player_id: int, action: str):
+    t = managed_tournament(tournament_id)
+    if action not in STATUS_ACTIONS:
+        abort(404, "No such action.")
+    player = _player_or_404(t, player_id)
+    back = _safe_next(request.form.get("next"), url_for("players.index", tournament_id=t.id))
+    form = StatusForm()
+    if not form.validate_on_submit():
+        flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
+        return redirect(back)
+    function, message, takes_note = STATUS_ACTIONS[action]
+    try:
+        if takes_note:
+            function(player, form.note.data or "")
+        else:
+            function(player)
+    except ServiceError as exc:
+        flash(exc.message, "error")
+    else:
+        flash(message.format(player.full_name), "success")
+    return redirect(back)
+
+
+@bp.route("/players/import", methods=["GET", "POST"])
+@organiser_required
+def import_csv(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = ImportForm()
+    if not form.validate_on_submit():
+        status = 400 if form.is_submitted() else 200
+        return render_template("players/import.html", tournament=t, form=form, preview=None,
+                               columns=CSV_COLUMNS), status
+    text = ""
+    upload = form.file.data
+    try:
+        if upload and getattr(upload, "filename", ""):
+            text = registration_service.decode_csv(upload.read())
+        else:
+            text = form.text.data or ""
+    except ServiceError as exc:
+        show_service_error(form, exc)
+        return render_template("players/import.html", tournament=t, form=form, preview=None,
+                               columns=CSV_COLUMNS), 400
+    if not text.strip():
+        form.file.errors = ["Choose a CSV file or paste the rows."]
+        return render_template("players/import.html", tournament=t, form=form, preview=None,
+                               columns=CSV_COLUMNS), 400
+    return _preview_page(t, text)
+
+
+def _preview_page(t: Tournament, text: str, status: int | None = None):
+    preview = registration_service.parse_csv(text, t)
+    confirm = ConfirmImportForm(formdata=None, csv_text=text)
+    confirm.submit.label.text = f"Import {len(preview.rows)} player{'s' if len(preview.rows) != 1 else ''}"
+    form = ImportForm(formdata=None, text=text)
+    if status is None:
+        status = 200 if preview.ok else 400
+    return render_template("players/import.html", tournament=t, form=form, preview=preview,
+                           confirm_form=confirm, columns=CSV_COLUMNS), status
+
+
+@bp.route("/players/import/confirm", methods=["POST"])
+@organiser_required
+def confirm_import(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = ConfirmImportForm()
+    if not form.validate_on_submit():
+        abort(400, "The import form was incomplete. Upload the file again.")
+    text = form.csv_text.data or ""
+    try:
+        players = registration_service.import_csv(t, text)
+    except ServiceError as exc:
+        flash(exc.message, "error")
+        return _preview_page(t, text, status=400)
+    flash(f"Imported {len(players)} player{'s' if len(players) != 1 else ''}.", "success")
+    return redirect(url_for("players.index", tournament_id=t.id))
+
+
+def _slug(name: str) -> str:
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-") or "tournament"
+
+
+@bp.route("/players/export.csv")
+@organiser_required
+def export_csv(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    # The byte order mark makes Excel read the file as UTF-8; the import accepts it.
+    body = "\ufeff" + registration_service.export_csv(t)
+    return Response(
+        body.encode("utf-8"),
+        mimetype="text/csv",
+        headers={"Content-Disposition": f'attachment; filename="{_slug(t.name)}-players.csv"'},
+    )
+
+
+@bp.route("/players/teams")
+@organiser_required
+def teams(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    all_players = registration_service.list_players(t)
+    return render_template(
+        "players/teams.html",
+        tournament=t,
+        teams=registration_service.team_members(t),
+        without_team=[p for p in all_players if not p.team],
+    )
+
+
+# --- Check-in desk ----------------------------------------------------------------------------
+
+
+def _player_json(player: Player) -> dict:
+    return {
+        "id": player.id,
+        "name": player.full_name,
+        "status": player.status,
+        "status_label": STATUS_LABELS.get(player.status, player.status),
+        "is_substitute": player.is_substitute,
+        "checked_in_at": player.checked_in_at.strftime("%H:%M") if player.checked_in_at else None,
+        "version": player.version,
+    }
+
+
+@bp.route("/checkin")
+@login_required
+def checkin(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    search = request.args.get("q", "").strip()
+    players = registration_service.list_players(t, search=search)
+    return render_template(
+        "players/checkin.html",
+        tournament=t,
+        players=[p for p in players if not p.is_substitute],
+        substitutes=[p for p in players if p.is_substitute],
+        counts=registration_service.counts(t),
+        search=search,
+        search_text=registration_service.search_text,
+    )
+
+
+def _desk_action(tournament_id: int, player_id: int, function, message: str):
+    t = refereed_tournament(tournament_id)
+    player = _player_or_404(t, player_id)
+    try:
+        function(player)
+    except ServiceError as exc:
+        if wants_json():
+            return jsonify({"error": exc.message, "status": exc.status_code,
+                            "player": _player_json(player)}), exc.status_code
+        flash(exc.message, "error")
+    else:
+        if wants_json():
+            return jsonify({"player": _player_json(player), "counts": registration_service.counts(t),
+                            "message": message.format(player.full_name)})
+        flash(message.format(player.full_name), "success")
+    search = request.form.get("q", "").strip()
+    return redirect(url_for("players.checkin", tournament_id=t.id, q=search or None))
+
+
+@bp.route("/checkin/<int:player_id>", methods=["POST"])
+@login_required
+def checkin_player(tournament_id: int, player_id: int):
+    return _desk_action(tournament_id, player_id, registration_service.check_in, "{} is checked in.")
+
+
+@bp.route("/checkin/<int:player_id>/undo", methods=["POST"])
+@login_required
+def undo_checkin(tournament_id: int, player_id: int):
+    return _desk_action(tournament_id, player_id, registration_service.undo_check_in, "{} is no longer checked in.")
+

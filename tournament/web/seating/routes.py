@@ -1,0 +1,65 @@
+"""Public seating pages: what players look for at the venue.
+
+    GET /t/<id>/seating                      published sessions; the latest shown by table and by name
+    GET /t/<id>/seating/<n>                  one session by table and by player name
+    GET /t/<id>/seating/player/<player_id>   a player's schedule: table, seat wind, opponents
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, render_template
+
+from tournament.extensions import db
+from tournament.models import Player
+from tournament.services import draws as draw_service
+from tournament.web.helpers import tournament_or_404
+
+bp = Blueprint("seating", __name__, url_prefix="/t/<int:tournament_id>/seating")
+
+
+def _published(t):
+    return [s for s in draw_service.drawn_sessions(t) if s.is_published]
+
+
+def _render(t, sessions, current):
+    seats = draw_service.seating(current) if current else []
+    tables: dict[int, list] = {}
+    for seat in seats:
+        tables.setdefault(seat.table, []).append(seat)
+    return render_template(
+        "seating/session.html",
+        tournament=t,
+        sessions=sessions,
+        current=current,
+        tables=sorted(tables.items()),
+        by_name=sorted(seats, key=lambda s: s.sort_name.casefold()),
+    )
+
+
+@bp.route("")
+def index(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    sessions = _published(t)
+    # The session in play (or the last published one) is what people look for.
+    current = next((s for s in sessions if s.status == "in_play"), sessions[-1] if sessions else None)
+    return _render(t, sessions, current)
+
+
+@bp.route("/<int:number>")
+def session(tournament_id: int, number: int):
+    t = tournament_or_404(tournament_id)
+    sessions = _published(t)
+    current = next((s for s in sessions if s.number == number), None)
+    if current is None:
+        abort(404, f"The seating of session {number} is not published.")
+    return _render(t, sessions, current)
+
+
+@bp.route("/player/<int:player_id>")
+def player(tournament_id: int, player_id: int):
+    t = tournament_or_404(tournament_id)
+    p = db.session.get(Player, player_id)
+    if p is None or p.tournament_id != t.id:
+        abort(404, "No such player in this tournament.")
+    return render_template("seating/player.html", tournament=t, player=p,
+                           entries=draw_service.player_schedule(t, p.id))
