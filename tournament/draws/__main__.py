@@ -1,0 +1,62 @@
+"""``python -m tournament.draws --players N --sessions S [--seed K] [--clubs C] [--json]``
+
+Plans a whole tournament with the same algorithm the web uses.  Players are numbered
+1..N; with ``--clubs C`` player p belongs to club ((p - 1) mod C) + 1 and clubmates are
+kept apart.  ``--seed`` defaults to 0.  ``--json`` prints
+``{"sessions": [[[E, S, W, N], ...], ...]}``; otherwise a table listing and the quality
+report.  A player count that is not a multiple of 4 is an error (exit status 2).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .engine import plan_tournament
+from .model import DrawError
+from .report import quality_report
+
+WIND_NAMES = ("E", "S", "W", "N")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m tournament.draws", description="Plan an MCR tournament seating.")
+    ap.add_argument("--players", type=int, required=True, help="number of players, numbered 1..N")
+    ap.add_argument("--sessions", type=int, required=True, help="number of sessions")
+    ap.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    ap.add_argument("--clubs", type=int, default=0, help="C clubs: player p is in club ((p-1) mod C)+1")
+    ap.add_argument("--json", action="store_true", help="print the schedule as JSON")
+    args = ap.parse_args(argv)
+    if args.players <= 0 or args.players % 4:
+        print(f"error: {args.players} players cannot fill tables of four "
+              "(the CLI takes a multiple of 4; the API seats substitutes)", file=sys.stderr)
+        return 2
+    if args.sessions < 0:
+        print("error: the number of sessions cannot be negative", file=sys.stderr)
+        return 2
+    if args.clubs < 0:
+        print("error: the number of clubs cannot be negative", file=sys.stderr)
+        return 2
+    players = list(range(1, args.players + 1))
+    groups = {p: (p - 1) % args.clubs + 1 for p in players} if args.clubs else None
+    try:
+        schedule = plan_tournament(players, args.sessions, seed=args.seed, groups=groups)
+    except DrawError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps({"sessions": [[list(t) for t in s] for s in schedule]}))
+        return 0
+    for si, session in enumerate(schedule, 1):
+        print(f"Session {si}")
+        for ti, t in enumerate(session, 1):
+            seats = "  ".join(f"{w} {p:>4}" for w, p in zip(WIND_NAMES, t, strict=True))
+            print(f"  table {ti:>3}: {seats}")
+    print()
+    print(quality_report(schedule, groups).summary())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

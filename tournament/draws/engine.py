@@ -1,0 +1,450 @@
+"""Whole-tournament plans and session-by-session draws over arbitrary player ids.
+
+Quality goals, in this order: no excess repeats (the optimum where zero is impossible),
+balanced seat winds, no two members of a team/club at a table.  Everything random comes
+from ``random.Random(seed)``; search limits are iteration counts, never wall time, and
+player ids are sorted before use, so a draw is a function of its seed and its inputs.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Hashable, Mapping, Sequence
+
+from . import search as S
+from .designs import design_rounds, match_design
+from .model import DrawError, Table
+from .winds import balance_winds, best_seating, seat_cost, wind_counts
+
+SWISS_STEP = 300  # cost per squared table of distance from a player's ranking table
+WIND_PAIR = 30_000  # two players who both need the same wind, at one table
+
+
+# ---------------------------------------------------------------- seating the field
+
+def _seat_field(players: Sequence[int], substitutes: Sequence[int],
+                sub_use: Mapping[int, int] | None = None) -> tuple[list[int], list[int]]:
+    """(sorted active players, substitutes used) so that the total is a multiple of 4."""
+    ids = [int(p) for p in players]
+    if len(set(ids)) != len(ids):
+        dup = sorted({p for p in ids if ids.count(p) > 1})
+        raise DrawError(f"players listed twice: {', '.join(map(str, dup))}")
+    subs = []
+    for s in substitutes:
+        s = int(s)
+        if s not in subs and s not in set(ids):
+            subs.append(s)
+    n = len(ids)
+    need = (-n) % 4
+    tables = (n + 3) // 4
+    if n == 0:
+        raise DrawError("no active players to seat")
+    if len(subs) < need:
+        more = need - len(subs)
+        raise DrawError(
+            f"{n} active players and {len(subs)} substitutes: need {more} more player"
+            f"{'s' if more > 1 else ''} or substitute{'s' if more > 1 else ''} to fill {tables} tables")
+    if sub_use:
+        order = {s: i for i, s in enumerate(subs)}
+        subs = sorted(subs, key=lambda s: (sub_use.get(s, 0), order[s]))
+    return sorted(ids), sorted(subs[:need])
+
+
+def _group_index(ids: Sequence[int], groups: Mapping[int, Hashable] | None) -> list[int | None]:
+    if not groups:
+        return [None] * len(ids)
+    keys: dict[Hashable, int] = {}
+    out: list[int | None] = []
+    for p in ids:
+        g = groups.get(p)
+        if g is None:
+            out.append(None)
+        else:
+            out.append(keys.setdefault(g, len(keys)))
+    return out
+
+
+def _max_iter(n: int, rounds: int) -> int:
+    return max(300, 3_000_000 // (n * max(rounds, 1)))
+
+
+# Search budgets, in scored swaps (about a microsecond each): a plan of up to 64 players
+# stays well under half a second, 200 players under two seconds.
+PLAN_EVALS = 500_000
+LOOKAHEAD_EVALS = 60_000
+SESSION_EVALS = 100_000
+MATCH_BUDGET = 3_000  # backtracking steps to recognise a history as part of a design
+
+
+def _evals(n: int, base: int) -> int:
+    return base * max(64, n) // 64
+
+
+# ---------------------------------------------------------------- designs
+
+def _relabel_for_groups(rounds: list[list[list[int]]], grp: Sequence[int | None], rng: random.Random,
+                        iters: int) -> list[int]:
+    """A permutation label[point] -> player making few group clashes in the design."""
+    n = len(grp)
+    label = rng.sample(range(n), n)
+    nbrs: list[list[int]] = [[] for _ in range(n)]
+    for rnd in rounds:
+        for t in rnd:
+            for a in t:
+                nbrs[a].extend(b for b in t if b != a)
+
+    def same(u: int, v: int) -> int:
+        gu, gv = grp[label[u]], grp[label[v]]
+        return 1 if gu is not None and gu == gv else 0
+
+    def bad(u: int) -> int:
+        return sum(same(u, z) for z in nbrs[u])
+
+    cost = sum(bad(u) for u in range(n)) // 2
+    best, best_label = cost, list(label)
+    tabu: dict[int, int] = {}
+    for it in range(iters):
+        if cost == 0:
+            break
+        confl = [u for u in range(n) if bad(u)]
+        u = confl[rng.randrange(len(confl))]
+        best_v, best_d = -1, None
+        for v in range(n):
+            if v == u or grp[label[u]] == grp[label[v]]:
+                continue
+            before = bad(u) + bad(v) - same(u, v) * nbrs[u].count(v)
+            label[u], label[v] = label[v], label[u]
+            after = bad(u) + bad(v) - same(u, v) * nbrs[u].count(v)
+            label[u], label[v] = label[v], label[u]
+            d = after - before
+            if tabu.get(v, -1) > it and cost + d >= best:
+                continue
+            if best_d is None or d < best_d or (d == best_d and rng.random() < 0.3):
+                best_v, best_d = v, d
+        if best_d is None:
+            continue
+        label[u], label[best_v] = label[best_v], label[u]
+        cost += best_d
+        tabu[u] = tabu[best_v] = it + 3 + rng.randrange(5)
+        if cost < best:
+            best, best_label = cost, list(label)
+    return best_label
+
+
+def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.Random) -> list[list[list[int]]]:
+    design = design_rounds(n)
+    if not design:
+        return []
+    take = rng.sample(range(len(design)), min(sessions, len(design)))
+    rounds = [design[i] for i in take]
+    if any(g is not None for g in grp):
+        perm = _relabel_for_groups(rounds, grp, rng, iters=400)
+    else:
+        perm = rng.sample(range(n), n)
+    return [[[perm[p] for p in t] for t in rnd] for rnd in rounds]
+
+
+# ---------------------------------------------------------------- full plans
+
+def _plan_internal(n: int, sessions: int, subs_flag: list[bool], grp: list[int | None], rng: random.Random,
+                   history: list[list[list[int]]] | None = None,
+                   evals: int | None = None,
+                   start: list[list[list[int]]] | None = None) -> list[list[list[int]]]:
+    """Tables (internal indices, seat order not yet meaningful) for ``sessions`` new rounds.
+
+    Without history the rounds start from a design (random rounds, relabelled); with
+    history from ``start`` (zero-repeat continuations), then greedy rounds; a tabu search
+    first fits the greedy rounds to the others, then works on all new rounds."""
+    pc = S.PairCosts(n, subs=subs_flag, groups=grp)
+    fixed = [[list(t) for t in rnd] for rnd in (history or [])]
+    for rnd in fixed:
+        for t in rnd:
+            pc.add_table(t)
+    target = S.cost_lower_bound(pc, sessions)
+    if fixed:
+        rounds = [[list(t) for t in rnd] for rnd in (start or [])[:sessions]]
+    else:
+        rounds = _design_start(n, sessions, grp, rng)
+    for rnd in rounds:
+        for t in rnd:
+            pc.add_table(t)
+    from_design = len(rounds)
+    everyone = list(range(n))
+    while len(rounds) < sessions:
+        rnd = S.greedy_round(pc, everyone, rng)
+        for t in rnd:
+            pc.add_table(t)
+        rounds.append(rnd)
+    all_rounds = fixed + rounds
+    budget = _evals(n, PLAN_EVALS if evals is None else evals)
+    if 0 < from_design < sessions:
+        # first fit the extra rounds to the (perfect) design rounds, then open everything
+        part = S.Schedule(pc, all_rounds, mutable=range(len(fixed) + from_design, len(all_rounds)))
+        S.tabu(part, rng, max_iter=_max_iter(n, sessions - from_design), target=target, evals=budget // 2)
+        budget -= budget // 2
+    sched = S.Schedule(pc, all_rounds, mutable=range(len(fixed), len(all_rounds)))
+    S.tabu(sched, rng, max_iter=_max_iter(n, sessions), target=target, evals=budget)
+    return sched.rounds[len(fixed):]
+
+
+def plan_tournament(players: Sequence[int], sessions: int, *, seed: int,
+                    groups: Mapping[int, Hashable] | None = None,
+                    substitutes: Sequence[int] = ()) -> list[list[Table]]:
+    """Every session up front: ``sessions`` lists of tables (E, S, W, N player ids).
+
+    ``groups`` maps a player to a team/club key; members of a group are kept apart where
+    the sizes allow.  When the players are not a multiple of four the first substitutes
+    needed (in the given order) are seated.
+    """
+    key_groups = None
+    if groups:
+        # canonical and hashable: group keys only matter through equality
+        keys: dict[Hashable, int] = {}
+        key_groups = tuple(sorted((int(p), keys.setdefault(g, len(keys))) for p, g in
+                                  sorted(groups.items(), key=lambda kv: int(kv[0])) if g is not None))
+    plan = _plan_cached(tuple(sorted(int(p) for p in players)), int(sessions), int(seed),
+                        key_groups, tuple(int(s) for s in substitutes))
+    return [list(s) for s in plan]
+
+
+@functools.lru_cache(maxsize=32)
+def _plan_cached(players: tuple[int, ...], sessions: int, seed: int,
+                 groups: tuple[tuple[int, int], ...] | None, substitutes: tuple[int, ...]) -> tuple[tuple[Table, ...], ...]:
+    plan = _plan(list(players), sessions, seed, dict(groups) if groups else None, substitutes)
+    return tuple(tuple(s) for s in plan)
+
+
+def _plan(players: Sequence[int], sessions: int, seed: int, groups: Mapping[int, Hashable] | None,
+          substitutes: Sequence[int]) -> list[list[Table]]:
+    if sessions < 0:
+        raise DrawError("the number of sessions cannot be negative")
+    active, used = _seat_field(players, substitutes)
+    ids = active + used
+    if sessions == 0:
+        return []
+    rng = random.Random(seed)
+    subs_flag = [False] * len(active) + [True] * len(used)
+    grp = _group_index(ids, groups)
+    rounds = _plan_internal(len(ids), sessions, subs_flag, grp, rng)
+    seats = [list(t) for rnd in rounds for t in rnd]
+    for t in seats:
+        rng.shuffle(t)
+    balance_winds(seats, len(ids))
+    per = len(ids) // 4
+    out: list[list[Table]] = []
+    for r in range(sessions):
+        out.append([tuple(ids[p] for p in t) for t in seats[r * per:(r + 1) * per]])  # type: ignore[misc]
+    return out
+
+
+# ---------------------------------------------------------------- one session
+
+def _wind_phase(sched: S.Schedule, r: int, cost_of: dict[int, list[int]], rng: random.Random,
+                max_iter: int = 600) -> list[list[int]]:
+    """Seat every table of round r.  Tables whose best seating still costs more than their
+    players' individual best are repaired by swapping players between tables, never
+    adding pair cost (repeats, clashes): a walk that accepts equal wind cost, with a
+    short tabu list, so that it crosses plateaus."""
+    rnd = sched.rounds[r]
+
+    def tcost(t: list[int]) -> int:
+        return best_seating(t, cost_of)[0] - sum(min(cost_of[p]) for p in t)
+
+    costs = [tcost(t) for t in rnd]
+    tabu_until: dict[tuple[int, int], int] = {}
+    for it in range(max_iter):
+        bad = [ti for ti, c in enumerate(costs) if c > 0]
+        if not bad:
+            break
+        ti = bad[rng.randrange(len(bad))]
+        x = rnd[ti][rng.randrange(4)]
+        best = None
+        ties = 0
+        for tj, t in enumerate(rnd):
+            if tj == ti:
+                continue
+            for y in t:
+                if tabu_until.get((y, ti), -1) > it:
+                    continue
+                d = sched.swap_delta(r, x, y)
+                if d > 0:
+                    continue
+                a = [y if p == x else p for p in rnd[ti]]
+                b = [x if p == y else p for p in t]
+                wd = tcost(a) + tcost(b) - costs[ti] - costs[tj]
+                key = (wd, d)
+                if best is None or key < best[0]:
+                    best, ties = (key, tj, y), 1
+                elif key == best[0]:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        best = (key, tj, y)
+        if best is None or best[0][0] > 0:
+            continue
+        _, tj, y = best
+        sched.apply_swap(r, x, y)
+        tabu_until[(x, ti)] = tabu_until[(y, tj)] = it + 4 + rng.randrange(4)
+        costs[ti] = tcost(rnd[ti])
+        costs[tj] = tcost(rnd[tj])
+    return [best_seating(t, cost_of)[1] for t in rnd]
+
+
+def _history_index(history: Sequence[Sequence[Sequence[int]]], index: Mapping[int, int]) -> list[list[list[int]]]:
+    """History rounds over internal indices, keeping only active players (seat order kept,
+    absent players as -1)."""
+    out = []
+    for session in history:
+        rnd = []
+        for table in session:
+            rnd.append([index.get(int(p), -1) for p in table])
+        out.append(rnd)
+    return out
+
+
+def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequence[Sequence[int]]] = (),
+                 groups: Mapping[int, Hashable] | None = None, substitutes: Sequence[int] = (),
+                 ranking: Sequence[int] | None = None, total_sessions: int | None = None) -> list[Table]:
+    """The tables of the next session given all previous sessions' tables (E, S, W, N).
+
+    ``players`` are the active players now (withdrawn players left out, late players in).
+    ``ranking`` (best first) asks for Swiss seating: tables of ranking neighbours, moved
+    as little as possible to avoid repeats.  ``total_sessions`` lets the seat winds aim at
+    the final floor/ceil and lets the draw look ahead at the remaining sessions.
+    """
+    sub_use: dict[int, int] = {}
+    for session in history:
+        for table in session:
+            for p in table:
+                sub_use[int(p)] = sub_use.get(int(p), 0) + 1
+    active, used = _seat_field(players, substitutes, sub_use)
+    ids = active + used
+    n = len(ids)
+    index = {p: i for i, p in enumerate(ids)}
+    subs_flag = [False] * len(active) + [True] * len(used)
+    grp = _group_index(ids, groups)
+    k = len(history) + 1
+    total = total_sessions if total_sessions and total_sessions >= k else None
+    rng = random.Random(seed)
+
+    hist = _history_index(history, index)
+    # plan-consistency: an unchanged field drawn from the same seed follows its own plan
+    if total is not None and ranking is None and (not history or (design_rounds(n) and not groups)):
+        plan = plan_tournament(players, total, seed=seed, groups=groups, substitutes=substitutes)
+        prefix = [{frozenset(t) for t in s} for s in plan[:k - 1]]
+        if prefix == [{frozenset(int(p) for p in t) for t in s} for s in history]:
+            return plan[k - 1]
+
+    pc = S.PairCosts(n, subs=subs_flag, groups=grp)
+    played = [0] * n
+    counts = [[0, 0, 0, 0] for _ in range(n)]
+    fixed: list[list[list[int]]] = []
+    for rnd in hist:
+        kept = []
+        for t in rnd:
+            members = [p for p in t if p >= 0]
+            for w, p in enumerate(t):
+                if p >= 0 and w < 4:
+                    counts[p][w] += 1
+                    played[p] += 1
+            pc.add_table(members)
+            kept.append(members)
+        fixed.append(kept)
+
+    everyone = list(range(n))
+    cost_of = {}
+    for p in everyone:
+        t_p = played[p] + 1 + ((total - k) if total is not None else 0)
+        if subs_flag[p]:
+            cost_of[p] = [0, 0, 0, 0]  # a substitute's winds do not matter
+        else:
+            cost_of[p] = [seat_cost(counts[p], played[p], t_p, w) for w in range(4)]
+    # a history that is part of a (relabelled) zero-repeat design continues with its
+    # unused rounds, e.g. sessions drawn one by one with a different seed each time
+    cont: list[list[list[int]]] = []
+    if ranking is None and not any(subs_flag) and not any(g is not None for g in grp) and fixed:
+        design = design_rounds(n)
+        if len(design) > len(fixed):
+            found = match_design(fixed, design, n, budget=MATCH_BUDGET)
+            if found is not None:
+                point, used_rounds = found
+                player_at = [0] * n
+                for p, v in enumerate(point):
+                    player_at[v] = p
+                cont = [[[player_at[v] for v in t] for t in design[r]]
+                        for r in range(len(design)) if r not in used_rounds]
+                rng.shuffle(cont)
+    in_design = ranking is None and bool(cont) and (total is None or total - k + 1 <= len(cont))
+    if in_design:
+        # the unused design round whose tables seat best for the winds, kept intact so
+        # that the next draw can continue the design too
+        def wind_cost(rnd: list[list[int]]) -> int:
+            return sum(best_seating(t, cost_of)[0] for t in rnd)
+
+        nxt = min(cont, key=wind_cost)
+        for t in nxt:
+            pc.add_table(t)
+        sched = S.Schedule(pc, fixed + [nxt], mutable=[len(fixed)])
+    elif ranking is not None:
+        order = [index[int(p)] for p in ranking if int(p) in index]
+        seen = set(order)
+        order = list(dict.fromkeys(order)) + [i for i in everyone if i not in seen]
+        home = {p: pos // 4 for pos, p in enumerate(order)}
+        tables = n // 4
+        aff = [[0] * tables for _ in range(n)]
+        for p in everyone:
+            for t in range(tables):
+                aff[p][t] = SWISS_STEP * (t - home[p]) ** 2
+        rnd = S.greedy_round(pc, order, rng, affinity=aff, ranked=True)
+        for t in rnd:
+            pc.add_table(t)
+        sched = S.Schedule(pc, fixed + [rnd], mutable=[len(fixed)], affinity={len(fixed): aff})
+        S.descent(sched, len(fixed))
+        S.tabu(sched, rng, max_iter=2000, stall=200, evals=300_000)
+        S.descent(sched, len(fixed))
+    elif total is not None and total > k:
+        new = _plan_internal(n, total - k + 1, subs_flag, grp, rng, history=fixed, evals=LOOKAHEAD_EVALS,
+                             start=cont)
+        for t in new[0]:
+            pc.add_table(t)
+        sched = S.Schedule(pc, fixed + [new[0]], mutable=[len(fixed)])
+    else:
+        rnd = S.greedy_round(pc, everyone, rng)
+        for t in rnd:
+            pc.add_table(t)
+        sched = S.Schedule(pc, fixed + [rnd], mutable=[len(fixed)])
+        S.tabu(sched, rng, max_iter=_max_iter(n, 1), evals=_evals(n, SESSION_EVALS))
+
+    r = len(fixed)
+    if len(sched.rounds) > r + 1:  # drop look-ahead rounds from the counts
+        for rnd in sched.rounds[r + 1:]:
+            for t in rnd:
+                pc.add_table(t, -1)
+        sched = S.Schedule(pc, sched.rounds[:r + 1], mutable=[r], affinity=sched.affinity)
+    # players left with a single acceptable wind must not share a table with another
+    # player needing the same wind: a pair cost for this round, above clashes
+    single = {}
+    for p in everyone:
+        ok = [w for w in range(4) if cost_of[p][w] < 100]
+        if len(ok) == 1:
+            single[p] = ok[0]
+    if single and not in_design:
+        for p, w in single.items():
+            for q, v in single.items():
+                if p != q and v == w:
+                    pc.add_clash(p, q, WIND_PAIR)
+        S.tabu(sched, rng, max_iter=_max_iter(n, 1), evals=_evals(n, SESSION_EVALS))
+    repair = 600
+    if in_design:
+        # keep the design round intact, so that the remaining sessions stay zero-repeat;
+        # with no known end, rather repair a seating that leaves a wind out of balance
+        worst = max(best_seating(t, cost_of)[0] - sum(min(cost_of[p]) for p in t) for t in sched.rounds[r])
+        repair = 600 if total is None and worst >= 100 else 0
+    seated = _wind_phase(sched, r, cost_of, rng, max_iter=repair)
+    if ranking is not None:
+        rank = {p: i for i, p in enumerate(order)}
+        seated.sort(key=lambda t: min(rank[p] for p in t))
+    return [tuple(ids[p] for p in t) for t in seated]  # type: ignore[misc]
+
+
+__all__ = ["plan_tournament", "draw_session", "wind_counts"]
