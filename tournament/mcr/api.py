@@ -1,0 +1,112 @@
+"""The Python API the web layer codes against (re-exported by the package)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import decompose as dc
+from .calculator import make_context, score_parsed
+from .errors import MCRError
+from .notation import ParsedHand, parse, parse_hand
+from .rulesets import get as get_ruleset
+from .tiles import code
+
+MINIMUM_POINTS = 8
+FLOWER_FAN = "Flower Tiles"
+
+
+@dataclass(frozen=True)
+class WinContext:
+    self_drawn: bool = False
+    last_tile: bool = False
+    wall_last: bool = False
+    kong: bool = False
+    seat_wind: str = "E"
+    prevalent_wind: str = "E"
+    flowers: int = 0
+
+
+@dataclass(frozen=True)
+class FanHit:
+    name: str
+    points: int
+    count: int
+    sets: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HandResult:
+    fans: tuple[FanHit, ...]
+    fan_points: int
+    flower_points: int
+    total: int
+    meets_minimum: bool
+    form: str
+    ruleset: str
+
+    def to_dict(self) -> dict:
+        fans = [{"name": f.name, "points": f.points, "count": f.count} for f in self.fans]
+        if self.flower_points:
+            fans.append({"name": FLOWER_FAN, "points": 1, "count": self.flower_points})
+        return {
+            "ok": True,
+            "fans": fans,
+            "fan_points": self.fan_points,
+            "flower_points": self.flower_points,
+            "total": self.total,
+            "meets_minimum": self.meets_minimum,
+        }
+
+
+def _context(p: ParsedHand, context: WinContext):
+    if not isinstance(context, WinContext):
+        raise MCRError("bad_context", "context must be a WinContext")
+    return make_context(
+        p,
+        self_drawn=context.self_drawn,
+        last_tile=context.last_tile,
+        wall_last=context.wall_last,
+        kong=context.kong,
+        seat_wind=context.seat_wind,
+        prevalent_wind=context.prevalent_wind,
+        flowers=context.flowers,
+    )
+
+
+def score_hand(hand: str, context: WinContext = WinContext(), ruleset: str = "ema") -> HandResult:
+    """Score a 14-tile hand. Raises :class:`MCRError` (code ``not_winning`` when the tiles form no
+    legal winning hand; other codes for notation, context and ruleset errors)."""
+    get_ruleset(ruleset)
+    p = parse_hand(hand)
+    ctx = _context(p, context)
+    fan_points, fans, form = score_parsed(p, ctx, ruleset)
+    hits = tuple(FanHit(n, pts, cnt, sets) for n, pts, cnt, sets in fans)
+    return HandResult(
+        fans=hits,
+        fan_points=fan_points,
+        flower_points=ctx.flowers,
+        total=fan_points + ctx.flowers,
+        meets_minimum=fan_points >= MINIMUM_POINTS,
+        form=form,
+        ruleset=ruleset,
+    )
+
+
+def classify_claim(hand: str, context: WinContext = WinContext(), ruleset: str = "ema") -> str:
+    """"valid", "under_minimum" or "not_winning" for a claimed win (notation errors still raise)."""
+    try:
+        r = score_hand(hand, context, ruleset)
+    except MCRError as e:
+        if e.code == "not_winning":
+            return "not_winning"
+        raise
+    return "valid" if r.meets_minimum else "under_minimum"
+
+
+def winning_tiles(hand13: str) -> tuple[str, ...]:
+    """Tile codes that would complete a 13-tile hand (declared sets allowed)."""
+    p = parse(hand13, tiles=13)
+    c = [0] * 34
+    for t in p.concealed:
+        c[t] += 1
+    return tuple(code(t) for t in dc.waits(tuple(c), len(p.melds), tuple(p.counts())))

@@ -1,0 +1,245 @@
+"""Hand text <-> tiles and declared sets.
+
+Grammar (spaces ignored)::
+
+    hand     := declared* tiles
+    declared := '[' tiles ']'   melded chow, pung or kong
+              | '{' tiles '}'   concealed kong
+    tiles    := (digits suit | honour)*
+    suit     := 'm' | 's' | 'p' | 'z' (1z..7z = E S W N C F P)
+    honour   := 'E' | 'S' | 'W' | 'N' | 'C' | 'F' | 'P'
+
+The last concealed tile written is the winning tile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .errors import MCRError
+from .tiles import HONOR_CODES, SUITS, code
+
+CHOW, PUNG, KONG = "chow", "pung", "kong"
+MAX_DECLARED = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A declared set. ``tile`` is the lowest tile (chow) or the repeated tile."""
+
+    kind: str  # "chow" | "pung" | "kong"
+    tile: int
+    concealed: bool = False  # only concealed kongs are declared concealed
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        if self.kind == CHOW:
+            return (self.tile, self.tile + 1, self.tile + 2)
+        return (self.tile,) * (4 if self.kind == KONG else 3)
+
+    @property
+    def notation(self) -> str:
+        body = "".join(code(t) for t in self.tiles)
+        body = _compact(body)
+        return "{" + body + "}" if self.concealed else "[" + body + "]"
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedHand:
+    """Declared sets, the concealed tiles before the winning tile, and the winning tile."""
+
+    melds: tuple[Meld, ...]
+    concealed: tuple[int, ...]  # concealed tiles as written, without the winning tile
+    win_tile: int | None  # None for a 13-tile (waiting) hand
+
+    @property
+    def concealed_codes(self) -> tuple[str, ...]:
+        return tuple(code(t) for t in self.concealed)
+
+    @property
+    def winning_tile(self) -> str | None:
+        return None if self.win_tile is None else code(self.win_tile)
+
+    def all_concealed(self) -> tuple[int, ...]:
+        """Concealed tiles including the winning tile."""
+        if self.win_tile is None:
+            return self.concealed
+        return self.concealed + (self.win_tile,)
+
+    def counts(self) -> list[int]:
+        """Tile counts of the whole hand (declared sets included, a kong counts 4)."""
+        c = [0] * 34
+        for m in self.melds:
+            for t in m.tiles:
+                c[t] += 1
+        for t in self.all_concealed():
+            c[t] += 1
+        return c
+
+    @property
+    def notation(self) -> str:
+        return format_hand(self.melds, self.all_concealed())
+
+
+def _compact(s: str) -> str:
+    """'1m2m3m' -> '123m' (a run of digits shares one suffix)."""
+    out: list[str] = []
+    pending = ""
+    i = 0
+    while i < len(s):
+        ch = s[i]
+        if ch.isdigit():
+            suf = s[i + 1]
+            if pending and pending[-1] != suf:
+                out.append(pending[:-1] + pending[-1])
+                pending = ""
+            pending = (pending[:-1] if pending else "") + ch + suf
+            i += 2
+        else:
+            if pending:
+                out.append(pending)
+                pending = ""
+            out.append(ch)
+            i += 1
+    if pending:
+        out.append(pending)
+    return "".join(out)
+
+
+def format_tiles(tiles) -> str:
+    return _format(tuple(tiles))
+
+
+@lru_cache(maxsize=65536)
+def _format(tiles: tuple[int, ...]) -> str:
+    return _compact("".join(code(t) for t in tiles))
+
+
+def format_hand(melds, concealed) -> str:
+    return "".join(m.notation for m in melds) + format_tiles(concealed)
+
+
+def _tiles_of(text: str, start: int, end: int, offset: int) -> list[tuple[int, int]]:
+    """Parse text[start:end] as tiles; returns (tile, 1-based position) pairs."""
+    out: list[tuple[int, int]] = []
+    digits: list[tuple[str, int]] = []
+    for i in range(start, end):
+        ch = text[i]
+        pos = i + 1 + offset
+        if ch in " \t":
+            continue
+        if ch in "0123456789":
+            digits.append((ch, pos))
+        elif ch in SUITS or ch == "z":
+            if not digits:
+                raise MCRError("suit_without_digit", f"suit letter {ch!r} has no digits before it", pos)
+            for d, dpos in digits:
+                if d == "0" or (ch == "z" and d in "89"):
+                    raise MCRError("bad_tile", f"there is no tile {d}{ch}", dpos)
+                t = SUITS.index(ch) * 9 + int(d) - 1 if ch != "z" else 26 + int(d)
+                out.append((t, dpos))
+            digits = []
+        elif ch in HONOR_CODES:
+            if digits:
+                raise MCRError(
+                    "digit_without_suit",
+                    f"digit {digits[0][0]!r} is not followed by a suit letter (m, s, p or z)",
+                    digits[0][1],
+                )
+            out.append((27 + HONOR_CODES.index(ch), pos))
+        else:
+            raise MCRError("unknown_character", f"unknown character {ch!r}", pos)
+    if digits:
+        raise MCRError(
+            "digit_without_suit",
+            f"digit {digits[0][0]!r} is not followed by a suit letter (m, s, p or z)",
+            digits[0][1],
+        )
+    return out
+
+
+def _meld_of(tiles: list[tuple[int, int]], concealed: bool, pos: int, text: str) -> Meld:
+    ts = sorted(t for t, _ in tiles)
+    if concealed:
+        if len(ts) == 4 and ts[0] == ts[3]:
+            return Meld(KONG, ts[0], True)
+        raise MCRError("bad_meld", f"{text} is not a concealed kong (four identical tiles in braces)", pos)
+    if len(ts) == 4 and ts[0] == ts[3]:
+        return Meld(KONG, ts[0])
+    if len(ts) == 3:
+        if ts[0] == ts[2]:
+            return Meld(PUNG, ts[0])
+        if ts[0] < 27 and ts[0] // 9 == ts[2] // 9 and ts[1] == ts[0] + 1 and ts[2] == ts[0] + 2:
+            return Meld(CHOW, ts[0])
+    raise MCRError("bad_meld", f"{text} is not a chow, pung or kong", pos)
+
+
+def parse(text: str, *, tiles: int = 14) -> ParsedHand:
+    """Parse a hand of ``tiles`` tiles (14 for a winning hand, 13 for a waiting one)."""
+    if not isinstance(text, str):
+        raise MCRError("bad_hand", "the hand must be a text")
+    melds: list[Meld] = []
+    concealed: list[tuple[int, int]] = []
+    counts = [0] * 34
+    n = len(text)
+    i = 0
+    seg_start = None  # start of a concealed segment being collected
+
+    def count(t: int, pos: int) -> None:
+        counts[t] += 1
+        if counts[t] > 4:
+            raise MCRError("too_many_of_tile", f"a fifth {code(t)} (there are only four of each tile)", pos)
+
+    while i < n:
+        ch = text[i]
+        if ch in "[{":
+            close = "]" if ch == "[" else "}"
+            if seg_start is not None:
+                seg = _tiles_of(text, seg_start, i, 0)
+                if seg:
+                    raise MCRError(
+                        "set_after_tiles",
+                        "declared sets must be written before the concealed tiles",
+                        i + 1,
+                    )
+                seg_start = None
+            j = i + 1
+            while j < n and text[j] not in "[]{}":
+                j += 1
+            if j >= n or text[j] != close:
+                raise MCRError("bad_meld", f"{ch!r} is not closed by {close!r}", i + 1)
+            body = _tiles_of(text, i + 1, j, 0)
+            if len(melds) >= MAX_DECLARED:
+                raise MCRError("too_many_sets", "at most four declared sets", i + 1)
+            meld = _meld_of(body, ch == "{", i + 1, text[i : j + 1])
+            for t, pos in body:
+                count(t, pos)
+            melds.append(meld)
+            i = j + 1
+            continue
+        if ch in "]}":
+            raise MCRError("bad_meld", f"{ch!r} without an opening bracket", i + 1)
+        if seg_start is None:
+            seg_start = i
+        i += 1
+    if seg_start is not None:
+        concealed = _tiles_of(text, seg_start, n, 0)
+    for t, pos in concealed:
+        count(t, pos)
+    expected = tiles - 3 * len(melds)
+    if len(concealed) != expected:
+        sets = f" after {len(melds)} declared set{'s' if len(melds) != 1 else ''}" if melds else ""
+        raise MCRError(
+            "wrong_tile_count",
+            f"expected {expected} concealed tiles{sets} for a {tiles}-tile hand, found {len(concealed)}",
+        )
+    ts = tuple(t for t, _ in concealed)
+    if tiles == 14:
+        return ParsedHand(tuple(melds), ts[:-1], ts[-1])
+    return ParsedHand(tuple(melds), ts, None)
+
+
+def parse_hand(hand: str) -> ParsedHand:
+    """Parse a 14-tile winning (or claimed) hand."""
+    return parse(hand, tiles=14)
