@@ -39,3 +39,8 @@ def test_demo_loads_a_tournament_with_players(runner, app_ctx):
     assert count == 34
     subs = db.session.scalar(select(func.count(Player.id)).where(Player.is_substitute))
     assert subs == 2
+    from tournament.services.draws import drawn_sessions
+
+    sessions = drawn_sessions(t)
+    assert len(sessions) == t.session_count
+    assert sessions[0].status == "published"

@@ -61,7 +61,8 @@ def demo_command(players: int, seed: int, owner_email: str | None, if_empty: boo
         t, password = load_demo(players=players, seed=seed, owner_email=owner_email)
     except ServiceError as exc:
         raise click.ClickException(exc.message) from exc
-    click.echo(f"Created demo tournament {t.name!r} (id {t.id}) with {players} players and 2 substitutes.")
+    click.echo(f"Created demo tournament {t.name!r} (id {t.id}) with {players} players and 2 substitutes;"
+               f" all {t.session_count} sessions drawn, session 1 published.")
     if password:
         click.echo(f"Log in as {owner_email or DEMO_EMAIL} with password: {password}")
 

@@ -222,3 +222,14 @@ def test_redraw_without_seed_picks_a_new_seed(tournament):
     first = draw_service.draw_next(tournament, seed=5)
     again = draw_service.draw_next(tournament, number=1)
     assert again.seed != first.seed  # a fresh random seed (a clash has probability 1 in 2**31)
+
+
+def test_earlier_session_cannot_be_redrawn_under_later_ones(tournament):
+    tournament.session_count = 3
+    db.session.commit()
+    add_players(tournament, 16)
+    draw_service.plan_all(tournament, seed=3)
+    before = draw_service.get_session(tournament, 1).tables()
+    with pytest.raises(ServiceError, match="Plan all sessions"):
+        draw_service.draw_next(tournament, seed=4, number=1)
+    assert draw_service.get_session(tournament, 1).tables() == before

@@ -109,3 +109,15 @@ def test_referee_cannot_draw(referee_client, tournament, referee):
 
 def test_unknown_session_is_404(organiser_client, tournament):
     assert organiser_client.get(draws_url(tournament, "/3")).status_code == 404
+
+
+def test_projector_view_lists_names_and_tables(client, tournament):
+    players = add_players(tournament, 8)
+    session = draw_service.draw_next(tournament, seed=2)
+    assert client.get(f"/t/{tournament.id}/seating/1/projector").status_code == 404  # not published
+    draw_service.set_status(session, SessionStatus.PUBLISHED)
+    by_name = client.get(f"/t/{tournament.id}/seating/1/projector").get_data(as_text=True)
+    assert 'http-equiv="refresh"' in by_name
+    assert all(p.sort_name in by_name for p in players)
+    by_table = client.get(f"/t/{tournament.id}/seating/1/projector?by=table").get_data(as_text=True)
+    assert "Table 2" in by_table and "Table 3" not in by_table

@@ -70,4 +70,10 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
                     status=PlayerStatus.REGISTERED.value,
                 )
             )
+    # Seat everyone for the whole event and publish the first session, as an organiser would.
+    from tournament.models import SessionStatus
+    from tournament.services import draws
+
+    sessions = draws.plan_all(t, seed=seed)
+    draws.set_status(sessions[0], SessionStatus.PUBLISHED)
     return t, password

@@ -203,7 +203,8 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     if later:
         raise ServiceError(
             f"Sessions {later[0].number}–{later[-1].number} come after session {number}. "
-            f"Redraw from here with “Plan remaining sessions”, or redraw session {existing[-1].number} only."
+            f"Use “Plan all sessions” to redraw every session not in play, or redraw session "
+            f"{existing[-1].number} only."
         )
     replaced = [s for s in existing if s.number == number]
     _refuse_locked(replaced)

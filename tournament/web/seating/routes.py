@@ -2,15 +2,16 @@
 
     GET /t/<id>/seating                      published sessions; the latest shown by table and by name
     GET /t/<id>/seating/<n>                  one session by table and by player name
+    GET /t/<id>/seating/<n>/projector        the same for a projector: big type, refreshes itself
     GET /t/<id>/seating/player/<player_id>   a player's schedule: table, seat wind, opponents
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, render_template
+from flask import Blueprint, abort, render_template, request
 
 from tournament.extensions import db
-from tournament.models import Player
+from tournament.models import Player, SessionStatus
 from tournament.services import draws as draw_service
 from tournament.web.helpers import tournament_or_404
 
@@ -21,19 +22,26 @@ def _published(t):
     return [s for s in draw_service.drawn_sessions(t) if s.is_published]
 
 
-def _render(t, sessions, current):
+def _published_session(t, number: int):
+    sessions = _published(t)
+    current = next((s for s in sessions if s.number == number), None)
+    if current is None:
+        abort(404, f"The seating of session {number} is not published.")
+    return sessions, current
+
+
+def _context(t, sessions, current) -> dict:
     seats = draw_service.seating(current) if current else []
     tables: dict[int, list] = {}
     for seat in seats:
         tables.setdefault(seat.table, []).append(seat)
-    return render_template(
-        "seating/session.html",
-        tournament=t,
-        sessions=sessions,
-        current=current,
-        tables=sorted(tables.items()),
-        by_name=sorted(seats, key=lambda s: s.sort_name.casefold()),
-    )
+    return {
+        "tournament": t,
+        "sessions": sessions,
+        "current": current,
+        "tables": sorted(tables.items()),
+        "by_name": sorted(seats, key=lambda s: s.sort_name.casefold()),
+    }
 
 
 @bp.route("")
@@ -41,18 +49,21 @@ def index(tournament_id: int):
     t = tournament_or_404(tournament_id)
     sessions = _published(t)
     # The session in play (or the last published one) is what people look for.
-    current = next((s for s in sessions if s.status == "in_play"), sessions[-1] if sessions else None)
-    return _render(t, sessions, current)
+    current = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), sessions[-1] if sessions else None)
+    return render_template("seating/session.html", **_context(t, sessions, current))
 
 
 @bp.route("/<int:number>")
 def session(tournament_id: int, number: int):
     t = tournament_or_404(tournament_id)
-    sessions = _published(t)
-    current = next((s for s in sessions if s.number == number), None)
-    if current is None:
-        abort(404, f"The seating of session {number} is not published.")
-    return _render(t, sessions, current)
+    return render_template("seating/session.html", **_context(t, *_published_session(t, number)))
+
+
+@bp.route("/<int:number>/projector")
+def projector(tournament_id: int, number: int):
+    t = tournament_or_404(tournament_id)
+    by = "table" if request.args.get("by") == "table" else "name"
+    return render_template("seating/projector.html", by=by, **_context(t, *_published_session(t, number)))
 
 
 @bp.route("/player/<int:player_id>")
