@@ -44,3 +44,13 @@ def test_demo_loads_a_tournament_with_players(runner, app_ctx):
     sessions = drawn_sessions(t)
     assert len(sessions) == t.session_count
     assert sessions[0].status == "published"
+
+
+def test_demo_with_an_odd_player_count_fills_the_tables(runner, app_ctx):
+    result = runner.invoke(args=["demo", "--players", "29"])
+    assert result.exit_code == 0, result.output
+    assert "29 players and 3 substitutes" in result.output
+    from tournament.services.draws import drawn_sessions
+
+    t = db.session.scalar(select(Tournament))
+    assert all(len(s.seats) == 32 for s in drawn_sessions(t))

@@ -52,7 +52,7 @@ def list_users_command() -> None:
 @click.option("--if-empty", is_flag=True, help="Only when the database holds no tournament yet.")
 def demo_command(players: int, seed: int, owner_email: str | None, if_empty: bool) -> None:
     """Load a sample tournament with players."""
-    from tournament.services.demo import DEMO_EMAIL, load_demo
+    from tournament.services.demo import DEMO_EMAIL, demo_substitutes, load_demo
     from tournament.services.tournaments import list_tournaments
 
     if if_empty and list_tournaments():
@@ -61,7 +61,8 @@ def demo_command(players: int, seed: int, owner_email: str | None, if_empty: boo
         t, password = load_demo(players=players, seed=seed, owner_email=owner_email)
     except ServiceError as exc:
         raise click.ClickException(exc.message) from exc
-    click.echo(f"Created demo tournament {t.name!r} (id {t.id}) with {players} players and 2 substitutes;"
+    click.echo(f"Created demo tournament {t.name!r} (id {t.id}) with {players} players and "
+               f"{demo_substitutes(players)} substitutes;"
                f" all {t.session_count} sessions drawn, session 1 published.")
     if password:
         click.echo(f"Log in as {owner_email or DEMO_EMAIL} with password: {password}")

@@ -33,6 +33,11 @@ CLUBS = [
 DEMO_EMAIL = "demo-organiser@example.org"
 
 
+def demo_substitutes(players: int) -> int:
+    """Two substitutes, or as many as it takes to fill the last table."""
+    return max(2, -players % 4)
+
+
 def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = None) -> tuple[Tournament, str | None]:
     """Create a demo tournament with `players` players; returns it and a new owner password if one was made."""
     rng = random.Random(seed)
@@ -53,7 +58,8 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
             session_minutes=120,
         ),
     )
-    names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players + 2)
+    substitutes = demo_substitutes(players)
+    names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players + substitutes)
     with transaction():
         for index, (first, last) in enumerate(names):
             country, club = CLUBS[index % len(CLUBS)]
