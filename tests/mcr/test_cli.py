@@ -102,3 +102,16 @@ def test_jsonl_ruleset_and_counts():
     payload = json.dumps({"hand": "[111m][999m]111p999pEE"}) + "\n"
     d = json.loads(run("--jsonl", stdin=payload).stdout)
     assert {"name": "Double Pung", "points": 2, "count": 2} in d["fans"]
+
+
+def test_jsonl_blank_lines_get_an_answer_each():
+    # output line i answers input line i: blank and whitespace-only lines get a bad_json error
+    good = json.dumps({"hand": "123456789m123s5p5p"})
+    payload = "\n".join(["", good, "   ", "\t", good, " \t "]) + "\n"
+    p = run("--jsonl", stdin=payload)
+    assert p.returncode == 0
+    out = [json.loads(x) for x in p.stdout.splitlines()]
+    assert len(out) == 6
+    empty = {"ok": False, "code": "bad_json", "error": "empty line"}
+    assert out[0] == out[2] == out[3] == out[5] == empty
+    assert out[1]["ok"] is True and out[4] == out[1] and out[1]["fan_points"] == 22

@@ -3,27 +3,41 @@
     python -m tournament.mcr "HAND" [--self-drawn] [--last-tile] [--wall-last] [--kong]
         [--seat E] [--prevalent E] [--flowers N] [--ruleset ema|chinese] [--json]
     python -m tournament.mcr --jsonl [--ruleset ema|chinese]   < hands.jsonl > results.jsonl
+
+In ``--jsonl`` mode every input line (a blank one included) gets exactly one output line, in order.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 
-from .api import WinContext, score_hand
+from .api import FLOWER_FAN, MINIMUM_POINTS, WinContext, score_hand
+from .calculator import make_context, score_parsed
 from .errors import MCRError
+from .fans import FAN_BY_NAME
+from .notation import parse_hand
 from .rulesets import RULESETS
+from .rulesets import get as get_ruleset
 
 CONTEXT_KEYS = ("self_drawn", "last_tile", "wall_last", "kong", "seat_wind", "prevalent_wind", "flowers")
+_DEFAULTS = (False, False, False, False, "E", "E", 0)  # make_context's defaults, in that order
+
+# the encoder of the output lines (ok results are written by _ok_line in exactly its format)
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
 
 
 def _error(code: str, message: str) -> dict:
     return {"ok": False, "code": code, "error": message}
 
 
-def score_line(line: str, ruleset: str) -> dict:
-    """One JSON line in, one result object out (never raises for bad input)."""
+def _score(line: str, ruleset: str):
+    """One input line -> (fan_points, fans, flowers) of the hand, or an error dict (never raises).
+    Same checks, in the same order, as :func:`score_hand` behind ``WinContext``, minus the objects."""
+    if not line.strip():
+        return _error("bad_json", "empty line")
     try:
         obj = json.loads(line)
     except (json.JSONDecodeError, RecursionError, ValueError) as e:
@@ -33,24 +47,65 @@ def score_line(line: str, ruleset: str) -> dict:
     hand = obj.get("hand")
     if not isinstance(hand, str):
         return _error("bad_input", "the 'hand' key must be a text")
-    kwargs = {k: obj[k] for k in CONTEXT_KEYS if k in obj and obj[k] is not None}
+    values = list(map(obj.get, CONTEXT_KEYS))  # in make_context's order; absent or null = default
+    if None in values:
+        values = [_DEFAULTS[i] if v is None else v for i, v in enumerate(values)]
     try:
-        return score_hand(hand, WinContext(**kwargs), ruleset).to_dict()
+        get_ruleset(ruleset)
+        p = parse_hand(hand)
+        ctx = make_context(p, *values)
+        fan_points, fans, _ = score_parsed(p, ctx, ruleset)
+        return fan_points, fans, ctx.flowers
     except MCRError as e:
         return _error(e.code, str(e))
     except Exception as e:  # a bad line never stops the batch
         return _error("internal_error", f"{type(e).__name__}: {e}")
 
 
+def score_line(line: str, ruleset: str) -> dict:
+    """One JSON line in, one result object out (never raises for bad input); the object is the
+    ``HandResult.to_dict()`` of the hand, or ``{"ok": false, "code": ..., "error": ...}``."""
+    r = _score(line, ruleset)
+    if isinstance(r, dict):
+        return r
+    fan_points, fans, flowers = r
+    out = [{"name": n, "points": pts, "count": cnt} for n, pts, cnt, _ in fans]
+    if flowers:
+        out.append({"name": FLOWER_FAN, "points": 1, "count": flowers})
+    return {
+        "ok": True,
+        "fans": out,
+        "fan_points": fan_points,
+        "flower_points": flowers,
+        "total": fan_points + flowers,
+        "meets_minimum": fan_points >= MINIMUM_POINTS,
+    }
+
+
+# every fan name as the encoder writes it (the names are fixed, so this is done once)
+_NAME_JSON = {n: _dumps(n) for n in (*FAN_BY_NAME, FLOWER_FAN)}
+
+
+def _ok_line(fan_points: int, fans, flowers: int) -> str:
+    """The encoding of :func:`score_line`'s ok object, written directly: the same text the encoder
+    gives for that object (same key order and separators; names pre-encoded, the rest are ints)."""
+    parts = [f'{{"name": {_NAME_JSON[n]}, "points": {pts}, "count": {cnt}}}' for n, pts, cnt, _ in fans]
+    if flowers:
+        parts.append(f'{{"name": {_NAME_JSON[FLOWER_FAN]}, "points": 1, "count": {flowers}}}')
+    meets = "true" if fan_points >= MINIMUM_POINTS else "false"
+    return (f'{{"ok": true, "fans": [{", ".join(parts)}], "fan_points": {fan_points}, '
+            f'"flower_points": {flowers}, "total": {fan_points + flowers}, "meets_minimum": {meets}}}\n')
+
+
 def run_jsonl(ruleset: str, stdin=None, stdout=None) -> int:
+    """Every input line gets exactly one output line (a blank line gets a ``bad_json`` error), so
+    output line i always answers input line i."""
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     write = stdout.write
-    dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
     for line in stdin:
-        if not line.strip():
-            continue
-        write(dumps(score_line(line, ruleset)) + "\n")
+        r = _score(line, ruleset)
+        write(_dumps(r) + "\n" if isinstance(r, dict) else _ok_line(*r))
     stdout.flush()
     return 0
 
@@ -86,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.jsonl:
         if args.hand is not None:
             ap.error("--jsonl reads hands from stdin; do not give a hand argument")
+        # a batch allocates many short-lived objects while its caches fill: collecting the young
+        # generation every 10,000 allocations instead of 700 halves the time spent in the cyclic
+        # garbage collector (the engine creates no reference cycles); this process only
+        gc.set_threshold(10_000, *gc.get_threshold()[1:])
         return run_jsonl(args.ruleset)
     if args.hand is None:
         ap.error("give a hand, or --jsonl")

@@ -2,12 +2,24 @@
 
 The fan detectors work on small tuples; the chow and pung combination fans (the only place where
 Non-Separation, Non-Identical and Account-Once matter) are computed by cached pure functions.
+
+Speed notes (results never depend on the cache state; every cache is bounded):
+- what does not depend on the reading is computed once per hand: the context fans (cached on the
+  context flags), the tile fans (cached on the set of tile kinds), Tile Hog, Nine Gates, the waits;
+- a set is a tuple ``(kind, tile, concealed, notation, bits)`` taken from a table built at import
+  (``_SETS``), so the fans carry ready-made notations and the detectors are plain loops over at most
+  five sets, with the per-set facts of Outside Hand / All Five / All Even Pungs as bits;
+- a reading's fans are a dict ``name -> (count, sets)``; the exclusion step depends only on which
+  fans were detected, so its outcome (the surviving fans in table order, with points) is cached on
+  that set of names;
+- the special forms exclude Single Wait, so their waits are only computed when :func:`explain` wants
+  every detected fan (see ``_Hand._single_wait``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import lru_cache
+from typing import NamedTuple
 
 from . import decompose as dc
 from .errors import MCRError
@@ -15,9 +27,10 @@ from .fans import FAN_BY_NAME
 from .notation import CHOW as M_CHOW
 from .notation import KONG as M_KONG
 from .notation import ParsedHand, format_tiles, parse_hand
-from .rulesets import Ruleset
+from .rulesets import RULESETS, Ruleset
 from .rulesets import get as get_ruleset
 from .tiles import (
+    ALL_CODES,
     DRAGONS,
     GREEN_TILES,
     REVERSIBLE_TILES,
@@ -27,13 +40,14 @@ from .tiles import (
     is_terminal_or_honor,
 )
 
-CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3
+CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3  # CHOW and PUNG equal decompose's, so its sets are used as they are
 _NO_LIMIT = (0,) * 34
+_GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)  # the 13 tiles of Nine Gates in one suit
+_KNITTED_NOTA = tuple(format_tiles(p) for p in dc.KNITTED_PATTERNS)
 _FAN_ORDER = {f.name: f.id for f in FAN_BY_NAME.values()}
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+class Context(NamedTuple):  # a tuple: built once per hand, cheaply
     self_drawn: bool
     last_tile: bool
     wall_last: bool
@@ -43,12 +57,19 @@ class Context:
     flowers: int
 
 
-@cache
-def set_notation(kind: int, tile: int) -> str:
+def _notation_table(kind: int) -> tuple[str | None, ...]:
     if kind == CHOW:
-        return format_tiles((tile, tile + 1, tile + 2))
+        return tuple(format_tiles((t, t + 1, t + 2)) if t < 27 and t % 9 <= 6 else None for t in range(34))
     n = {PUNG: 3, KONG: 4, PAIR: 2}[kind]
-    return format_tiles((tile,) * n)
+    return tuple(format_tiles((t,) * n) for t in range(34))
+
+
+# _NOTA[kind][tile]: the notation of every set, computed once ("123m", "555p", "EEEE", "55p")
+_NOTA = tuple(_notation_table(k) for k in (CHOW, PUNG, KONG, PAIR))
+
+
+def set_notation(kind: int, tile: int) -> str:
+    return _NOTA[kind][tile]
 
 
 # --------------------------------------------------------------------------- chow / pung families
@@ -119,9 +140,9 @@ def _two_pung_fan(a: int, b: int) -> str | None:
     return None
 
 
-def _fan_key(name: str) -> tuple[int, int]:
-    f = FAN_BY_NAME[name]
-    return (-f.points["ema"], f.id)
+_EMA_POINTS = {f.name: f.points.get("ema") for f in FAN_BY_NAME.values()}
+# the order in which combination fans are preferred: more (ema) points first, then table order
+_fan_key = {f.name: (-(f.points.get("ema") or 0), f.id) for f in FAN_BY_NAME.values()}.__getitem__
 
 
 def _pairwise(items: tuple[int, ...], two) -> list[tuple[str, tuple[int, ...]]]:
@@ -135,18 +156,12 @@ def _pairwise(items: tuple[int, ...], two) -> list[tuple[str, tuple[int, ...]]]:
             if f:
                 edges.append((_fan_key(f), i, j, f))
     edges.sort()
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        while parent[x] != x:
-            x = parent[x]
-        return x
-
+    comp = list(range(n))  # component label of each set (at most four sets)
     out = []
     for _, i, j, f in edges:
-        ri, rj = find(i), find(j)
-        if ri != rj:
-            parent[ri] = rj
+        ci, cj = comp[i], comp[j]
+        if ci != cj:
+            comp = [ci if c == cj else c for c in comp]
             out.append((f, (items[i], items[j])))
     return out
 
@@ -161,12 +176,12 @@ def _combine(items: tuple[int, ...], four, three, two) -> tuple[tuple[str, tuple
         best = None
         idx = range(n)
         for skip in (idx if n == 4 else (None,)):
-            trio = tuple(items[i] for i in idx if i != skip)
+            trio = items if skip is None else items[:skip] + items[skip + 1:]
             f3 = three(*trio)
             if not f3:
                 continue
             cand = [(f3, trio)]
-            score = FAN_BY_NAME[f3].points["ema"] * 100
+            score = _EMA_POINTS[f3] * 100
             if skip is not None:
                 extra = None
                 for t in trio:
@@ -175,7 +190,7 @@ def _combine(items: tuple[int, ...], four, three, two) -> tuple[tuple[str, tuple
                         extra = (f2, tuple(sorted((items[skip], t))))
                 if extra:
                     cand.append(extra)
-                    score += FAN_BY_NAME[extra[0]].points["ema"]
+                    score += _EMA_POINTS[extra[0]]
             if best is None or score > best[0]:
                 best = (score, cand)
         if best:
@@ -206,102 +221,231 @@ def _four_pung_fan(p: tuple[int, ...]) -> str | None:
     return None
 
 
-@lru_cache(maxsize=4096)
+# the pair and trio verdicts recur across many chow (pung) combinations: cache them
+_two_chow = lru_cache(maxsize=4096)(_two_chow_fan)
+_three_chow = lru_cache(maxsize=16384)(_three_chow_fan)
+_two_pung = lru_cache(maxsize=4096)(_two_pung_fan)
+_three_pung = lru_cache(maxsize=16384)(_three_pung_fan)
+
+
 def chow_fans(chows: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    return _combine(chows, _four_chow_fan, _three_chow_fan, _two_chow_fan)
+    """Combination fans of sorted chow tiles: (fan, the chows it uses) in the order found."""
+    return _combine(chows, _four_chow_fan, _three_chow, _two_chow)
 
 
-@lru_cache(maxsize=4096)
 def pung_fans(pungs: tuple[int, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
-    return _combine(pungs, _four_pung_fan, _three_pung_fan, _two_pung_fan)
+    """Combination fans of sorted suited pung (or kong) tiles."""
+    return _combine(pungs, _four_pung_fan, _three_pung, _two_pung)
 
 
-# --------------------------------------------------------------------------- hits
-
-class _Hits:
-    __slots__ = ("d",)
-
-    def __init__(self) -> None:
-        self.d: dict[str, list] = {}
-
-    def add(self, name: str, sets: tuple[str, ...] = (), count: int = 1) -> None:
-        e = self.d.get(name)
-        if e is None:
-            self.d[name] = [count, list(sets)]
-        else:
-            e[0] += count
-            e[1].extend(sets)
+def _as_hits(found, kind: int) -> tuple[tuple[str, tuple[int, tuple[str, ...]]], ...]:
+    """(fan, used sets) pairs -> dict items ``name -> (count, notations)``, repeats merged in order."""
+    merged: dict[str, tuple[int, tuple[str, ...]]] = {}
+    nota = _NOTA[kind]
+    for name, used in found:
+        sets = tuple(nota[t] for t in used)
+        e = merged.get(name)
+        merged[name] = (1, sets) if e is None else (e[0] + 1, e[1] + sets)
+    return tuple(merged.items())
 
 
-def _tile_fans(h: _Hits, full: tuple[int, ...], kong_tiles: tuple[int, ...], all_sets: tuple[str, ...]) -> None:
-    kinds = [t for t in range(34) if full[t]]
-    suits = {t // 9 for t in kinds if t < 27}
-    honors = [t for t in kinds if t >= 27]
-    ranks = {t % 9 + 1 for t in kinds if t < 27}
-    if all(t in GREEN_TILES for t in kinds):
-        h.add("All Green", all_sets)
-    if not honors:
-        if len(suits) == 1:
-            h.add("Full Flush", all_sets)
-        h.add("No Honors", all_sets)
-        if ranks <= {7, 8, 9}:
-            h.add("Upper Tiles", all_sets)
-        if ranks <= {4, 5, 6}:
-            h.add("Middle Tiles", all_sets)
-        if ranks <= {1, 2, 3}:
-            h.add("Lower Tiles", all_sets)
-        if ranks <= {6, 7, 8, 9}:
-            h.add("Upper Four", all_sets)
-        if ranks <= {1, 2, 3, 4}:
-            h.add("Lower Four", all_sets)
-        if ranks <= {2, 3, 4, 5, 6, 7, 8}:
-            h.add("All Simples", all_sets)
-        if ranks <= {1, 9}:
-            h.add("All Terminals", all_sets)
+@lru_cache(maxsize=16384)
+def _chow_hits(chows: tuple[int, ...]):
+    return _as_hits(chow_fans(chows), CHOW)
+
+
+@lru_cache(maxsize=16384)
+def _pung_hits(pungs: tuple[int, ...]):
+    return _as_hits(pung_fans(pungs), PUNG)
+
+
+# --------------------------------------------------------------------------- tile fans
+
+_SUIT_KINDS = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
+_HONOR_KINDS = frozenset(range(27, 34))
+_WIND_KINDS = frozenset(WINDS)
+_DRAGON_KINDS = frozenset(DRAGONS)
+_TERM_HONOR_KINDS = frozenset(t for t in range(34) if is_terminal_or_honor(t))
+
+
+def _ranks(*ranks: int) -> frozenset[int]:
+    """The suited tiles of these ranks."""
+    return frozenset(t for t in range(27) if t % 9 + 1 in ranks)
+
+
+# tile fans of hands without honours, by the ranks they may use
+_RANK_FANS = (
+    ("Upper Tiles", _ranks(7, 8, 9)),
+    ("Middle Tiles", _ranks(4, 5, 6)),
+    ("Lower Tiles", _ranks(1, 2, 3)),
+    ("Upper Four", _ranks(6, 7, 8, 9)),
+    ("Lower Four", _ranks(1, 2, 3, 4)),
+    ("All Simples", _ranks(2, 3, 4, 5, 6, 7, 8)),
+    ("All Terminals", _ranks(1, 9)),
+)
+
+
+@lru_cache(maxsize=16384)
+def _tile_fans(kinds: frozenset[int]) -> tuple[str, ...]:
+    """Fans decided by the tile kinds of the whole hand alone, except Tile Hog."""
+    out = []
+    n_suits = sum(1 for suit in _SUIT_KINDS if not kinds.isdisjoint(suit))
+    if kinds <= GREEN_TILES:
+        out.append("All Green")
+    if kinds.isdisjoint(_HONOR_KINDS):
+        if n_suits == 1:
+            out.append("Full Flush")
+        out.append("No Honors")
+        for name, allowed in _RANK_FANS:
+            if kinds <= allowed:
+                out.append(name)
     else:
-        if len(suits) == 1:
-            h.add("Half Flush", all_sets)
-        if not suits:
-            h.add("All Honors", all_sets)
-    if len(suits) == 2:
-        h.add("One Voided Suit", all_sets)
-    if all(is_terminal_or_honor(t) for t in kinds):
-        h.add("All Terminals and Honors", all_sets)
-    if all(t in REVERSIBLE_TILES for t in kinds):
-        h.add("Reversible Tiles", all_sets)
-    if len(suits) == 3 and any(t in WINDS for t in honors) and any(t in DRAGONS for t in honors):
-        h.add("All Types", all_sets)
-    hogs = [t for t in kinds if full[t] == 4 and t not in kong_tiles]
-    if hogs:
-        h.add("Tile Hog", tuple(code(t) * 4 if t >= 27 else format_tiles((t,) * 4) for t in hogs), len(hogs))
+        if n_suits == 1:
+            out.append("Half Flush")
+        if not n_suits:
+            out.append("All Honors")
+    if n_suits == 2:
+        out.append("One Voided Suit")
+    if kinds <= _TERM_HONOR_KINDS:
+        out.append("All Terminals and Honors")
+    if kinds <= REVERSIBLE_TILES:
+        out.append("Reversible Tiles")
+    if n_suits == 3 and not kinds.isdisjoint(_WIND_KINDS) and not kinds.isdisjoint(_DRAGON_KINDS):
+        out.append("All Types")
+    return tuple(out)
 
 
-def _finish(h: _Hits, rs: Ruleset):
-    """Apply the exclusions (a fan that survives removes what it excludes, in table order) and add up.
-    Returns (fan_points, fans, detected) where ``detected`` names every fan found before exclusions."""
-    names = sorted(h.d, key=_FAN_ORDER.__getitem__)
-    alive = set(names)
+# --------------------------------------------------------------------------- exclusions
+
+def _points_or_none(rs: Ruleset, name: str) -> int | None:
+    """Points of a fan, None when the ruleset lacks it (such a fan is never detected there)."""
+    try:
+        return rs.points(name)
+    except KeyError:
+        return None
+
+
+@lru_cache(maxsize=8)  # one entry per ruleset
+def _rules(ruleset: str) -> dict[str, tuple[frozenset[str], int | None, tuple]]:
+    """fan -> (fans it excludes, points, partial exclusions) in a ruleset."""
+    rs = get_ruleset(ruleset)
+    return {n: (rs.excludes(n), _points_or_none(rs, n), tuple(rs.reduce_counts.get(n, ()))) for n in FAN_BY_NAME}
+
+
+@lru_cache(maxsize=16384)
+def _plan(ruleset: str, detected: frozenset[str]):
+    """Exclusions for a set of detected fans: (every detected fan in table order, the surviving fans
+    as (name, points, count reduction) in table order, every fan an exclusion removed). A fan still
+    alive when its turn comes (in table order) removes what it excludes."""
+    rules = _rules(ruleset)
+    names = tuple(sorted(detected, key=_FAN_ORDER.__getitem__))
+    removed: set[str] = set()
     reduced: dict[str, int] = {}
     for n in names:
-        if n in alive:
-            alive -= rs.excludes(n)
-            for x, k in rs.reduce_counts.get(n, ()):
+        if n not in removed:
+            excl, _, reduce = rules[n]
+            removed.update(excl)
+            for x, k in reduce:
                 reduced[x] = reduced.get(x, 0) + k
+    survivors = tuple((n, rules[n][1], reduced.get(n, 0)) for n in names if n not in removed)
+    return names, survivors, frozenset(removed)
+
+
+# Single Wait excludes no fan and is never partly reduced (see _Hand._single_wait)
+_SINGLE_WAIT_INERT = {
+    r: not _rules(r)["Single Wait"][0] and all(x != "Single Wait" for rule in _rules(r).values() for x, _ in rule[2])
+    for r in RULESETS
+}
+
+
+def _finish(d: dict, rs: Ruleset):
+    """Apply the exclusions to a reading's fans ``d`` (name -> (count, sets)) and add up.
+    Returns (fan_points, fans, detected) where ``detected`` names every fan found before exclusions."""
+    names, alive, _ = _plan(rs.name, frozenset(d))
     out = []
     total = 0
-    for n in names:
-        if n in alive:
-            cnt, sets = h.d[n]
-            cnt -= reduced.get(n, 0)
+    for n, pts, red in alive:
+        cnt, sets = d[n]
+        if red:
+            cnt -= red
             if cnt <= 0:
                 continue
-            pts = rs.points(n)
-            total += pts * cnt
-            out.append((n, pts, cnt, tuple(sets)))
+        total += pts * cnt
+        out.append((n, pts, cnt, sets))
     if not out:
-        out.append(("Chicken Hand", rs.points("Chicken Hand"), 1, ()))
-        total = rs.points("Chicken Hand")
-    return total, tuple(out), tuple(names)
+        pts = rs.points("Chicken Hand")
+        return pts, (("Chicken Hand", pts, 1, ()),), names
+    return total, tuple(out), names
+
+
+def _add(d: dict, name: str, sets: tuple[str, ...]) -> None:
+    """Add one occurrence of a fan that may be found several times in a reading (merging its sets)."""
+    e = d.get(name)
+    d[name] = (1, sets) if e is None else (e[0] + 1, e[1] + sets)
+
+
+# per-set facts as bits, indexed [kind][tile] (kongs like pungs): 1 = fits Outside Hand,
+# 2 = fits All Five, 4 = an even pung (All Even Pungs)
+_OUTSIDE, _FIVE, _EVEN = 1, 2, 4
+
+
+def _set_bits(kind: int, t: int) -> int:
+    bits = 0
+    r = t % 9 + 1
+    if kind == CHOW:
+        if t < 27 and r <= 7:
+            bits |= _OUTSIDE if r in (1, 7) else 0
+            bits |= _FIVE if 3 <= r <= 5 else 0
+        return bits
+    if is_terminal_or_honor(t):
+        bits |= _OUTSIDE
+    if t < 27 and r == 5:
+        bits |= _FIVE
+    if t < 27 and r % 2 == 0:
+        bits |= _EVEN
+    return bits
+
+
+_PAIR_BITS = tuple(_set_bits(PUNG, t) for t in range(34))  # the pair checks the same tile facts
+# every set a reading can hold, built once: _SETS[kind][concealed][tile] = (kind, tile, concealed,
+# notation, bits); chows are never concealed sets for the fans
+_SETS = tuple(
+    tuple(
+        tuple((k, t, conc, _NOTA[k][t], _set_bits(k, t)) if _NOTA[k][t] is not None else None for t in range(34))
+        for conc in (False, True)
+    )
+    for k in (CHOW, PUNG, KONG)
+)
+_CHOW_SETS = _SETS[CHOW][False]
+_CONCEALED_PUNGS = _SETS[PUNG][True]
+_MELDED_PUNGS = _SETS[PUNG][False]
+
+
+# --------------------------------------------------------------------------- context fans
+
+@lru_cache(maxsize=4096)
+def _context_fans(self_drawn: bool, wall_last: bool, kong: bool, last_tile: bool, open_melds: bool,
+                  win: int) -> dict:
+    """The fans of the win context (the same for every reading; Melded Hand is added by the caller).
+    The dict is shared: readings copy it (``_Hand._start``) and never change it."""
+    w = (ALL_CODES[win],)
+    d = {}
+    if not open_melds:
+        d["Fully Concealed Hand" if self_drawn else "Concealed Hand"] = (1, ())
+    if self_drawn:
+        d["Self-Drawn"] = (1, w)
+        if wall_last:
+            d["Last Tile Draw"] = (1, w)
+        if kong:
+            d["Out with Replacement Tile"] = (1, w)
+    else:
+        if wall_last:
+            d["Last Tile Claim"] = (1, w)
+        if kong:
+            d["Robbing the Kong"] = (1, w)
+    if last_tile:
+        d["Last Tile"] = (1, w)
+    return d
 
 
 # --------------------------------------------------------------------------- the hand
@@ -310,35 +454,83 @@ class _Hand:
     """Per-hand facts shared by every decomposition."""
 
     __slots__ = (
-        "p", "ctx", "rs", "win", "counts14", "counts13", "full", "open_melds", "declared_sets",
-        "kong_tiles", "open_counts", "_waits",
+        "p", "ctx", "rs", "detected", "win", "counts14", "full", "declared_sets", "base", "tile_names",
+        "hog", "_counts13", "_waits", "_gates",
     )
 
-    def __init__(self, p: ParsedHand, ctx: Context, rs: Ruleset):
+    def __init__(self, p: ParsedHand, ctx: Context, rs: Ruleset, detected: bool = True):
         self.p = p
         self.ctx = ctx
         self.rs = rs
-        self.win = p.win_tile
+        self.detected = detected  # whether every detected fan is wanted (explain), not just the score
+        w = self.win = p.win_tile
+        conc = p.concealed
         c = [0] * 34
-        for t in p.concealed:
+        for t in conc:
             c[t] += 1
-        self.counts13 = tuple(c)
-        c[p.win_tile] += 1
+        c[w] += 1
         self.counts14 = tuple(c)
-        self.full = tuple(p.counts())
-        self.open_melds = any(not m.concealed for m in p.melds)
-        self.declared_sets = tuple(
-            ((CHOW if m.kind == M_CHOW else KONG if m.kind == M_KONG else PUNG), m.tile, m.concealed, True)
-            for m in p.melds
-        )
-        self.kong_tiles = tuple(m.tile for m in p.melds if m.kind == M_KONG)
-        oc = [0] * 34
-        for m in p.melds:
-            if not m.concealed:
-                for t in m.tiles:
-                    oc[t] += 1
-        self.open_counts = oc
-        self._waits = None
+        self._counts13 = self._waits = self._gates = None
+        kinds = frozenset(conc).union((w,))
+        open_melds = last_visible = False
+        kong_tiles = ()
+        if p.melds:
+            declared = []
+            open_win = 0  # copies of the winning tile in melded (open) sets
+            for m in p.melds:
+                t = m.tile
+                if m.kind == M_CHOW:
+                    declared.append(_CHOW_SETS[t])
+                    c[t] += 1
+                    c[t + 1] += 1
+                    c[t + 2] += 1
+                    kinds = kinds.union((t, t + 1, t + 2))
+                    if not m.concealed and t <= w <= t + 2:
+                        open_win += 1
+                else:
+                    kong = m.kind == M_KONG
+                    declared.append(_SETS[KONG if kong else PUNG][m.concealed][t])
+                    c[t] += 4 if kong else 3
+                    kinds = kinds.union((t,))
+                    if kong:
+                        kong_tiles += (t,)
+                    if not m.concealed and t == w:
+                        open_win += 4 if kong else 3
+                if not m.concealed:
+                    open_melds = True
+            self.full = tuple(c)
+            self.declared_sets = declared
+            last_visible = open_win == 3
+        else:
+            self.full = self.counts14
+            self.declared_sets = []
+        self.tile_names = _tile_fans(kinds)
+        self.hog = None
+        if 4 in c:
+            hogs = []
+            t = -1
+            for _ in range(c.count(4)):
+                t = c.index(4, t + 1)
+                if t not in kong_tiles:
+                    hogs.append(t)
+            if hogs:
+                self.hog = (len(hogs), tuple(_NOTA[KONG][t] for t in hogs))
+        ctx = self.ctx
+        self.base = _context_fans(ctx.self_drawn, ctx.wall_last, ctx.kong, ctx.last_tile or last_visible,
+                                  open_melds, w)
+        if not ctx.self_drawn and len(p.melds) == 4 and not any(m.concealed for m in p.melds):
+            # a melded set's notation is its set notation in brackets (Meld.notation)
+            self.base = {**self.base, "Melded Hand": (
+                1, tuple(f"[{s[3]}]" for s in self.declared_sets) + (_NOTA[PAIR][w],))}
+
+    @property
+    def counts13(self) -> tuple[int, ...]:
+        """Counts of the concealed tiles before the win."""
+        if self._counts13 is None:
+            c = list(self.counts14)
+            c[self.win] -= 1
+            self._counts13 = tuple(c)
+        return self._counts13
 
     @property
     def waits(self) -> tuple[int, ...]:
@@ -348,285 +540,300 @@ class _Hand:
             self._waits = dc.waits(self.counts13, len(self.p.melds), limit)
         return self._waits
 
-    # ---------------------------------------------------------------- context and concealment
-    def context_fans(self, h: _Hits) -> None:
-        ctx = self.ctx
-        w = code(self.win)
-        if not self.open_melds:
-            h.add("Fully Concealed Hand" if ctx.self_drawn else "Concealed Hand")
-        if ctx.self_drawn:
-            h.add("Self-Drawn", (w,))
-            if ctx.wall_last:
-                h.add("Last Tile Draw", (w,))
-            if ctx.kong:
-                h.add("Out with Replacement Tile", (w,))
-        else:
-            if ctx.wall_last:
-                h.add("Last Tile Claim", (w,))
-            if ctx.kong:
-                h.add("Robbing the Kong", (w,))
-        if ctx.last_tile or self.open_counts[self.win] == 3:
-            h.add("Last Tile", (w,))
-        if (
-            not ctx.self_drawn
-            and len(self.p.melds) == 4
-            and all(not m.concealed for m in self.p.melds)
-        ):
-            h.add("Melded Hand", tuple(m.notation for m in self.p.melds) + (set_notation(PAIR, self.win),))
+    def _start(self, all_sets: tuple[str, ...]) -> dict:
+        """A reading's fans dict, holding the context fans and the tile fans (on ``all_sets``)."""
+        d = self.base.copy()
+        for n in self.tile_names:
+            d[n] = (1, all_sets)
+        if self.hog:
+            d["Tile Hog"] = self.hog
+        return d
 
-    def wait_fan(self, h: _Hits, concealed_sets, pair: int | None) -> None:
+    def _wait_fan(self, d: dict, csets, pair: int | None) -> None:
         w = self.win
         found = None
-        for kind, t, *_ in concealed_sets:
+        for kind, t in csets:
             if kind != CHOW or not (t <= w <= t + 2):
                 continue
-            if (w == t + 2 and _rank(t) == 1) or (w == t and _rank(t) == 7):
-                found = ("Edge Wait", set_notation(CHOW, t))
+            if (w == t + 2 and t % 9 == 0) or (w == t and t % 9 == 6):  # 12 + 3 or 89 + 7
+                found = ("Edge Wait", _NOTA[CHOW][t])
                 break
             if w == t + 1 and found is None:
-                found = ("Closed Wait", set_notation(CHOW, t))
+                found = ("Closed Wait", _NOTA[CHOW][t])
         if found is None and pair == w:
-            found = ("Single Wait", set_notation(PAIR, w))
+            found = ("Single Wait", _NOTA[PAIR][w])
         if found and len(self.waits) == 1:
-            h.add(found[0], (found[1],))
+            d[found[0]] = (1, (found[1],))
 
     # ---------------------------------------------------------------- set based fans
-    def set_fans(self, h: _Hits, sets, pair: int, knitted: bool = False) -> None:
-        """``sets``: tuples (kind, tile, concealed_pung, declared)."""
-        ctx = self.ctx
-        rs = self.rs
-        pungs = [s for s in sets if s[0] != CHOW]
-        chows = tuple(sorted(s[1] for s in sets if s[0] == CHOW))
-        wind_p = [s for s in pungs if s[1] in WINDS]
-        dragon_p = [s for s in pungs if s[1] in DRAGONS]
-        nota = {id(s): set_notation(s[0], s[1]) for s in sets}
-        pair_n = set_notation(PAIR, pair)
+    def _set_fans(self, d: dict, sets, pair: int, knitted: bool = False) -> None:
+        """``sets``: tuples (kind, tile, concealed, notation, bits) from ``_SETS``. Fans that can only
+        be found once per reading are stored directly, the others through :func:`_add`."""
+        chows = []
+        pungs = []
+        bits = _OUTSIDE | _FIVE | _EVEN
+        for s in sets:
+            bits &= s[4]
+            if s[0] == CHOW:
+                chows.append(s[1])
+            else:
+                pungs.append(s)
+        pair_n = _NOTA[PAIR][pair]
+        spungs = self._pung_fans(d, pungs, pair, pair_n) if pungs else ()
 
-        def ns(ss):
-            return tuple(nota[id(s)] for s in ss)
+        all_n = tuple([s[3] for s in sets]) + (pair_n,)
+        if knitted:
+            if len(sets) == 1 and chows and pair < 27:
+                d["All Chows"] = (1, all_n)
+            return
+
+        # whole-structure fans
+        nch = len(chows)
+        bits &= _PAIR_BITS[pair]
+        if nch == 4 and pair < 27:
+            d["All Chows"] = (1, all_n)
+        if not nch:
+            d["All Pungs"] = (1, all_n)
+            if bits & _EVEN:
+                d["All Even Pungs"] = (1, all_n)
+        if bits & _OUTSIDE:
+            d["Outside Hand"] = (1, all_n)
+        if bits & _FIVE:
+            d["All Five"] = (1, all_n)
+
+        # chow and pung families
+        if nch >= 2:
+            chows.sort()
+            if nch == 4:
+                a, b, c, e = chows
+                if (
+                    a == b and c == e and _suit(a) == _suit(c) and _rank(a) == 1 and c == a + 6
+                    and pair == a + 4
+                ):
+                    d["Pure Terminal Chows"] = (1, all_n)
+                elif pair < 27 and _rank(pair) == 5:
+                    s1, s2 = _suit(a), _suit(c)
+                    if (
+                        s1 != s2 and _suit(pair) not in (s1, s2)
+                        and a == s1 * 9 and b == s1 * 9 + 6
+                        and c == s2 * 9 and e == s2 * 9 + 6
+                    ):
+                        d["Three-Suited Terminal Chows"] = (1, all_n)
+            for name, hit in _chow_hits(tuple(chows)):
+                d[name] = hit
+        if len(spungs) >= 2:
+            spungs.sort()
+            for name, hit in _pung_hits(tuple(spungs)):
+                d[name] = hit
+
+    def _pung_fans(self, d: dict, pungs, pair: int, pair_n: str) -> list[int]:
+        """Fans of the pungs and kongs (honours, terminals, kongs, concealed pungs); returns the tiles
+        of the suited ones for the pung families."""
+        spungs = []
+        winds = []
+        dragons = []
+        kongs = []
+        cps = []
+        for s in pungs:
+            t = s[1]
+            if t < 27:
+                spungs.append(t)
+            elif t < 31:
+                winds.append(s)
+            else:
+                dragons.append(s)
+            if s[0] == KONG:
+                kongs.append(s)
+            if s[2]:
+                cps.append(s)
 
         # honours: the detectors report every fan the sets form; the exclusion table removes the
         # lesser ones (Non-Repeat)
-        if len(wind_p) == 4:
-            h.add("Big Four Winds", ns(wind_p))
-        if len(wind_p) >= 3:
-            if pair in WINDS:
-                h.add("Little Four Winds", ns(wind_p) + (pair_n,))
-            h.add("Big Three Winds", ns(wind_p[:3]))
-        if len(dragon_p) == 3:
-            h.add("Big Three Dragons", ns(dragon_p))
-        if len(dragon_p) == 2 and pair in DRAGONS:
-            h.add("Little Three Dragons", ns(dragon_p) + (pair_n,))
-        if len(dragon_p) >= 2:
-            h.add("Two Dragon Pungs", ns(dragon_p[:2]))
-        for s in dragon_p:
-            h.add("Dragon Pung", (nota[id(s)],))
-        for s in wind_p:
-            if s[1] == ctx.prevalent:
-                h.add("Prevalent Wind", (nota[id(s)],))
-            if s[1] == ctx.seat:
-                h.add("Seat Wind", (nota[id(s)],))
+        nw = len(winds)
+        seat, prevalent = self.ctx.seat, self.ctx.prevalent
+        if winds:
+            if nw >= 3:
+                wn = tuple([s[3] for s in winds])
+                if nw == 4:
+                    d["Big Four Winds"] = (1, wn)
+                if pair in WINDS:
+                    d["Little Four Winds"] = (1, wn + (pair_n,))
+                d["Big Three Winds"] = (1, wn[:3])
+            for s in winds:
+                if s[1] == prevalent:
+                    d["Prevalent Wind"] = (1, (s[3],))
+                if s[1] == seat:
+                    d["Seat Wind"] = (1, (s[3],))
+        if dragons:
+            nd = len(dragons)
+            if nd >= 2:
+                dn = tuple([s[3] for s in dragons])
+                if nd == 3:
+                    d["Big Three Dragons"] = (1, dn)
+                elif pair in DRAGONS:
+                    d["Little Three Dragons"] = (1, dn + (pair_n,))
+                d["Two Dragon Pungs"] = (1, dn[:2])
+            for s in dragons:
+                _add(d, "Dragon Pung", (s[3],))
         # Pung of Terminals or Honors, set by set: a wind pung already used by Seat Wind, Prevalent
         # Wind or Big Three Winds is not counted again (Account-Once); dragon pungs score Dragon Pung.
         for s in pungs:
             t = s[1]
-            if t < 27 and t % 9 in (0, 8) or t in WINDS and len(wind_p) != 3 and t != ctx.seat and t != ctx.prevalent:
-                h.add("Pung of Terminals or Honors", (nota[id(s)],))
+            if t < 27:
+                if t % 9 in (0, 8):
+                    _add(d, "Pung of Terminals or Honors", (s[3],))
+            elif t < 31 and nw != 3 and t != seat and t != prevalent:
+                _add(d, "Pung of Terminals or Honors", (s[3],))
 
         # kongs and concealed pungs
-        kongs = [s for s in sets if s[0] == KONG]
-        ck = [s for s in kongs if s[2]]
-        mk = [s for s in kongs if not s[2]]
-        if len(kongs) == 4:
-            h.add("Four Kongs", ns(kongs))
-        if len(kongs) >= 3:
-            h.add("Three Kongs", ns(kongs))
-        if len(ck) >= 2:
-            h.add("Two Concealed Kongs", ns(ck))
-        if len(mk) >= 2:
-            h.add("Two Melded Kongs", ns(mk))
-        if ck and mk:
-            if rs.mixed_kongs == "combined":
-                h.add("Concealed Kong and Melded Kong", ns(ck[:1] + mk[:1]))
-            elif len(kongs) == 2:
-                h.add("Two Melded Kongs", ns(kongs))  # GB 57: with the Concealed Kong, 6 points
-        for s in ck:
-            h.add("Concealed Kong", (nota[id(s)],))
-        for s in mk:
-            h.add("Melded Kong", (nota[id(s)],))
-        cps = [s for s in pungs if s[2]]
-        if len(cps) == 4:
-            h.add("Four Concealed Pungs", ns(cps))
-        if len(cps) >= 3 and not (len(kongs) == 3 and len(ck) < 3 and rs.three_kongs_needs_concealed):
-            h.add("Three Concealed Pungs", ns(cps))
-        if len(cps) >= 2:
-            h.add("Two Concealed Pungs", ns(cps))
-
-        all_n = ns(sets) + (pair_n,)
-        if knitted:
-            if len(sets) == 1 and chows and pair < 27:
-                h.add("All Chows", all_n)
-            return
-
-        # whole-structure fans
-        if len(chows) == 4 and pair < 27:
-            h.add("All Chows", all_n)
-        if not chows:
-            h.add("All Pungs", all_n)
-            if pair < 27 and pair % 9 % 2 == 1 and all(s[1] < 27 and s[1] % 9 % 2 == 1 for s in sets):
-                h.add("All Even Pungs", all_n)
-        if is_terminal_or_honor(pair) and all(
-            (s[0] == CHOW and _rank(s[1]) in (1, 7)) or (s[0] != CHOW and is_terminal_or_honor(s[1])) for s in sets
-        ):
-            h.add("Outside Hand", all_n)
-        if pair < 27 and _rank(pair) == 5 and all(
-            s[1] < 27 and ((s[0] == CHOW and 3 <= _rank(s[1]) <= 5) or (s[0] != CHOW and _rank(s[1]) == 5))
-            for s in sets
-        ):
-            h.add("All Five", all_n)
-
-        # chow families
-        if len(chows) == 4:
-            a, b, c, d = chows
-            if (
-                a == b and c == d and _suit(a) == _suit(c) and _rank(a) == 1 and c == a + 6
-                and pair == a + 4
-            ):
-                h.add("Pure Terminal Chows", all_n)
-            elif pair < 27 and _rank(pair) == 5:
-                ends = sorted(chows)
-                s1, s2 = _suit(ends[0]), _suit(ends[2])
-                if (
-                    s1 != s2 and _suit(pair) not in (s1, s2)
-                    and ends[0] == s1 * 9 and ends[1] == s1 * 9 + 6
-                    and ends[2] == s2 * 9 and ends[3] == s2 * 9 + 6
-                ):
-                    h.add("Three-Suited Terminal Chows", all_n)
-        if len(chows) >= 2:
-            for name, used in chow_fans(chows):
-                h.add(name, tuple(set_notation(CHOW, t) for t in used))
-        spungs = tuple(sorted(s[1] for s in pungs if s[1] < 27))
-        if len(spungs) >= 2:
-            for name, used in pung_fans(spungs):
-                h.add(name, tuple(set_notation(PUNG, t) for t in used))
+        nck = 0
+        if kongs:
+            nk = len(kongs)
+            ck = [s for s in kongs if s[2]]
+            mk = [s for s in kongs if not s[2]]
+            nck = len(ck)
+            if nk == 4:
+                d["Four Kongs"] = (1, tuple(s[3] for s in kongs))
+            if nk >= 3:
+                d["Three Kongs"] = (1, tuple(s[3] for s in kongs))
+            if nck >= 2:
+                d["Two Concealed Kongs"] = (1, tuple(s[3] for s in ck))
+            if len(mk) >= 2:
+                d["Two Melded Kongs"] = (1, tuple(s[3] for s in mk))
+            if ck and mk:
+                if self.rs.mixed_kongs == "combined":
+                    d["Concealed Kong and Melded Kong"] = (1, (ck[0][3], mk[0][3]))
+                elif nk == 2:
+                    d["Two Melded Kongs"] = (1, tuple(s[3] for s in kongs))  # GB 57: with the Concealed Kong, 6
+            for s in ck:
+                _add(d, "Concealed Kong", (s[3],))
+            for s in mk:
+                _add(d, "Melded Kong", (s[3],))
+        ncp = len(cps)
+        if ncp >= 2:
+            cn = tuple([s[3] for s in cps])
+            if ncp == 4:
+                d["Four Concealed Pungs"] = (1, cn)
+            if ncp >= 3 and not (len(kongs) == 3 and nck < 3 and self.rs.three_kongs_needs_concealed):
+                d["Three Concealed Pungs"] = (1, cn)
+            d["Two Concealed Pungs"] = (1, cn)
+        return spungs
 
     # ---------------------------------------------------------------- forms
     def evaluate(self):
-        """Yield (fan_points, hits, form) for every reading of the hand."""
+        """Yield (fan_points, fans, detected, form) for every reading of the hand."""
         p = self.p
         k = len(p.melds)
+        c14 = self.counts14
+        distinct = 34 - c14.count(0)
         if k == 0:
-            if dc.is_seven_pairs(self.counts14):
+            if distinct <= 7 and dc.is_seven_pairs(c14):
                 yield self._seven_pairs() + ("seven_pairs",)
-            if dc.is_thirteen_orphans(self.counts14):
-                h = _Hits()
-                h.add("Thirteen Orphans", (format_tiles(sorted(p.all_concealed())),))
-                self._common(h, None, ())
-                yield _finish(h, self.rs) + ("thirteen_orphans",)
-            pat = dc.honors_knitted_pattern(self.counts14)
-            if pat is not None:
-                h = _Hits()
-                tiles = tuple(t for t in range(34) if self.counts14[t])
-                honors = [t for t in tiles if t >= 27]
-                if len(honors) == 7:
-                    h.add("Greater Honors and Knitted Tiles", (format_tiles(tiles),))
-                h.add("Lesser Honors and Knitted Tiles", (format_tiles(tiles),))
+            if distinct >= 12 and dc.is_thirteen_orphans(c14):
+                d = self._start(())
+                d["Thirteen Orphans"] = (1, (format_tiles(sorted(p.all_concealed())),))
+                self._single_wait(d, ALL_CODES[self.win])
+                yield _finish(d, self.rs) + ("thirteen_orphans",)
+            if distinct == 14 and dc.honors_knitted_pattern(c14) is not None:
+                d = self._start(())
+                tiles = tuple(t for t in range(34) if c14[t])
+                nota = (format_tiles(tiles),)
+                if tiles[-7] == 27:  # all seven honours
+                    d["Greater Honors and Knitted Tiles"] = (1, nota)
+                d["Lesser Honors and Knitted Tiles"] = (1, nota)
                 suited = [t for t in tiles if t < 27]
                 if len(suited) == 9:
-                    h.add("Knitted Straight", (format_tiles(suited),))
-                self._common(h, None, ())
-                yield _finish(h, self.rs) + ("honors_knitted",)
-        if k <= 1:
-            for pi, rest in dc.knitted_straight_rests(self.counts14):
+                    d["Knitted Straight"] = (1, (format_tiles(suited),))
+                self._single_wait(d, ALL_CODES[self.win])
+                yield _finish(d, self.rs) + ("honors_knitted",)
+        if k <= 1 and distinct >= 9:
+            for pi, rest in dc.knitted_straight_rests(c14):
                 for pair, csets in dc.standard(rest):
                     yield self._knitted(pi, pair, csets) + ("knitted_straight",)
         # standard readings last: on equal points the reference keeps the last best reading
-        for pair, csets in dc.standard(self.counts14):
+        for pair, csets in dc.standard(c14):
             yield self._standard(pair, csets) + ("standard",)
 
-    def _common(self, h: _Hits, pair, concealed_sets) -> None:
-        """Context and tile fans of Thirteen Orphans and Honors and Knitted hands."""
-        self.context_fans(h)
-        _tile_fans(h, self.full, self.kong_tiles, ())
-        if len(self.waits) == 1:  # a single-tile wait; these forms exclude Single Wait
-            h.add("Single Wait", (code(self.win),))
+    def _single_wait(self, d: dict, nota: str) -> None:
+        """Single Wait of a special form. These forms exclude it, so unless the caller wants every
+        detected fan the waits are not computed when a surviving fan of ``d`` excludes Single Wait
+        (it excludes nothing itself, so it cannot change which other fans survive)."""
+        if not self.detected and _SINGLE_WAIT_INERT[self.rs.name] and "Single Wait" in _plan(
+                self.rs.name, frozenset(d))[2]:
+            return
+        if len(self.waits) == 1:
+            d["Single Wait"] = (1, (nota,))
 
-    def _build_sets(self, csets):
-        ctx = self.ctx
+    def _build_sets(self, pair: int, csets):
+        """Declared sets, then the concealed ones. A pung completed by a discarded winning tile is
+        melded, unless the winning tile can be read into a chow or the pair of the same reading."""
         w = self.win
-        sets = list(self.declared_sets)
+        sets = self.declared_sets.copy()
+        discard = not self.ctx.self_drawn
         for kind, t in csets:
-            if kind == dc.PUNG:
-                # a pung completed by a discarded winning tile is melded, unless the winning tile
-                # can be read into another set (decided by the caller)
-                conc = None if (not ctx.self_drawn and t == w) else True
-                sets.append((PUNG, t, conc, False))
+            if kind == CHOW:
+                sets.append(_CHOW_SETS[t])
+            elif t == w and discard and not (pair == w or any(k == CHOW and x <= w <= x + 2 for k, x in csets)):
+                sets.append(_MELDED_PUNGS[t])
             else:
-                sets.append((CHOW, t, False, False))
+                sets.append(_CONCEALED_PUNGS[t])
         return sets
 
     def _standard(self, pair: int, csets):
-        ctx = self.ctx
-        w = self.win
-        sets = self._build_sets(csets)
-        if not ctx.self_drawn and any(s[2] is None for s in sets):
-            elsewhere = pair == w or any(k == dc.CHOW and t <= w <= t + 2 for k, t in csets)
-            sets = [(s[0], s[1], elsewhere, s[3]) if s[2] is None else s for s in sets]
-        h = _Hits()
-        self.set_fans(h, sets, pair)
-        self.context_fans(h)
-        _tile_fans(h, self.full, self.kong_tiles, tuple(set_notation(s[0], s[1]) for s in sets)
-                   + (set_notation(PAIR, pair),))
-        if self.p.melds == () and self._nine_gates():
-            h.add("Nine Gates", (format_tiles(sorted(self.p.all_concealed())),))
-        self.wait_fan(h, [(CHOW if kk == dc.CHOW else PUNG, t) for kk, t in csets], pair)
-        return _finish(h, self.rs)
+        sets = self._build_sets(pair, csets)
+        d = self._start(tuple(s[3] for s in sets) + (_NOTA[PAIR][pair],))
+        self._set_fans(d, sets, pair)
+        if not self.p.melds and self._nine_gates():
+            d["Nine Gates"] = (1, (format_tiles(sorted(self.p.all_concealed())),))
+        self._wait_fan(d, csets, pair)
+        return _finish(d, self.rs)
 
     def _nine_gates(self) -> bool:
-        c = self.counts13
-        if sum(c[27:]) or sum(1 for s in range(3) if sum(c[s * 9 : s * 9 + 9])) != 1:
-            return False
-        s = next(s for s in range(3) if sum(c[s * 9 : s * 9 + 9]))
-        return c[s * 9 : s * 9 + 9] == (3, 1, 1, 1, 1, 1, 1, 1, 3)
+        if self._gates is None:
+            # the 13 tiles are 1112345678999 of one suit (the 13 fill the suit, so nothing else)
+            c = self.counts13
+            self._gates = c.count(0) == 25 and _GATES in (c[0:9], c[9:18], c[18:27])
+        return self._gates
 
     def _seven_pairs(self):
-        h = _Hits()
-        pairs = [t for t in range(34) for _ in range(self.counts14[t] // 2)]
-        pn = tuple(set_notation(PAIR, t) for t in pairs)
+        pairs = sorted(self.p.all_concealed())[::2]  # every count is even: the sorted tiles pair up
+        pn = tuple(_NOTA[PAIR][t] for t in pairs)
+        d = self._start(pn)
         if (
             len(set(pairs)) == 7 and pairs[0] < 27 and _suit(pairs[0]) == _suit(pairs[6])
             and pairs[6] - pairs[0] == 6
         ):
-            h.add("Seven Shifted Pairs", pn)
-        h.add("Seven Pairs", pn)
-        self.context_fans(h)
-        _tile_fans(h, self.full, self.kong_tiles, pn)
-        if len(self.waits) == 1:  # noqa: SIM102 (waits is computed lazily)
-            h.add("Single Wait", (set_notation(PAIR, self.win),))
-        return _finish(h, self.rs)
+            d["Seven Shifted Pairs"] = (1, pn)
+        d["Seven Pairs"] = (1, pn)
+        self._single_wait(d, _NOTA[PAIR][self.win])
+        return _finish(d, self.rs)
 
     def _knitted(self, pi: int, pair: int, csets):
-        ctx = self.ctx
         w = self.win
         pattern = dc.KNITTED_PATTERNS[pi]
-        sets = self._build_sets(csets)
-        if not ctx.self_drawn and any(s[2] is None for s in sets):
-            elsewhere = pair == w or any(k == dc.CHOW and t <= w <= t + 2 for k, t in csets)
-            sets = [(s[0], s[1], elsewhere, s[3]) if s[2] is None else s for s in sets]
-        h = _Hits()
-        h.add("Knitted Straight", (format_tiles(pattern),))
-        self.set_fans(h, sets, pair, knitted=True)
-        self.context_fans(h)
-        _tile_fans(h, self.full, self.kong_tiles, ())
+        sets = self._build_sets(pair, csets)
+        d = self._start(())
+        d["Knitted Straight"] = (1, (_KNITTED_NOTA[pi],))
+        self._set_fans(d, sets, pair, knitted=True)
         # ema: a winning tile of the knitted straight's kinds may be completing the straight, so it is
         # not read as an edge/closed/single wait of the set or pair; chinese reads it so when it can.
-        read_ok = self.rs.knitted_wait_any_reading or w not in pattern
-        if read_ok:
-            self.wait_fan(h, [(CHOW if kk == dc.CHOW else PUNG, t) for kk, t in csets], pair)
-        return _finish(h, self.rs)
+        if self.rs.knitted_wait_any_reading or w not in pattern:
+            self._wait_fan(d, csets, pair)
+        return _finish(d, self.rs)
 
 
 # --------------------------------------------------------------------------- entry points
+
+def _check_context_values(self_drawn, last_tile, wall_last, kong, seat_wind, prevalent_wind, flowers) -> None:
+    for name, v in (("self_drawn", self_drawn), ("last_tile", last_tile), ("wall_last", wall_last), ("kong", kong)):
+        if not isinstance(v, bool):
+            raise MCRError("bad_context", f"{name} must be true or false, not {v!r}")
+    for name, v in (("seat_wind", seat_wind), ("prevalent_wind", prevalent_wind)):
+        if not isinstance(v, str) or v not in WIND_INDEX:
+            raise MCRError("bad_context", f"{name} must be one of E, S, W, N, not {v!r}")
+    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
+        raise MCRError("bad_context", f"flowers must be a whole number from 0 to 8, not {flowers!r}")
+
 
 def make_context(
     p: ParsedHand,
@@ -638,20 +845,13 @@ def make_context(
     prevalent_wind="E",
     flowers=0,
 ) -> Context:
-    def flag(name, v):
-        if not isinstance(v, bool):
-            raise MCRError("bad_context", f"{name} must be true or false, not {v!r}")
-        return v
-
-    self_drawn = flag("self_drawn", self_drawn)
-    last_tile = flag("last_tile", last_tile)
-    wall_last = flag("wall_last", wall_last)
-    kong = flag("kong", kong)
-    for name, v in (("seat_wind", seat_wind), ("prevalent_wind", prevalent_wind)):
-        if not isinstance(v, str) or v not in WIND_INDEX:
-            raise MCRError("bad_context", f"{name} must be one of E, S, W, N, not {v!r}")
-    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
-        raise MCRError("bad_context", f"flowers must be a whole number from 0 to 8, not {flowers!r}")
+    if not (  # valid input passes this one test; otherwise report the first problem, in order
+        self_drawn.__class__ is last_tile.__class__ is wall_last.__class__ is kong.__class__ is bool
+        and seat_wind.__class__ is str and seat_wind in WIND_INDEX
+        and prevalent_wind.__class__ is str and prevalent_wind in WIND_INDEX
+        and flowers.__class__ is int and 0 <= flowers <= 8
+    ):
+        _check_context_values(self_drawn, last_tile, wall_last, kong, seat_wind, prevalent_wind, flowers)
     w = p.win_tile
     if kong and self_drawn and not any(m.kind == M_KONG for m in p.melds):
         raise MCRError("bad_context", "a win on a kong's replacement tile needs a declared kong in the hand")
@@ -674,14 +874,17 @@ def make_context(
 
 def best(p: ParsedHand, ctx: Context, rs: Ruleset):
     """(fan_points, fans, form) of the best reading, or None when the tiles form no winning hand."""
-    top = explain(p, ctx, rs)
+    top = _top(_Hand(p, ctx, rs, detected=False))
     return None if top is None else top[:3]
 
 
 def explain(p: ParsedHand, ctx: Context, rs: Ruleset):
     """(fan_points, fans, form, detected) of the best reading; ``detected`` lists every fan the
     detectors found before exclusions were applied (the reasons behind a result)."""
-    hand = _Hand(p, ctx, rs)
+    return _top(_Hand(p, ctx, rs))
+
+
+def _top(hand: _Hand):
     top = None
     for total, fans, detected, form in hand.evaluate():
         if top is None or total >= top[0]:

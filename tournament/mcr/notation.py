@@ -14,6 +14,7 @@ The last concealed tile written is the winning tile.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -175,10 +176,110 @@ def _meld_of(tiles: list[tuple[int, int]], concealed: bool, pos: int, text: str)
     raise MCRError("bad_meld", f"{text} is not a chow, pung or kong", pos)
 
 
+# ---------------------------------------------------------------- fast path
+# Well-formed hands are read with a regular expression and cached pieces; anything the fast path does
+# not fully recognise (errors included) goes to the careful parser below, which finds the exact error
+# and its position. The fast path accepts only hands the careful parser reads the same way.
+
+_SPACES = str.maketrans("", "", " \t")  # spaces and tabs are ignored anywhere
+# a token is a run of digits with its suit letter, or an honour; no digit 0, no 8z or 9z
+_TOKEN_RE = re.compile(r"[1-9]+[msp]|[1-7]+z|[ESWNCFP]")
+_MELD = r"\[[^][{}]*\]|\{[^][{}]*\}"  # a bracketed group (its body is checked by _meld_fast)
+_DECLARED_RE = re.compile(rf"(?:{_MELD})*")
+_MELD_RE = re.compile(_MELD)
+
+
+# character -> digit 1..9, honour tile 27..33, or 200 + the base a suit adds to its digits
+_CHAR_VALUE = {
+    **{str(d): d for d in range(1, 10)},
+    **{h: 27 + i for i, h in enumerate(HONOR_CODES)},
+    "m": 200 - 1, "s": 200 + 8, "p": 200 + 17, "z": 200 + 26,
+}
+
+
+@lru_cache(maxsize=8192)
+def _token_tiles(token: str) -> tuple[int, ...]:
+    """One token, '1123m' or 'E', as tiles. Read backwards, so a suit letter comes before its digits."""
+    out = []
+    base = 0
+    for ch in reversed(token):
+        v = _CHAR_VALUE[ch]
+        if v < 10:
+            out.append(base + v)
+        elif v < 100:
+            out.append(v)
+        else:
+            base = v - 200
+    out.reverse()
+    return tuple(out)
+
+
+def _tiles_fast(text: str) -> tuple[int, ...] | None:
+    """Tiles of a text made of tokens only ('123m456p77sE'), or None when other characters are left
+    over. Tokens like '1123m' recur across hands, so they are cached."""
+    tokens = _TOKEN_RE.findall(text)
+    if len("".join(tokens)) != len(text):
+        return None
+    out: tuple[int, ...] = ()
+    for token in tokens:
+        out += _token_tiles(token)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _meld_fast(text: str) -> tuple[Meld, tuple[int, ...]] | None:
+    """A declared set written without spaces ('[123m]', '{EEEE}') and its tiles, or None when it is
+    not one."""
+    tiles = _tiles_fast(text[1:-1])
+    if tiles is None:
+        return None
+    try:
+        meld = _meld_of([(t, 0) for t in tiles], text[0] == "{", 0, text)
+    except MCRError:
+        return None
+    return meld, meld.tiles
+
+
+def _parse_fast(text: str, tiles: int) -> ParsedHand | None:
+    if " " in text or "\t" in text:
+        text = text.translate(_SPACES)
+    if text.startswith(("[", "{")):
+        declared = _DECLARED_RE.match(text).group()
+        ts = _tiles_fast(text[len(declared):])
+        if ts is None:
+            return None
+        melds = []
+        every = ts
+        for mt in _MELD_RE.findall(declared):
+            found = _meld_fast(mt)
+            if found is None:
+                return None
+            melds.append(found[0])
+            every += found[1]
+        if len(melds) > MAX_DECLARED or len(ts) != tiles - 3 * len(melds):
+            return None
+        melds = tuple(melds)
+    else:
+        ts = _tiles_fast(text)
+        if ts is None or len(ts) != tiles:
+            return None
+        melds = ()
+        every = ts
+    # no fifth tile of a kind (only possible with four repeats among the tiles)
+    if len(every) - len(set(every)) >= 4 and max(map(every.count, set(every))) > 4:
+        return None
+    if tiles == 14:
+        return ParsedHand(melds, ts[:-1], ts[-1])
+    return ParsedHand(melds, ts, None)
+
+
 def parse(text: str, *, tiles: int = 14) -> ParsedHand:
     """Parse a hand of ``tiles`` tiles (14 for a winning hand, 13 for a waiting one)."""
     if not isinstance(text, str):
         raise MCRError("bad_hand", "the hand must be a text")
+    fast = _parse_fast(text, tiles)
+    if fast is not None:
+        return fast
     melds: list[Meld] = []
     concealed: list[tuple[int, int]] = []
     counts = [0] * 34
