@@ -18,6 +18,7 @@ from tournament.models import Player, PlayerStatus, SessionStatus
 from tournament.services import ServiceError
 from tournament.services import draws as draw_service
 from tournament.web.draws.forms import DrawForm, PlanForm, RedrawForm, SeparationForm, StatusForm, SwapForm
+from tournament.web.forms import form_version
 from tournament.web.helpers import managed_tournament, organiser_required, show_service_error
 
 bp = Blueprint("draws", __name__, url_prefix="/manage/tournaments/<int:tournament_id>/draws")
@@ -28,13 +29,6 @@ STATUS_ACTIONS = {
     SessionStatus.IN_PLAY.value: "Start play (fix the seating)",
     SessionStatus.FINISHED.value: "Mark finished",
 }
-
-
-def _version(form) -> int | None:
-    try:
-        return int(form.version.data) if form.version.data else None
-    except ValueError:
-        return None
 
 
 def _render_index(t, plan_form=None, draw_form=None, separation_form=None, status=200):
@@ -163,7 +157,7 @@ def redraw(tournament_id: int, number: int):
     current = draw_service.get_session(t, number)
     form = RedrawForm()
     if form.validate_on_submit():
-        if _version(form) is not None and _version(form) != current.version:
+        if form_version(form) is not None and form_version(form) != current.version:
             flash(f"Session {number} was changed by someone else meanwhile; nothing was redrawn.", "error")
             return _render_session(t, current, status=409)
         try:
@@ -184,7 +178,7 @@ def status(tournament_id: int, number: int):
     form = StatusForm()
     if form.validate_on_submit():
         try:
-            draw_service.set_status(session, form.status.data or "", expected_version=_version(form))
+            draw_service.set_status(session, form.status.data or "", expected_version=form_version(form))
         except ServiceError as exc:
             flash(exc.message, "error")
             return _render_session(t, session, status=exc.status_code)
@@ -205,7 +199,7 @@ def swap(tournament_id: int, number: int):
     if form.validate_on_submit():
         try:
             result = draw_service.swap(t, session, form.player_a.data, form.player_b.data,
-                                       expected_version=_version(form))
+                                       expected_version=form_version(form))
         except ServiceError as exc:
             if exc.status_code == 409:
                 flash(exc.message, "error")

@@ -39,6 +39,7 @@ from tournament.services import ConflictError, ServiceError
 from tournament.services import registration as registration_service
 from tournament.services.registration import CSV_COLUMNS, STATUS_LABELS, PlayerData
 from tournament.web.errors import wants_json
+from tournament.web.forms import form_version
 from tournament.web.helpers import (
     managed_tournament,
     organiser_required,
@@ -91,13 +92,6 @@ def _safe_next(target: str | None, fallback: str) -> str:
         if not parts.scheme and not parts.netloc and target.startswith("/") and not target.startswith("//"):
             return target
     return fallback
-
-
-def _version(value: str | None) -> int | None:
-    try:
-        return int(value) if value else None
-    except ValueError:
-        return None
 
 
 def _form_page(t: Tournament, form: PlayerForm, player: Player | None, status: int = 200):
@@ -161,7 +155,7 @@ def edit(tournament_id: int, player_id: int):
     form = PlayerForm()
     if form.validate_on_submit():
         try:
-            registration_service.update_player(player, form.to_data(), expected_version=_version(form.version.data))
+            registration_service.update_player(player, form.to_data(), expected_version=form_version(form))
         except ConflictError as exc:
             flash(exc.message, "error")
             form = PlayerForm(formdata=None)

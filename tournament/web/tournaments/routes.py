@@ -16,6 +16,7 @@ from flask_login import current_user, login_required
 from tournament.services import ConflictError, ServiceError
 from tournament.services import tournaments as tournament_service
 from tournament.services.tournaments import TournamentData
+from tournament.web.forms import form_version
 from tournament.web.helpers import (
     managed_tournament,
     organiser_required,
@@ -65,11 +66,7 @@ def edit(tournament_id: int):
     form = TournamentForm()
     if form.validate_on_submit():
         try:
-            version = int(form.version.data) if form.version.data else None
-        except ValueError:
-            version = None
-        try:
-            tournament_service.update_tournament(t, form.to_data(), expected_version=version)
+            tournament_service.update_tournament(t, form.to_data(), expected_version=form_version(form))
         except ConflictError as exc:
             flash(exc.message, "error")
             form.fill_from(TournamentData.from_tournament(t), t.version)
