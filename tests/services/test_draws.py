@@ -233,3 +233,13 @@ def test_earlier_session_cannot_be_redrawn_under_later_ones(tournament):
     with pytest.raises(ServiceError, match="Plan all sessions"):
         draw_service.draw_next(tournament, seed=4, number=1)
     assert draw_service.get_session(tournament, 1).tables() == before
+
+
+def test_swiss_draw_seats_ranking_neighbours_together(tournament):
+    players = add_players(tournament, 16)
+    ranking = [p.id for p in reversed(players)]  # best first
+    session = draw_service.draw_next(tournament, seed=6, ranking=ranking)
+    assert session.method == "swiss"
+    tables = [set(t) for t in session.tables()]
+    assert set(ranking[:4]) in tables  # the top four share the top table
+    assert set(ranking[-4:]) in tables
