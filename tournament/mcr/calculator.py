@@ -11,7 +11,8 @@ Speed notes (results never depend on the cache state; every cache is bounded):
   five sets, with the per-set facts of Outside Hand / All Five / All Even Pungs as bits;
 - a reading's fans are a dict ``name -> (count, sets)``; the exclusion step depends only on which
   fans were detected, so its outcome (the surviving fans in table order, with points) is cached on
-  that set of names;
+  that set of names; most such sets are new to a batch, so the step itself works on fan ids as bits
+  (one exclusion mask per fan, ``_rule_bits``), as do the tile fans (the hand's tile kinds as a mask);
 - the special forms exclude Single Wait, so their waits are only computed when :func:`explain` wants
   every detected fan (see ``_Hand._single_wait``).
 """
@@ -261,16 +262,26 @@ def _pung_hits(pungs: tuple[int, ...]):
 
 # --------------------------------------------------------------------------- tile fans
 
-_SUIT_KINDS = tuple(frozenset(range(9 * s, 9 * s + 9)) for s in range(3))
-_HONOR_KINDS = frozenset(range(27, 34))
-_WIND_KINDS = frozenset(WINDS)
-_DRAGON_KINDS = frozenset(DRAGONS)
-_TERM_HONOR_KINDS = frozenset(t for t in range(34) if is_terminal_or_honor(t))
+def _mask(tiles) -> int:
+    """A set of tile kinds as a bit mask (bit t for tile t)."""
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m
 
 
-def _ranks(*ranks: int) -> frozenset[int]:
-    """The suited tiles of these ranks."""
-    return frozenset(t for t in range(27) if t % 9 + 1 in ranks)
+_SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+_HONOR_MASK = _mask(range(27, 34))
+_WIND_MASK = _mask(WINDS)
+_DRAGON_MASK = _mask(DRAGONS)
+_TERM_HONOR_MASK = _mask(t for t in range(34) if is_terminal_or_honor(t))
+_GREEN_MASK = _mask(GREEN_TILES)
+_REVERSIBLE_MASK = _mask(REVERSIBLE_TILES)
+
+
+def _ranks(*ranks: int) -> int:
+    """The suited tiles of these ranks, as a mask."""
+    return _mask(t for t in range(27) if t % 9 + 1 in ranks)
 
 
 # tile fans of hands without honours, by the ranks they may use
@@ -286,18 +297,19 @@ _RANK_FANS = (
 
 
 @lru_cache(maxsize=16384)
-def _tile_fans(kinds: frozenset[int]) -> tuple[str, ...]:
-    """Fans decided by the tile kinds of the whole hand alone, except Tile Hog."""
+def _tile_fans(kinds: int) -> tuple[str, ...]:
+    """Fans decided by the tile kinds of the whole hand alone (a mask, see :func:`_mask`), except
+    Tile Hog."""
     out = []
-    n_suits = sum(1 for suit in _SUIT_KINDS if not kinds.isdisjoint(suit))
-    if kinds <= GREEN_TILES:
+    n_suits = sum(1 for suit in _SUIT_MASKS if kinds & suit)
+    if not kinds & ~_GREEN_MASK:
         out.append("All Green")
-    if kinds.isdisjoint(_HONOR_KINDS):
+    if not kinds & _HONOR_MASK:
         if n_suits == 1:
             out.append("Full Flush")
         out.append("No Honors")
         for name, allowed in _RANK_FANS:
-            if kinds <= allowed:
+            if not kinds & ~allowed:
                 out.append(name)
     else:
         if n_suits == 1:
@@ -306,11 +318,11 @@ def _tile_fans(kinds: frozenset[int]) -> tuple[str, ...]:
             out.append("All Honors")
     if n_suits == 2:
         out.append("One Voided Suit")
-    if kinds <= _TERM_HONOR_KINDS:
+    if not kinds & ~_TERM_HONOR_MASK:
         out.append("All Terminals and Honors")
-    if kinds <= REVERSIBLE_TILES:
+    if not kinds & ~_REVERSIBLE_MASK:
         out.append("Reversible Tiles")
-    if n_suits == 3 and not kinds.isdisjoint(_WIND_KINDS) and not kinds.isdisjoint(_DRAGON_KINDS):
+    if n_suits == 3 and kinds & _WIND_MASK and kinds & _DRAGON_MASK:
         out.append("All Types")
     return tuple(out)
 
@@ -332,23 +344,46 @@ def _rules(ruleset: str) -> dict[str, tuple[frozenset[str], int | None, tuple]]:
     return {n: (rs.excludes(n), _points_or_none(rs, n), tuple(rs.reduce_counts.get(n, ()))) for n in FAN_BY_NAME}
 
 
+_NAME_OF_ID = tuple({f.id: f.name for f in FAN_BY_NAME.values()}.get(i) for i in range(max(_FAN_ORDER.values()) + 1))
+
+
+@lru_cache(maxsize=8)  # one entry per ruleset
+def _rule_bits(ruleset: str) -> tuple[list[int], list[int | None], list[tuple]]:
+    """Lists indexed by fan id: the fans it excludes as a bit mask over fan ids, its points, its
+    partial exclusions."""
+    size = len(_NAME_OF_ID)
+    excl, pts, red = [0] * size, [None] * size, [()] * size
+    for n, (ex, p, reduce) in _rules(ruleset).items():
+        i = _FAN_ORDER[n]
+        excl[i] = sum(1 << _FAN_ORDER[x] for x in ex)
+        pts[i] = p
+        red[i] = reduce
+    return excl, pts, red
+
+
 @lru_cache(maxsize=16384)
 def _plan(ruleset: str, detected: frozenset[str]):
     """Exclusions for a set of detected fans: (every detected fan in table order, the surviving fans
-    as (name, points, count reduction) in table order, every fan an exclusion removed). A fan still
-    alive when its turn comes (in table order) removes what it excludes."""
-    rules = _rules(ruleset)
-    names = tuple(sorted(detected, key=_FAN_ORDER.__getitem__))
-    removed: set[str] = set()
-    reduced: dict[str, int] = {}
-    for n in names:
-        if n not in removed:
-            excl, _, reduce = rules[n]
-            removed.update(excl)
-            for x, k in reduce:
-                reduced[x] = reduced.get(x, 0) + k
-    survivors = tuple((n, rules[n][1], reduced.get(n, 0)) for n in names if n not in removed)
-    return names, survivors, frozenset(removed)
+    as (name, points, count reduction) in table order, every fan an exclusion removed, as a bit mask
+    over fan ids). A fan still alive when its turn comes (in table order) removes what it excludes."""
+    excl, pts, red = _rule_bits(ruleset)
+    name = _NAME_OF_ID
+    ids = sorted([_FAN_ORDER[n] for n in detected])
+    removed = 0
+    reduced = None
+    for i in ids:
+        if not removed >> i & 1:
+            removed |= excl[i]
+            if red[i]:
+                if reduced is None:
+                    reduced = {}
+                for x, k in red[i]:
+                    reduced[x] = reduced.get(x, 0) + k
+    if reduced is None:
+        survivors = tuple([(name[i], pts[i], 0) for i in ids if not removed >> i & 1])
+    else:
+        survivors = tuple([(name[i], pts[i], reduced.get(name[i], 0)) for i in ids if not removed >> i & 1])
+    return tuple([name[i] for i in ids]), survivors, removed
 
 
 # Single Wait excludes no fan and is never partly reduced (see _Hand._single_wait)
@@ -471,7 +506,9 @@ class _Hand:
         c[w] += 1
         self.counts14 = tuple(c)
         self._counts13 = self._waits = self._gates = None
-        kinds = frozenset(conc).union((w,))
+        kinds = 1 << w  # the tile kinds of the hand, as a mask
+        for t in frozenset(conc):
+            kinds |= 1 << t
         open_melds = last_visible = False
         kong_tiles = ()
         if p.melds:
@@ -484,14 +521,14 @@ class _Hand:
                     c[t] += 1
                     c[t + 1] += 1
                     c[t + 2] += 1
-                    kinds = kinds.union((t, t + 1, t + 2))
+                    kinds |= 7 << t
                     if not m.concealed and t <= w <= t + 2:
                         open_win += 1
                 else:
                     kong = m.kind == M_KONG
                     declared.append(_SETS[KONG if kong else PUNG][m.concealed][t])
                     c[t] += 4 if kong else 3
-                    kinds = kinds.union((t,))
+                    kinds |= 1 << t
                     if kong:
                         kong_tiles += (t,)
                     if not m.concealed and t == w:
@@ -566,9 +603,10 @@ class _Hand:
             d[found[0]] = (1, (found[1],))
 
     # ---------------------------------------------------------------- set based fans
-    def _set_fans(self, d: dict, sets, pair: int, knitted: bool = False) -> None:
-        """``sets``: tuples (kind, tile, concealed, notation, bits) from ``_SETS``. Fans that can only
-        be found once per reading are stored directly, the others through :func:`_add`."""
+    def _set_fans(self, d: dict, sets, pair: int, knitted: bool = False, all_n: tuple | None = None) -> None:
+        """``sets``: tuples (kind, tile, concealed, notation, bits) from ``_SETS``; ``all_n``: their
+        notations and the pair's, when the caller has them. Fans that can only be found once per
+        reading are stored directly, the others through :func:`_add`."""
         chows = []
         pungs = []
         bits = _OUTSIDE | _FIVE | _EVEN
@@ -581,7 +619,8 @@ class _Hand:
         pair_n = _NOTA[PAIR][pair]
         spungs = self._pung_fans(d, pungs, pair, pair_n) if pungs else ()
 
-        all_n = tuple([s[3] for s in sets]) + (pair_n,)
+        if all_n is None:
+            all_n = tuple([s[3] for s in sets]) + (pair_n,)
         if knitted:
             if len(sets) == 1 and chows and pair < 27:
                 d["All Chows"] = (1, all_n)
@@ -758,8 +797,8 @@ class _Hand:
         """Single Wait of a special form. These forms exclude it, so unless the caller wants every
         detected fan the waits are not computed when a surviving fan of ``d`` excludes Single Wait
         (it excludes nothing itself, so it cannot change which other fans survive)."""
-        if not self.detected and _SINGLE_WAIT_INERT[self.rs.name] and "Single Wait" in _plan(
-                self.rs.name, frozenset(d))[2]:
+        if not self.detected and _SINGLE_WAIT_INERT[self.rs.name] and _plan(
+                self.rs.name, frozenset(d))[2] >> _FAN_ORDER["Single Wait"] & 1:
             return
         if len(self.waits) == 1:
             d["Single Wait"] = (1, (nota,))
@@ -781,8 +820,9 @@ class _Hand:
 
     def _standard(self, pair: int, csets):
         sets = self._build_sets(pair, csets)
-        d = self._start(tuple(s[3] for s in sets) + (_NOTA[PAIR][pair],))
-        self._set_fans(d, sets, pair)
+        all_n = tuple([s[3] for s in sets]) + (_NOTA[PAIR][pair],)
+        d = self._start(all_n)
+        self._set_fans(d, sets, pair, False, all_n)
         if not self.p.melds and self._nine_gates():
             d["Nine Gates"] = (1, (format_tiles(sorted(self.p.all_concealed())),))
         self._wait_fan(d, csets, pair)

@@ -269,8 +269,24 @@ def _parse_fast(text: str, tiles: int) -> ParsedHand | None:
     if len(every) - len(set(every)) >= 4 and max(map(every.count, set(every))) > 4:
         return None
     if tiles == 14:
-        return ParsedHand(melds, ts[:-1], ts[-1])
+        return _new_parsed(melds, ts[:-1], ts[-1])
     return ParsedHand(melds, ts, None)
+
+
+def _new_parsed(melds: tuple[Meld, ...], concealed: tuple[int, ...], win_tile: int) -> ParsedHand:
+    """``ParsedHand(melds, concealed, win_tile)``, built through its slots (the frozen dataclass's
+    ``__init__`` sets each field through ``object.__setattr__``, which costs twice as much)."""
+    p = _PARSED_NEW(ParsedHand)
+    _SET_MELDS(p, melds)
+    _SET_CONCEALED(p, concealed)
+    _SET_WIN(p, win_tile)
+    return p
+
+
+_PARSED_NEW = ParsedHand.__new__
+_SET_MELDS = ParsedHand.melds.__set__
+_SET_CONCEALED = ParsedHand.concealed.__set__
+_SET_WIN = ParsedHand.win_tile.__set__
 
 
 def parse(text: str, *, tiles: int = 14) -> ParsedHand:
