@@ -1,0 +1,60 @@
+"""Every route answers junk input with a page or a 4xx, never a 500."""
+
+import pytest
+
+from tests.conftest import csrf_token
+from tests.services.test_draws import add_players
+from tournament.services import draws as draw_service
+
+JUNK_FORMS = [
+    {},
+    {"name": "x" * 5000, "seed": "-1", "version": "abc", "status": "exploded", "player_a": "zz", "player_b": "0"},
+    {"first_name": "", "last_name": "", "country": "Atlantis", "ema_number": "12", "session_count": "1e9",
+     "points_first": "NaN", "csv_text": "first_name\n\x00\x01", "q": "%", "note": "n" * 5000},
+]
+
+
+def _urls(app, ids):
+    for rule in app.url_map.iter_rules():
+        if rule.endpoint in ("static", "auth.logout"):  # logging out would end the organiser's run early
+            continue
+        for values in ids:
+            params = {arg: values.get(arg, 1) for arg in rule.arguments}
+            try:
+                url = rule.build(params, append_unknown=False)[1]
+            except Exception:  # noqa: BLE001 - a converter refused the value: nothing to request
+                continue
+            yield rule, url
+
+
+@pytest.mark.parametrize("as_organiser", [True, False])
+def test_no_route_answers_500(app, client, organiser, tournament, as_organiser):
+    from tests.conftest import login
+
+    players = add_players(tournament, 8)
+    session = draw_service.draw_next(tournament, seed=1)
+    draw_service.set_status(session, "published")
+    if as_organiser:
+        login(client, organiser.email)
+    real = {"tournament_id": tournament.id, "player_id": players[0].id, "number": 1, "member_id": 1,
+            "token_id": 1, "action": "check-in", "p": players[0].id}
+    missing = {"tournament_id": 99999, "player_id": 99999, "number": 99, "member_id": 99999, "token_id": 99999,
+               "action": "explode", "p": 99999}
+    token = csrf_token(client, "/login") if not as_organiser else csrf_token(client, "/account")
+    failures = []
+    requested = 0
+    for rule, url in _urls(app, [real, missing]):
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            if method == "GET":
+                responses = [client.get(url), client.get(url + "?q=%25&status=nope&by=x&view=1")]
+            else:
+                responses = [client.open(url, method=method, data={"csrf_token": token, **form})
+                             for form in JUNK_FORMS]
+                responses.append(client.open(url, method=method, json={"junk": [1, {"a": None}]},
+                                             headers={"Authorization": "Bearer nope"}))
+            requested += len(responses)
+            for response in responses:
+                if response.status_code >= 500:
+                    failures.append((method, url, response.status_code))
+    assert requested > 150  # every route, with real and missing ids
+    assert failures == []
