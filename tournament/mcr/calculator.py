@@ -501,14 +501,13 @@ class _Hand:
         w = self.win = p.win_tile
         conc = p.concealed
         c = [0] * 34
+        kinds = 1 << w  # the tile kinds of the hand, as a mask
         for t in conc:
             c[t] += 1
+            kinds |= 1 << t
         c[w] += 1
         self.counts14 = tuple(c)
         self._counts13 = self._waits = self._gates = None
-        kinds = 1 << w  # the tile kinds of the hand, as a mask
-        for t in frozenset(conc):
-            kinds |= 1 << t
         open_melds = last_visible = False
         kong_tiles = ()
         if p.melds:

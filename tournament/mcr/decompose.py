@@ -307,20 +307,63 @@ def _special_waits(counts13: tuple[int, ...], declared: int) -> int:
     return out
 
 
+def _split_from(k, i: int, back1: int, back2: int) -> bool:
+    """:func:`_can_split`'s greedy walk over the counts ``k`` from rank ``i`` on, given the chows
+    still open when it reaches rank ``i``."""
+    for j in range(i, 9):
+        c = k[j] - back1 - back2
+        if c < 0:
+            return False
+        back2, back1 = back1, c % 3
+    return not back1 and not back2
+
+
 @lru_cache(maxsize=_CACHE)
 def _suit_add_masks(key: tuple[int, ...]) -> tuple[int, int]:
     """For one suit's nine counts: (ranks whose addition makes the suit split into sets, ranks whose
-    addition makes it split into sets and one pair), as 9-bit masks."""
+    addition makes it split into sets and one pair), as 9-bit masks.
+
+    The same verdicts as :func:`_suit_flags` on each key with one more tile, computed without building
+    (and caching) those keys: the greedy walk of :func:`_can_split` is shared by every variant up to the
+    lowest changed rank, so each variant is walked from there (``prefix[i]`` = the open chows when the
+    walk of ``key`` reaches rank ``i``, None once it has failed)."""
+    m = (sum(key) + 1) % 3
+    if m == 1:  # the suit then holds 3n + 1 tiles: neither sets nor sets and a pair
+        return 0, 0
+    prefix = [None] * 10
+    back1 = back2 = 0
+    for i in range(9):
+        prefix[i] = (back1, back2)
+        c = key[i] - back1 - back2
+        if c < 0:
+            break
+        back2, back1 = back1, c % 3
+    k = list(key)
     sets = pair = 0
+    if m == 2:
+        weighted = sum(map(mul, range(9), key))
     for r in range(9):
         # a tile with no neighbour within two ranks can join no set and no pair
-        if key[r] or (r > 0 and key[r - 1]) or (r > 1 and key[r - 2]) or (r < 8 and key[r + 1]) or (
-                r < 7 and key[r + 2]):
-            f = _suit_flags(key[:r] + (key[r] + 1,) + key[r + 1:])
-            if f & 1:
+        if not (key[r] or (r > 0 and key[r - 1]) or (r > 1 and key[r - 2]) or (r < 8 and key[r + 1]) or (
+                r < 7 and key[r + 2])):
+            continue
+        k[r] += 1
+        if m == 0:
+            st = prefix[r]
+            if st is not None and _split_from(k, r, *st):
                 sets |= 1 << r
-            elif f & 2:
-                pair |= 1 << r
+        else:
+            for p in range(2 * (weighted + r) % 3, 9, 3):  # _pair_start of the key with the tile
+                if k[p] >= 2:
+                    k[p] -= 2
+                    lo = r if r < p else p
+                    st = prefix[lo]
+                    found = st is not None and _split_from(k, lo, *st)
+                    k[p] += 2
+                    if found:
+                        pair |= 1 << r
+                        break
+        k[r] -= 1
     return sets, pair
 
 
