@@ -17,7 +17,6 @@ from tournament.extensions import db
 from tournament.models import (
     SEAT_WINDS,
     DrawMethod,
-    Player,
     PlayerStatus,
     Seat,
     SessionStatus,
@@ -39,10 +38,6 @@ def new_seed() -> int:
 # ----------------------------------------------------------------------------- who is drawn
 
 
-def players_of(t: Tournament) -> list[Player]:
-    return list(db.session.scalars(select(Player).where(Player.tournament_id == t.id).order_by(Player.id)))
-
-
 def field_for_draw(t: Tournament, *, planning: bool) -> tuple[list[int], list[int]]:
     """(players, substitutes) to seat.
 
@@ -54,7 +49,7 @@ def field_for_draw(t: Tournament, *, planning: bool) -> tuple[list[int], list[in
         return ([p.id for p in registration.active_players(t)],
                 [p.id for p in registration.available_substitutes(t)])
     players, substitutes = [], []
-    for p in players_of(t):
+    for p in registration.players_of(t):
         if p.status in (PlayerStatus.REGISTERED, PlayerStatus.PRESENT):
             (substitutes if p.is_substitute else players).append(p.id)
     return players, substitutes
@@ -66,7 +61,7 @@ def groups_for(t: Tournament) -> dict[int, Hashable]:
         return {}
     attribute = "club" if t.draw_separation == "club" else "team"
     groups: dict[int, Hashable] = {}
-    for p in players_of(t):
+    for p in registration.players_of(t):
         key = (getattr(p, attribute) or "").strip().casefold()
         if key and not p.is_substitute:
             groups[p.id] = key
@@ -74,7 +69,7 @@ def groups_for(t: Tournament) -> dict[int, Hashable]:
 
 
 def substitute_ids(t: Tournament) -> list[int]:
-    return [p.id for p in players_of(t) if p.is_substitute]
+    return [p.id for p in registration.players_of(t) if p.is_substitute]
 
 
 # ----------------------------------------------------------------------------- reading
@@ -275,7 +270,7 @@ def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int
     _expect_version(session, expected_version)
     if player_a == player_b:
         raise ServiceError("Choose two different players.", field="player_b")
-    players = {p.id: p for p in players_of(t)}
+    players = {p.id: p for p in registration.players_of(t)}
     for field, pid in (("player_a", player_a), ("player_b", player_b)):
         if pid not in players:
             raise ServiceError("Choose a player of this tournament.", field=field)

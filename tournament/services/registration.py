@@ -159,8 +159,11 @@ def duplicate_problems(
     return {}
 
 
-def _players(tournament_id: int) -> list[Player]:
-    return list(db.session.scalars(select(Player).where(Player.tournament_id == tournament_id)))
+def players_of(tournament: Tournament) -> list[Player]:
+    """Every player of the tournament (substitutes and withdrawn included), in registration order."""
+    return list(
+        db.session.scalars(select(Player).where(Player.tournament_id == tournament.id).order_by(Player.id))
+    )
 
 
 def _canonical_team(team: str, players: Iterable[Player | PlayerData]) -> str:
@@ -177,7 +180,7 @@ def _check(tournament: Tournament, data: PlayerData, exclude: Player | None = No
     errors = validate(data)
     if errors:
         raise ServiceError("Please correct the marked fields.", errors=errors)
-    others = [p for p in _players(tournament.id) if exclude is None or p.id != exclude.id]
+    others = [p for p in players_of(tournament) if exclude is None or p.id != exclude.id]
     errors = duplicate_problems(data, others)
     if errors:
         raise ServiceError(next(iter(errors.values())), errors=errors)
@@ -324,7 +327,7 @@ def list_players(tournament: Tournament, search: str | None = None, status: str 
     if status and status not in STATUS_LABELS:
         raise ServiceError(f"Unknown status '{status}'.", field="status")
     players = [
-        p for p in _players(tournament.id) if (not status or p.status == status) and matches(p, search)
+        p for p in players_of(tournament) if (not status or p.status == status) and matches(p, search)
     ]
     return sorted(players, key=sort_key)
 
@@ -354,7 +357,7 @@ def counts(tournament: Tournament) -> dict[str, int]:
     """Players (substitutes apart) by status, and substitutes in total and present."""
     result = {status: 0 for status in STATUS_LABELS}
     result.update(players=0, substitutes=0, substitutes_present=0)
-    for p in _players(tournament.id):
+    for p in players_of(tournament):
         if p.is_substitute:
             result["substitutes"] += 1
             result["substitutes_present"] += p.status == PlayerStatus.PRESENT
@@ -476,7 +479,7 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
     if preview.errors:
         return preview
 
-    existing = _players(tournament.id) if tournament is not None else []
+    existing = players_of(tournament) if tournament is not None else []
     accepted: list[tuple[int, PlayerData]] = []
     for number, cells in records:
         if not any(cell.strip() for cell in cells):

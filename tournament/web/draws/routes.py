@@ -17,6 +17,7 @@ from flask import Blueprint, flash, redirect, render_template, url_for
 from tournament.models import Player, PlayerStatus, SessionStatus
 from tournament.services import ServiceError
 from tournament.services import draws as draw_service
+from tournament.services import registration as registration_service
 from tournament.web.draws.forms import DrawForm, PlanForm, RedrawForm, SeparationForm, StatusForm, SwapForm
 from tournament.web.forms import form_version
 from tournament.web.helpers import managed_tournament, organiser_required, show_service_error
@@ -58,7 +59,7 @@ def _names(t) -> dict[int, str]:
 
 def t_players(t) -> list[Player]:
     """Players by last name, as organisers look them up."""
-    return sorted(draw_service.players_of(t), key=lambda p: (p.last_name.casefold(), p.first_name.casefold()))
+    return sorted(registration_service.players_of(t), key=lambda p: (p.last_name.casefold(), p.first_name.casefold()))
 
 
 @bp.route("")
