@@ -7,8 +7,10 @@
     caches empty) and warm (the same hands again: the engine's caches then answer most of the work);
 (c) our engine through ``python -m tournament.mcr --jsonl``: marginal time per hand
     = (time for N hands - time for 1 hand) / (N - 1); every hand is new to that process, so this is
-    the cold figure plus JSON in and out.
-Figures are microseconds per hand (best of --repeat runs for (a), warm (b) and both CLI timings).
+    the cold figure plus JSON in and out;
+(d) the same with ``--jobs 2`` (two worker processes; a 1-hand input is scored without them, so the
+    marginal figure carries the workers' start-up).
+Figures are microseconds per hand (best of --repeat runs for (a), warm (b) and every CLI timing).
 Exits 1 when the engine is not importable or its CLI fails.
 """
 
@@ -29,10 +31,10 @@ import reference  # noqa: E402
 from MahjongGB import MahjongFanCalculator  # noqa: E402
 
 
-def time_cli(cases: list[dict], ruleset: str) -> float:
+def time_cli(cases: list[dict], ruleset: str, extra: tuple[str, ...] = ()) -> float:
     payload = "".join(json.dumps({k: c[k] for k in handgen.CONTEXT_KEYS}) + "\n" for c in cases)
     t0 = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-m", "tournament.mcr", "--jsonl", "--ruleset", ruleset],
+    proc = subprocess.run([sys.executable, "-m", "tournament.mcr", "--jsonl", "--ruleset", ruleset, *extra],
                           input=payload, capture_output=True, text=True, cwd=ROOT)
     elapsed = time.perf_counter() - t0
     lines = [ln for ln in proc.stdout.splitlines() if ln.strip()]
@@ -97,6 +99,9 @@ def main(argv=None) -> int:
     try:
         one = min(time_cli(cases[:1], args.ruleset) for _ in range(args.repeat))
         many = min(time_cli(cases, args.ruleset) for _ in range(args.repeat))
+        jobs2 = ("--jobs", "2")
+        one_j2 = min(time_cli(cases[:1], args.ruleset, jobs2) for _ in range(args.repeat))
+        many_j2 = min(time_cli(cases, args.ruleset, jobs2) for _ in range(args.repeat))
     except (RuntimeError, OSError) as exc:
         print(f"engine CLI failed: {exc}")
         return 1
@@ -104,6 +109,7 @@ def main(argv=None) -> int:
     cold_us = cold_s / n * 1e6
     eng_us = eng_s / n * 1e6
     cli_us = max(many - one, 0.0) / max(n - 1, 1) * 1e6
+    cli_j2_us = max(many_j2 - one_j2, 0.0) / max(n - 1, 1) * 1e6
 
     print(f"{n} hands (seed {args.seed}), ruleset {args.ruleset}; best of {args.repeat} runs unless cold")
     if errors:
@@ -113,6 +119,8 @@ def main(argv=None) -> int:
     print(f"    engine in-process, warm   : {eng_us:10.1f} us/hand   ratio ours/reference {eng_us / ref_us:8.1f}x")
     print(f"(c) engine --jsonl (marginal) : {cli_us:10.1f} us/hand   ratio ours/reference {cli_us / ref_us:8.1f}x")
     print(f"    CLI startup (1 hand)      : {one * 1e3:10.1f} ms; {n} hands: {many:.2f} s")
+    print(f"(d) engine --jsonl --jobs 2 (marginal): {cli_j2_us:10.1f} us/hand   "
+          f"ratio ours/reference {cli_j2_us / ref_us:8.1f}x")
     return 0
 
 

@@ -118,3 +118,25 @@ def test_error_is_value_error_and_picklable():
     assert isinstance(e, ValueError)
     e2 = pickle.loads(pickle.dumps(e))
     assert (e2.code, e2.message, e2.position) == ("bad_meld", "x is bad", 3)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[123m][555p]{EEEE}789sPP", "123456789m123s5p5p", "[7777m]{6666s}[777s]22m24p3p", "19m 19s 19p 1234567z E"],
+)
+def test_tallies_count_concealed_tiles_and_whole_hand(text):
+    p = parse_hand(text)
+    own, whole = p.tallies
+    concealed = p.all_concealed()
+    every = concealed + tuple(t for m in p.melds for t in m.tiles)
+    assert own == tuple(concealed.count(t) for t in range(34))
+    assert whole == tuple(every.count(t) for t in range(34))
+    assert p.counts() == list(whole)
+
+
+def test_a_hand_built_directly_has_its_tallies():
+    from tournament.mcr.notation import ParsedHand
+
+    p = parse_hand("[123m][555p]{EEEE}789sPP")
+    q = ParsedHand(p.melds, p.concealed, p.win_tile)
+    assert q == p and q.tallies == p.tallies

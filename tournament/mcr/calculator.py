@@ -5,21 +5,25 @@ Non-Separation, Non-Identical and Account-Once matter) are computed by cached pu
 
 Speed notes (results never depend on the cache state; every cache is bounded):
 - what does not depend on the reading is computed once per hand: the context fans (cached on the
-  context flags), the tile fans (cached on the set of tile kinds), Tile Hog, Nine Gates, the waits;
+  context flags), the tile fans (cached on a few facts of the tile kinds, :func:`tile_facts`, which
+  recur far more than the kinds themselves), Tile Hog, Nine Gates, the waits; the tile counts come
+  from the parser (``ParsedHand.tallies``), which counts them anyway to refuse a fifth tile;
 - a set is a tuple ``(kind, tile, concealed, notation, bits)`` taken from a table built at import
   (``_SETS``), so the fans carry ready-made notations and the detectors are plain loops over at most
   five sets, with the per-set facts of Outside Hand / All Five / All Even Pungs as bits;
 - a reading's fans are a dict ``name -> (count, sets)``; the exclusion step depends only on which
   fans were detected, so its outcome (the surviving fans in table order, with points) is cached on
   that set of names; most such sets are new to a batch, so the step itself works on fan ids as bits
-  (one exclusion mask per fan, ``_rule_bits``), as do the tile fans (the hand's tile kinds as a mask);
+  (one exclusion mask per fan, ``_rule_bits``);
 - the special forms exclude Single Wait, so their waits are only computed when :func:`explain` wants
   every detected fan (see ``_Hand._single_wait``).
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import lru_cache, reduce
+from itertools import compress
+from operator import or_
 from typing import NamedTuple
 
 from . import decompose as dc
@@ -296,20 +300,45 @@ _RANK_FANS = (
 )
 
 
-@lru_cache(maxsize=16384)
-def _tile_fans(kinds: int) -> tuple[str, ...]:
-    """Fans decided by the tile kinds of the whole hand alone (a mask, see :func:`_mask`), except
+# What decides the tile fans: for each of these masks, whether the hand holds a tile in it. These
+# facts of a hand are the OR of the same facts of its tile kinds (``_TILE_FACTS``), and a handful of
+# combinations recur, so the fans are cached on them.
+_SUIT_FACTS = 0b111  # bits 0-2: the suits present
+_FACT_MASKS = (
+    *_SUIT_MASKS,
+    _HONOR_MASK,  # bit 3
+    _WIND_MASK,  # bit 4
+    _DRAGON_MASK,  # bit 5
+    _mask(range(34)) & ~_GREEN_MASK,  # bit 6: a tile that is not green
+    _mask(range(34)) & ~_TERM_HONOR_MASK,  # bit 7: a simple
+    _mask(range(34)) & ~_REVERSIBLE_MASK,  # bit 8: a tile that is not reversible
+    *(_mask(range(27)) & ~allowed for _, allowed in _RANK_FANS),  # bits 9-15: a rank outside the fan's
+)
+_TILE_FACTS = tuple(sum(1 << j for j, m in enumerate(_FACT_MASKS) if m >> t & 1) for t in range(34))
+_HONOR, _WIND, _DRAGON, _NOT_GREEN, _SIMPLE, _NOT_REVERSIBLE = (1 << j for j in range(3, 9))
+_RANK_FAN_FACTS = tuple((name, 1 << (9 + j)) for j, (name, _) in enumerate(_RANK_FANS))
+_RANGE34 = range(34)
+
+
+def tile_facts(counts: tuple[int, ...]) -> int:
+    """The facts (bits, see ``_FACT_MASKS``) of a hand's tile counts."""
+    return reduce(or_, map(_TILE_FACTS.__getitem__, compress(_RANGE34, counts)), 0)
+
+
+@lru_cache(maxsize=4096)
+def _tile_fans(facts: int) -> tuple[str, ...]:
+    """Fans decided by the tile kinds of the whole hand alone (given as :func:`tile_facts`), except
     Tile Hog."""
     out = []
-    n_suits = sum(1 for suit in _SUIT_MASKS if kinds & suit)
-    if not kinds & ~_GREEN_MASK:
+    n_suits = (facts & 1) + (facts >> 1 & 1) + (facts >> 2 & 1)
+    if not facts & _NOT_GREEN:
         out.append("All Green")
-    if not kinds & _HONOR_MASK:
+    if not facts & _HONOR:
         if n_suits == 1:
             out.append("Full Flush")
         out.append("No Honors")
-        for name, allowed in _RANK_FANS:
-            if not kinds & ~allowed:
+        for name, outside in _RANK_FAN_FACTS:
+            if not facts & outside:
                 out.append(name)
     else:
         if n_suits == 1:
@@ -318,11 +347,11 @@ def _tile_fans(kinds: int) -> tuple[str, ...]:
             out.append("All Honors")
     if n_suits == 2:
         out.append("One Voided Suit")
-    if not kinds & ~_TERM_HONOR_MASK:
+    if not facts & _SIMPLE:
         out.append("All Terminals and Honors")
-    if not kinds & ~_REVERSIBLE_MASK:
+    if not facts & _NOT_REVERSIBLE:
         out.append("Reversible Tiles")
-    if n_suits == 3 and kinds & _WIND_MASK and kinds & _DRAGON_MASK:
+    if n_suits == 3 and facts & _WIND and facts & _DRAGON:
         out.append("All Types")
     return tuple(out)
 
@@ -353,11 +382,11 @@ def _rule_bits(ruleset: str) -> tuple[list[int], list[int | None], list[tuple]]:
     partial exclusions."""
     size = len(_NAME_OF_ID)
     excl, pts, red = [0] * size, [None] * size, [()] * size
-    for n, (ex, p, reduce) in _rules(ruleset).items():
+    for n, (ex, p, partial) in _rules(ruleset).items():
         i = _FAN_ORDER[n]
         excl[i] = sum(1 << _FAN_ORDER[x] for x in ex)
         pts[i] = p
-        red[i] = reduce
+        red[i] = partial
     return excl, pts, red
 
 
@@ -499,14 +528,8 @@ class _Hand:
         self.rs = rs
         self.detected = detected  # whether every detected fan is wanted (explain), not just the score
         w = self.win = p.win_tile
-        conc = p.concealed
-        c = [0] * 34
-        kinds = 1 << w  # the tile kinds of the hand, as a mask
-        for t in conc:
-            c[t] += 1
-            kinds |= 1 << t
-        c[w] += 1
-        self.counts14 = tuple(c)
+        self.counts14, c = p.tallies
+        self.full = c
         self._counts13 = self._waits = self._gates = None
         open_melds = last_visible = False
         kong_tiles = ()
@@ -517,30 +540,22 @@ class _Hand:
                 t = m.tile
                 if m.kind == M_CHOW:
                     declared.append(_CHOW_SETS[t])
-                    c[t] += 1
-                    c[t + 1] += 1
-                    c[t + 2] += 1
-                    kinds |= 7 << t
                     if not m.concealed and t <= w <= t + 2:
                         open_win += 1
                 else:
                     kong = m.kind == M_KONG
                     declared.append(_SETS[KONG if kong else PUNG][m.concealed][t])
-                    c[t] += 4 if kong else 3
-                    kinds |= 1 << t
                     if kong:
                         kong_tiles += (t,)
                     if not m.concealed and t == w:
                         open_win += 4 if kong else 3
                 if not m.concealed:
                     open_melds = True
-            self.full = tuple(c)
             self.declared_sets = declared
             last_visible = open_win == 3
         else:
-            self.full = self.counts14
             self.declared_sets = []
-        self.tile_names = _tile_fans(kinds)
+        self.tile_names = _tile_fans(tile_facts(c))
         self.hog = None
         if 4 in c:
             hogs = []

@@ -15,7 +15,7 @@ The last concealed tile written is the winning tile.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .errors import MCRError
@@ -53,6 +53,12 @@ class ParsedHand:
     melds: tuple[Meld, ...]
     concealed: tuple[int, ...]  # concealed tiles as written, without the winning tile
     win_tile: int | None  # None for a 13-tile (waiting) hand
+    # (counts of the concealed tiles with the winning one, counts of the whole hand): 34-tuples the
+    # parser has at hand anyway, kept for the scorer (see :func:`tally`)
+    tallies: tuple = field(default=None, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "tallies", tally(self.all_concealed(), self.melds))
 
     @property
     def concealed_codes(self) -> tuple[str, ...]:
@@ -70,13 +76,7 @@ class ParsedHand:
 
     def counts(self) -> list[int]:
         """Tile counts of the whole hand (declared sets included, a kong counts 4)."""
-        c = [0] * 34
-        for m in self.melds:
-            for t in m.tiles:
-                c[t] += 1
-        for t in self.all_concealed():
-            c[t] += 1
-        return c
+        return list(self.tallies[1])
 
     @property
     def notation(self) -> str:
@@ -227,9 +227,8 @@ def _tiles_fast(text: str) -> tuple[int, ...] | None:
 
 
 @lru_cache(maxsize=4096)
-def _meld_fast(text: str) -> tuple[Meld, tuple[int, ...]] | None:
-    """A declared set written without spaces ('[123m]', '{EEEE}') and its tiles, or None when it is
-    not one."""
+def _meld_fast(text: str) -> Meld | None:
+    """A declared set written without spaces ('[123m]', '{EEEE}'), or None when it is not one."""
     tiles = _tiles_fast(text[1:-1])
     if tiles is None:
         return None
@@ -237,7 +236,7 @@ def _meld_fast(text: str) -> tuple[Meld, tuple[int, ...]] | None:
         meld = _meld_of([(t, 0) for t in tiles], text[0] == "{", 0, text)
     except MCRError:
         return None
-    return meld, meld.tiles
+    return meld
 
 
 def _parse_fast(text: str, tiles: int) -> ParsedHand | None:
@@ -249,13 +248,11 @@ def _parse_fast(text: str, tiles: int) -> ParsedHand | None:
         if ts is None:
             return None
         melds = []
-        every = ts
         for mt in _MELD_RE.findall(declared):
-            found = _meld_fast(mt)
-            if found is None:
+            meld = _meld_fast(mt)
+            if meld is None:
                 return None
-            melds.append(found[0])
-            every += found[1]
+            melds.append(meld)
         if len(melds) > MAX_DECLARED or len(ts) != tiles - 3 * len(melds):
             return None
         melds = tuple(melds)
@@ -264,22 +261,42 @@ def _parse_fast(text: str, tiles: int) -> ParsedHand | None:
         if ts is None or len(ts) != tiles:
             return None
         melds = ()
-        every = ts
-    # no fifth tile of a kind (only possible with four repeats among the tiles)
-    if len(every) - len(set(every)) >= 4 and max(map(every.count, set(every))) > 4:
+    concealed_counts, counts = tally(ts, melds)
+    if max(counts) > 4:  # a fifth tile of a kind: the careful parser says where
         return None
     if tiles == 14:
-        return _new_parsed(melds, ts[:-1], ts[-1])
-    return ParsedHand(melds, ts, None)
+        return _new_parsed(melds, ts[:-1], ts[-1], (concealed_counts, counts))
+    return _new_parsed(melds, ts, None, (concealed_counts, counts))
 
 
-def _new_parsed(melds: tuple[Meld, ...], concealed: tuple[int, ...], win_tile: int) -> ParsedHand:
-    """``ParsedHand(melds, concealed, win_tile)``, built through its slots (the frozen dataclass's
-    ``__init__`` sets each field through ``object.__setattr__``, which costs twice as much)."""
+def tally(concealed: tuple[int, ...], melds: tuple[Meld, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(counts of the concealed tiles, counts of the whole hand) as 34-tuples (a kong counts 4)."""
+    c = [0] * 34
+    for t in concealed:
+        c[t] += 1
+    own = tuple(c)
+    if not melds:
+        return own, own
+    for m in melds:
+        t = m.tile
+        if m.kind == CHOW:
+            c[t] += 1
+            c[t + 1] += 1
+            c[t + 2] += 1
+        else:
+            c[t] += 4 if m.kind == KONG else 3
+    return own, tuple(c)
+
+
+def _new_parsed(melds: tuple[Meld, ...], concealed: tuple[int, ...], win_tile: int | None,
+                tallies: tuple) -> ParsedHand:
+    """``ParsedHand(melds, concealed, win_tile)`` with its tallies, built through its slots (the frozen
+    dataclass's ``__init__`` sets each field through ``object.__setattr__``, which costs twice as much)."""
     p = _PARSED_NEW(ParsedHand)
     _SET_MELDS(p, melds)
     _SET_CONCEALED(p, concealed)
     _SET_WIN(p, win_tile)
+    _SET_TALLIES(p, tallies)
     return p
 
 
@@ -287,6 +304,7 @@ _PARSED_NEW = ParsedHand.__new__
 _SET_MELDS = ParsedHand.melds.__set__
 _SET_CONCEALED = ParsedHand.concealed.__set__
 _SET_WIN = ParsedHand.win_tile.__set__
+_SET_TALLIES = ParsedHand.tallies.__set__
 
 
 def parse(text: str, *, tiles: int = 14) -> ParsedHand:
@@ -352,9 +370,10 @@ def parse(text: str, *, tiles: int = 14) -> ParsedHand:
             f"expected {expected} concealed tiles{sets} for a {tiles}-tile hand, found {len(concealed)}",
         )
     ts = tuple(t for t, _ in concealed)
+    melds = tuple(melds)
     if tiles == 14:
-        return ParsedHand(tuple(melds), ts[:-1], ts[-1])
-    return ParsedHand(tuple(melds), ts, None)
+        return _new_parsed(melds, ts[:-1], ts[-1], tally(ts, melds))
+    return _new_parsed(melds, ts, None, tally(ts, melds))
 
 
 def parse_hand(hand: str) -> ParsedHand:
