@@ -13,8 +13,8 @@ Speed notes (results never depend on the cache state; every cache is bounded):
   five sets, with the per-set facts of Outside Hand / All Five / All Even Pungs as bits;
 - a reading's fans are a dict ``name -> (count, sets)``; the exclusion step depends only on which
   fans were detected, so its outcome (the surviving fans in table order, with points) is cached on
-  that set of names; most such sets are new to a batch, so the step itself works on fan ids as bits
-  (one exclusion mask per fan, ``_rule_bits``);
+  that set of names; a third of such sets recur in a batch, and the rest take one pass in table
+  order over set operations (``_plan``);
 - the special forms exclude Single Wait, so their waits are only computed when :func:`explain` wants
   every detected fan (see ``_Hand._single_wait``).
 """
@@ -31,7 +31,7 @@ from .errors import MCRError
 from .fans import FAN_BY_NAME
 from .notation import CHOW as M_CHOW
 from .notation import KONG as M_KONG
-from .notation import ParsedHand, format_tiles, parse_hand
+from .notation import ParsedHand, format_tiles
 from .rulesets import RULESETS, Ruleset
 from .rulesets import get as get_ruleset
 from .tiles import (
@@ -317,12 +317,11 @@ _FACT_MASKS = (
 _TILE_FACTS = tuple(sum(1 << j for j, m in enumerate(_FACT_MASKS) if m >> t & 1) for t in range(34))
 _HONOR, _WIND, _DRAGON, _NOT_GREEN, _SIMPLE, _NOT_REVERSIBLE = (1 << j for j in range(3, 9))
 _RANK_FAN_FACTS = tuple((name, 1 << (9 + j)) for j, (name, _) in enumerate(_RANK_FANS))
-_RANGE34 = range(34)
 
 
 def tile_facts(counts: tuple[int, ...]) -> int:
     """The facts (bits, see ``_FACT_MASKS``) of a hand's tile counts."""
-    return reduce(or_, map(_TILE_FACTS.__getitem__, compress(_RANGE34, counts)), 0)
+    return reduce(or_, compress(_TILE_FACTS, counts), 0)
 
 
 @lru_cache(maxsize=4096)
@@ -373,46 +372,38 @@ def _rules(ruleset: str) -> dict[str, tuple[frozenset[str], int | None, tuple]]:
     return {n: (rs.excludes(n), _points_or_none(rs, n), tuple(rs.reduce_counts.get(n, ()))) for n in FAN_BY_NAME}
 
 
-_NAME_OF_ID = tuple({f.id: f.name for f in FAN_BY_NAME.values()}.get(i) for i in range(max(_FAN_ORDER.values()) + 1))
-
-
 @lru_cache(maxsize=8)  # one entry per ruleset
-def _rule_bits(ruleset: str) -> tuple[list[int], list[int | None], list[tuple]]:
-    """Lists indexed by fan id: the fans it excludes as a bit mask over fan ids, its points, its
-    partial exclusions."""
-    size = len(_NAME_OF_ID)
-    excl, pts, red = [0] * size, [None] * size, [()] * size
-    for n, (ex, p, partial) in _rules(ruleset).items():
-        i = _FAN_ORDER[n]
-        excl[i] = sum(1 << _FAN_ORDER[x] for x in ex)
-        pts[i] = p
-        red[i] = partial
-    return excl, pts, red
+def _rules_by_name(ruleset: str) -> tuple[dict, dict, dict]:
+    """name -> the names it excludes; name -> its survivor entry (name, points); name -> its partial
+    exclusions (only the fans that have some)."""
+    rules = _rules(ruleset)
+    excl = {n: ex for n, (ex, _, _) in rules.items()}
+    entry = {n: (n, p) for n, (_, p, _) in rules.items()}
+    red = {n: partial for n, (_, _, partial) in rules.items() if partial}
+    return excl, entry, red
+
+
+_ID_OF = _FAN_ORDER.__getitem__
 
 
 @lru_cache(maxsize=16384)
-def _plan(ruleset: str, detected: frozenset[str]):
-    """Exclusions for a set of detected fans: (every detected fan in table order, the surviving fans
-    as (name, points, count reduction) in table order, every fan an exclusion removed, as a bit mask
-    over fan ids). A fan still alive when its turn comes (in table order) removes what it excludes."""
-    excl, pts, red = _rule_bits(ruleset)
-    name = _NAME_OF_ID
-    ids = sorted([_FAN_ORDER[n] for n in detected])
-    removed = 0
+def _plan(ruleset: str, detected: frozenset[str]) -> tuple:
+    """Exclusions for a set of detected fans: (the surviving fans as (name, points) in table order,
+    their count reductions as {name: n} or None, every fan an exclusion removed). A fan still alive
+    when its turn comes (in table order) removes what it excludes."""
+    excl, entry, red = _rules_by_name(ruleset)
+    order = sorted(detected, key=_ID_OF)
+    removed: set[str] = set()
     reduced = None
-    for i in ids:
-        if not removed >> i & 1:
-            removed |= excl[i]
-            if red[i]:
+    for n in order:
+        if n not in removed:
+            removed |= excl[n]
+            if n in red:
                 if reduced is None:
                     reduced = {}
-                for x, k in red[i]:
+                for x, k in red[n]:
                     reduced[x] = reduced.get(x, 0) + k
-    if reduced is None:
-        survivors = tuple([(name[i], pts[i], 0) for i in ids if not removed >> i & 1])
-    else:
-        survivors = tuple([(name[i], pts[i], reduced.get(name[i], 0)) for i in ids if not removed >> i & 1])
-    return tuple([name[i] for i in ids]), survivors, removed
+    return tuple([entry[n] for n in order if n not in removed]), reduced, frozenset(removed)
 
 
 # Single Wait excludes no fan and is never partly reduced (see _Hand._single_wait)
@@ -422,24 +413,30 @@ _SINGLE_WAIT_INERT = {
 }
 
 
-def _finish(d: dict, rs: Ruleset):
+def _finish(d: dict, rs: Ruleset, form: str, detected: bool):
     """Apply the exclusions to a reading's fans ``d`` (name -> (count, sets)) and add up.
-    Returns (fan_points, fans, detected) where ``detected`` names every fan found before exclusions."""
-    names, alive, _ = _plan(rs.name, frozenset(d))
-    out = []
-    total = 0
-    for n, pts, red in alive:
-        cnt, sets = d[n]
-        if red:
-            cnt -= red
-            if cnt <= 0:
-                continue
-        total += pts * cnt
-        out.append((n, pts, cnt, sets))
+    Returns (fan_points, fans, form, found): ``found`` names every fan found before exclusions when
+    ``detected`` (else it is empty)."""
+    alive, reduced, _ = _plan(rs.name, frozenset(d))
+    if reduced is None:
+        out = [(n, pts) + d[n] for n, pts in alive]
+        total = 0
+        for f in out:
+            total += f[1] * f[2]
+    else:
+        out = []
+        total = 0
+        for n, pts in alive:
+            cnt, sets = d[n]
+            cnt -= reduced.get(n, 0)
+            if cnt > 0:
+                total += pts * cnt
+                out.append((n, pts, cnt, sets))
+    found = tuple(sorted(d, key=_ID_OF)) if detected else ()
     if not out:
         pts = rs.points("Chicken Hand")
-        return pts, (("Chicken Hand", pts, 1, ()),), names
-    return total, tuple(out), names
+        return pts, (("Chicken Hand", pts, 1, ()),), form, found
+    return total, tuple(out), form, found
 
 
 def _add(d: dict, name: str, sets: tuple[str, ...]) -> None:
@@ -781,12 +778,12 @@ class _Hand:
         distinct = 34 - c14.count(0)
         if k == 0:
             if distinct <= 7 and dc.is_seven_pairs(c14):
-                yield self._seven_pairs() + ("seven_pairs",)
+                yield self._seven_pairs()
             if distinct >= 12 and dc.is_thirteen_orphans(c14):
                 d = self._start(())
                 d["Thirteen Orphans"] = (1, (format_tiles(sorted(p.all_concealed())),))
                 self._single_wait(d, ALL_CODES[self.win])
-                yield _finish(d, self.rs) + ("thirteen_orphans",)
+                yield _finish(d, self.rs, "thirteen_orphans", self.detected)
             if distinct == 14 and dc.honors_knitted_pattern(c14) is not None:
                 d = self._start(())
                 tiles = tuple(t for t in range(34) if c14[t])
@@ -798,21 +795,21 @@ class _Hand:
                 if len(suited) == 9:
                     d["Knitted Straight"] = (1, (format_tiles(suited),))
                 self._single_wait(d, ALL_CODES[self.win])
-                yield _finish(d, self.rs) + ("honors_knitted",)
+                yield _finish(d, self.rs, "honors_knitted", self.detected)
         if k <= 1 and distinct >= 9:
             for pi, rest in dc.knitted_straight_rests(c14):
                 for pair, csets in dc.standard(rest):
-                    yield self._knitted(pi, pair, csets) + ("knitted_straight",)
+                    yield self._knitted(pi, pair, csets)
         # standard readings last: on equal points the reference keeps the last best reading
         for pair, csets in dc.standard(c14):
-            yield self._standard(pair, csets) + ("standard",)
+            yield self._standard(pair, csets)
 
     def _single_wait(self, d: dict, nota: str) -> None:
         """Single Wait of a special form. These forms exclude it, so unless the caller wants every
         detected fan the waits are not computed when a surviving fan of ``d`` excludes Single Wait
         (it excludes nothing itself, so it cannot change which other fans survive)."""
-        if not self.detected and _SINGLE_WAIT_INERT[self.rs.name] and _plan(
-                self.rs.name, frozenset(d))[2] >> _FAN_ORDER["Single Wait"] & 1:
+        if not self.detected and _SINGLE_WAIT_INERT[self.rs.name] and "Single Wait" in _plan(
+                self.rs.name, frozenset(d))[2]:
             return
         if len(self.waits) == 1:
             d["Single Wait"] = (1, (nota,))
@@ -840,7 +837,7 @@ class _Hand:
         if not self.p.melds and self._nine_gates():
             d["Nine Gates"] = (1, (format_tiles(sorted(self.p.all_concealed())),))
         self._wait_fan(d, csets, pair)
-        return _finish(d, self.rs)
+        return _finish(d, self.rs, "standard", self.detected)
 
     def _nine_gates(self) -> bool:
         if self._gates is None:
@@ -860,7 +857,7 @@ class _Hand:
             d["Seven Shifted Pairs"] = (1, pn)
         d["Seven Pairs"] = (1, pn)
         self._single_wait(d, _NOTA[PAIR][self.win])
-        return _finish(d, self.rs)
+        return _finish(d, self.rs, "seven_pairs", self.detected)
 
     def _knitted(self, pi: int, pair: int, csets):
         w = self.win
@@ -873,7 +870,7 @@ class _Hand:
         # not read as an edge/closed/single wait of the set or pair; chinese reads it so when it can.
         if self.rs.knitted_wait_any_reading or w not in pattern:
             self._wait_fan(d, csets, pair)
-        return _finish(d, self.rs)
+        return _finish(d, self.rs, "knitted_straight", self.detected)
 
 
 # --------------------------------------------------------------------------- entry points
@@ -939,26 +936,17 @@ def explain(p: ParsedHand, ctx: Context, rs: Ruleset):
 
 
 def _top(hand: _Hand):
+    """The best reading (High-versus-Low); on equal points the last one, as the reference does."""
     top = None
-    for total, fans, detected, form in hand.evaluate():
-        if top is None or total >= top[0]:
-            top = (total, fans, form, detected)
+    for reading in hand.evaluate():
+        if top is None or reading[0] >= top[0]:
+            top = reading
     return top
 
 
 def score_parsed(p: ParsedHand, ctx: Context, ruleset: str):
-    rs = get_ruleset(ruleset)
-    top = best(p, ctx, rs)
+    """(fan_points, fans, form) of the best reading; raises ``not_winning`` when there is none."""
+    top = _top(_Hand(p, ctx, get_ruleset(ruleset), detected=False))
     if top is None:
         raise MCRError("not_winning", "the tiles do not form a winning hand")
-    return top
-
-
-def parse_and_score(hand: str, ctx_kwargs: dict, ruleset: str):
-    rs = get_ruleset(ruleset)
-    p = parse_hand(hand)
-    ctx = make_context(p, **ctx_kwargs)
-    top = best(p, ctx, rs)
-    if top is None:
-        raise MCRError("not_winning", "the tiles do not form a winning hand")
-    return top, ctx
+    return top[:3]
