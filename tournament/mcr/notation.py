@@ -189,29 +189,19 @@ _DECLARED_RE = re.compile(rf"(?:{_MELD})*")
 _MELD_RE = re.compile(_MELD)
 
 
-# character -> digit 1..9, honour tile 27..33, or 200 + the base a suit adds to its digits
-_CHAR_VALUE = {
-    **{str(d): d for d in range(1, 10)},
-    **{h: 27 + i for i, h in enumerate(HONOR_CODES)},
-    "m": 200 - 1, "s": 200 + 8, "p": 200 + 17, "z": 200 + 26,
+# the digits of a token as tile kinds, per suit letter
+_DIGIT_KINDS = {
+    **{suit: bytes.maketrans(b"123456789", bytes(range(9 * i, 9 * i + 9))) for i, suit in enumerate(SUITS)},
+    "z": bytes.maketrans(b"1234567", bytes(range(27, 34))),
 }
 
 
 @lru_cache(maxsize=8192)
 def _token_tiles(token: str) -> tuple[int, ...]:
-    """One token, '1123m' or 'E', as tiles. Read backwards, so a suit letter comes before its digits."""
-    out = []
-    base = 0
-    for ch in reversed(token):
-        v = _CHAR_VALUE[ch]
-        if v < 10:
-            out.append(base + v)
-        elif v < 100:
-            out.append(v)
-        else:
-            base = v - 200
-    out.reverse()
-    return tuple(out)
+    """One token of the fast path, '1123m' or 'E', as tiles."""
+    if len(token) == 1:  # an honour letter
+        return (27 + HONOR_CODES.index(token),)
+    return tuple(token[:-1].encode().translate(_DIGIT_KINDS[token[-1]]))
 
 
 def _tiles_fast(text: str) -> tuple[int, ...] | None:
