@@ -210,3 +210,56 @@ def test_a_reader_going_away_ends_everything():
     finally:
         proc.kill()
         proc.wait()
+
+
+# ------------------------------------------------------------------ reading standard input
+
+HAND = '{"hand": "123456789m123s5p5p", "self_drawn": true}'
+
+
+def test_each_line_is_answered_before_the_next_is_awaited():
+    """A caller that sends one line and waits for its answer is answered, line by line, even with
+    Python's output buffered (no PYTHONUNBUFFERED)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen([sys.executable, "-m", "tournament.mcr", "--jsonl"], cwd=ROOT, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    watchdog = threading.Timer(30, proc.kill)  # an unanswered line would block readline forever
+    watchdog.start()
+    try:
+        answers = []
+        for line in (HAND, "{", HAND):
+            proc.stdin.write(line.encode() + b"\n")
+            proc.stdin.flush()
+            answers.append(proc.stdout.readline())  # the next line is only sent once this arrives
+        proc.stdin.close()
+        assert proc.wait(30) == 0
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.stdout.close()
+    assert [json.loads(a)["ok"] for a in answers] == [True, False, True]
+
+
+def test_bytes_that_are_not_utf8_get_an_error_line_and_the_batch_goes_on():
+    lines = [HAND.encode(), b'{"hand": "12\xff3m"}', b"\xfe\xff", HAND.encode()]
+    p = run("--jsonl", stdin=b"\n".join(lines) + b"\n")
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    assert [o["ok"] for o in out] == [True, False, False, True]
+    assert out[1]["code"] == "unknown_character" and out[2]["code"] == "bad_json"
+
+
+def test_line_endings_and_a_last_line_without_newline():
+    data = (HAND + "\r\n" + "\n" + HAND).encode()  # CRLF, an empty line, no final newline
+    p = run("--jsonl", stdin=data)
+    assert p.returncode == 0, p.stderr
+    out = [json.loads(x) for x in p.stdout.decode().split("\n") if x]
+    assert [o["ok"] for o in out] == [True, False, True]
+    assert out[1]["error"] == "empty line"
+
+
+def test_lines_longer_than_one_read_arrive_whole():
+    long_line = '{"hand": "123456789m123s5p5p", "pad": "' + "x" * (3 * batch.READ_SIZE) + '"}'
+    p = run("--jsonl", stdin=(HAND + "\n" + long_line + "\n" + HAND + "\n").encode())
+    out = [json.loads(x) for x in p.stdout.decode().splitlines()]
+    assert [o["ok"] for o in out] == [True, True, True]

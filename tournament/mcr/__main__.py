@@ -16,8 +16,10 @@ import gc
 import json
 import os
 import sys
+from itertools import chain
 
 from .api import FLOWER_FAN, MINIMUM_POINTS, WinContext, score_hand
+from .batch import stdin_batches
 from .calculator import make_context, score_parsed
 from .errors import MCRError
 from .fans import FAN_BY_NAME
@@ -134,13 +136,15 @@ def answer(line: str, ruleset: str) -> str:
 
 def run_jsonl(ruleset: str, stdin=None, stdout=None) -> int:
     """Every input line gets exactly one output line (a blank line gets a ``bad_json`` error), so
-    output line i always answers input line i."""
-    stdin = stdin or sys.stdin
+    output line i always answers input line i. Without ``stdin``, this process's standard input is
+    read: the lines that have arrived are answered together, in one write, before more input is
+    awaited (see :func:`batch.stdin_batches`)."""
+    batches = stdin_batches() if stdin is None else ([line] for line in stdin)
     stdout = stdout or sys.stdout
     write = stdout.write
-    for line in stdin:
-        write(answer(line, ruleset))
-    stdout.flush()
+    for lines in batches:
+        write("".join([answer(line, ruleset) for line in lines]))
+        stdout.flush()
     return 0
 
 
@@ -199,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             return run_jsonl(args.ruleset)
         from .batch import run_parallel  # its workers are gone when it returns
 
-        return run_parallel(args.ruleset, sys.stdin, sys.stdout, jobs, answer=answer)
+        return run_parallel(args.ruleset, chain.from_iterable(stdin_batches()), sys.stdout, jobs, answer=answer)
     if args.jobs is not None:
         ap.error("--jobs applies to --jsonl only")
     if args.hand is None:
