@@ -68,10 +68,10 @@ def _score(line: str, ruleset: str):
     if None in values:
         values = [_DEFAULTS[i] if v is None else v for i, v in enumerate(values)]
     try:
-        get_ruleset(ruleset)
+        rs = get_ruleset(ruleset)
         p = parse_hand(hand)
         ctx = make_context(p, *values)
-        fan_points, fans, _ = score_parsed(p, ctx, ruleset)
+        fan_points, fans, _ = score_parsed(p, ctx, rs)
         return fan_points, fans, ctx.flowers
     except MCRError as e:
         return _error(e.code, str(e))

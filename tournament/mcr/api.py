@@ -76,10 +76,10 @@ def _context(p: ParsedHand, context: WinContext):
 def score_hand(hand: str, context: WinContext = WinContext(), ruleset: str = "ema") -> HandResult:
     """Score a 14-tile hand. Raises :class:`MCRError` (code ``not_winning`` when the tiles form no
     legal winning hand; other codes for notation, context and ruleset errors)."""
-    get_ruleset(ruleset)
+    rs = get_ruleset(ruleset)
     p = parse_hand(hand)
     ctx = _context(p, context)
-    fan_points, fans, form = score_parsed(p, ctx, ruleset)
+    fan_points, fans, form = score_parsed(p, ctx, rs)
     hits = tuple(FanHit(n, pts, cnt, sets) for n, pts, cnt, sets in fans)
     return HandResult(
         fans=hits,

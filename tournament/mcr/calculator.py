@@ -50,9 +50,10 @@ _NO_LIMIT = (0,) * 34
 _GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)  # the 13 tiles of Nine Gates in one suit
 _KNITTED_NOTA = tuple(format_tiles(p) for p in dc.KNITTED_PATTERNS)
 _FAN_ORDER = {f.name: f.id for f in FAN_BY_NAME.values()}
+_new_tuple = tuple.__new__
 
 
-class Context(NamedTuple):  # a tuple: built once per hand, cheaply
+class Context(NamedTuple):  # a tuple: built once per hand, cheaply (see make_context)
     self_drawn: bool
     last_tile: bool
     wall_last: bool
@@ -919,8 +920,9 @@ def make_context(
             "bad_context",
             f"the winning {code(w)} cannot be the last of its kind: the hand hides another {code(w)}",
         )
-    return Context(self_drawn, last_tile, wall_last, kong, 27 + WIND_INDEX[seat_wind],
-                   27 + WIND_INDEX[prevalent_wind], flowers)
+    # the tuple built directly: a named tuple's own __new__ is a Python function
+    return _new_tuple(Context, (self_drawn, last_tile, wall_last, kong, 27 + WIND_INDEX[seat_wind],
+                                27 + WIND_INDEX[prevalent_wind], flowers))
 
 
 def best(p: ParsedHand, ctx: Context, rs: Ruleset):
@@ -944,9 +946,9 @@ def _top(hand: _Hand):
     return top
 
 
-def score_parsed(p: ParsedHand, ctx: Context, ruleset: str):
+def score_parsed(p: ParsedHand, ctx: Context, rs: Ruleset):
     """(fan_points, fans, form) of the best reading; raises ``not_winning`` when there is none."""
-    top = _top(_Hand(p, ctx, get_ruleset(ruleset), detected=False))
+    top = _top(_Hand(p, ctx, rs, detected=False))
     if top is None:
         raise MCRError("not_winning", "the tiles do not form a winning hand")
     return top[:3]

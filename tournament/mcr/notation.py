@@ -368,4 +368,8 @@ def parse(text: str, *, tiles: int = 14) -> ParsedHand:
 
 def parse_hand(hand: str) -> ParsedHand:
     """Parse a 14-tile winning (or claimed) hand."""
+    if hand.__class__ is str:  # the fast path first, without parse's layer (it scores every hand)
+        fast = _parse_fast(hand, 14)
+        if fast is not None:
+            return fast
     return parse(hand, tiles=14)
