@@ -45,8 +45,6 @@ def _error(code: str, message: str) -> dict:
 def _score(line: str, ruleset: str):
     """One input line -> (fan_points, fans, flowers) of the hand, or an error dict (never raises).
     Same checks, in the same order, as :func:`score_hand` behind ``WinContext``, minus the objects."""
-    if not line.strip():
-        return _error("bad_json", "empty line")
     try:
         # json.loads(line) without its layers of calls: the same C scanner, after the same leading
         # whitespace; anything out of the ordinary (no value, extra data, a BOM, an error) is left to
@@ -58,6 +56,8 @@ def _score(line: str, ruleset: str):
         except Exception:
             obj = json.loads(line)
     except (json.JSONDecodeError, RecursionError, ValueError) as e:
+        if not line.strip():  # a blank line is no JSON either
+            return _error("bad_json", "empty line")
         return _error("bad_json", f"not a JSON line: {e}")
     if not isinstance(obj, dict):
         return _error("bad_input", "each line must be a JSON object with a 'hand' key")

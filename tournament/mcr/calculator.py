@@ -404,7 +404,7 @@ def _plan(ruleset: str, detected: frozenset[str]) -> tuple:
                     reduced = {}
                 for x, k in red[n]:
                     reduced[x] = reduced.get(x, 0) + k
-    return tuple([entry[n] for n in order if n not in removed]), reduced, frozenset(removed)
+    return tuple([entry[n] for n in order if n not in removed]), reduced, removed  # never changed later
 
 
 # Single Wait excludes no fan and is never partly reduced (see _Hand._single_wait)
@@ -517,7 +517,7 @@ class _Hand:
 
     __slots__ = (
         "p", "ctx", "rs", "detected", "win", "counts14", "full", "declared_sets", "base", "tile_names",
-        "hog", "_counts13", "_waits", "_gates",
+        "hog", "facts", "_counts13", "_waits", "_gates",
     )
 
     def __init__(self, p: ParsedHand, ctx: Context, rs: Ruleset, detected: bool = True):
@@ -553,7 +553,8 @@ class _Hand:
             last_visible = open_win == 3
         else:
             self.declared_sets = []
-        self.tile_names = _tile_fans(tile_facts(c))
+        self.facts = tile_facts(c)
+        self.tile_names = _tile_fans(self.facts)
         self.hog = None
         if 4 in c:
             hogs = []
@@ -797,7 +798,7 @@ class _Hand:
                     d["Knitted Straight"] = (1, (format_tiles(suited),))
                 self._single_wait(d, ALL_CODES[self.win])
                 yield _finish(d, self.rs, "honors_knitted", self.detected)
-        if k <= 1 and distinct >= 9:
+        if k <= 1 and distinct >= 9 and self.facts & _SUIT_FACTS == _SUIT_FACTS:  # all three suits held
             for pi, rest in dc.knitted_straight_rests(c14):
                 for pair, csets in dc.standard(rest):
                     yield self._knitted(pi, pair, csets)
