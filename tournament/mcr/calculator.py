@@ -586,8 +586,13 @@ class _Hand:
     def waits(self) -> tuple[int, ...]:
         """Every tile the 13 tiles before the win were waiting on (computed on first use)."""
         if self._waits is None:
-            limit = self.full if self.rs.waits_ignore_held_four else _NO_LIMIT
-            self._waits = dc.waits(self.counts13, len(self.p.melds), limit)
+            # cached on the concealed tiles alone (they recur more than whole hands), then the tiles
+            # the hand already holds four of are dropped where the ruleset says so
+            found = dc.waits(self.counts13, len(self.p.melds), _NO_LIMIT)
+            if self.rs.waits_ignore_held_four:
+                full = self.full
+                found = tuple([t for t in found if full[t] < 4])
+            self._waits = found
         return self._waits
 
     def _start(self, all_sets: tuple[str, ...]) -> dict:
