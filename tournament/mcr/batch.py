@@ -8,7 +8,8 @@ starts long before a large input ends. An input that ends within its first chunk
 process, with no workers at all.
 
 Workers are forked (they inherit the imported engine and its settings). Ctrl-C is left to this
-process, which then ends the workers; on Linux a worker also ends when this process dies. If a
+process, which then cancels the chunks not started and lets each worker finish the one it holds
+before the pool shuts down; on Linux a worker also ends when this process dies. If a
 worker dies (killed, out of memory), the chunks it took down are scored again here, in their place,
 and a new pool takes the rest; after ``MAX_POOLS`` broken pools the rest of the batch is scored
 here. So the output is always the single-process output: one line per input line, in order.
@@ -128,13 +129,11 @@ def _run_pool(jobs: int, answer: Answer, ruleset: str, ctx, streams, chunks, pen
                                initargs=(answer, ruleset, os.getpid(), _prctl()))
     try:
         _pump(pool, chunks, pending, write, 2 * jobs)
-    except BaseException:
-        # Ctrl-C, a reader gone, a broken pool, a bug: end the workers now rather than let them
-        # finish their queue (ProcessPoolExecutor has no public way to do this)
-        for p in list((getattr(pool, "_processes", None) or {}).values()):
-            p.terminate()
-        raise
     finally:
+        # on Ctrl-C, a reader gone or a broken pool too: the chunks not started are cancelled and the
+        # workers finish the one they hold (a few milliseconds each). Terminating them instead could
+        # cut a result off halfway into the pipe, and the pool's manager thread would then wait for
+        # its end forever.
         pool.shutdown(wait=True, cancel_futures=True)
 
 
