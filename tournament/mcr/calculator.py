@@ -305,15 +305,17 @@ _RANK_FANS = (
 # facts of a hand are the OR of the same facts of its tile kinds (``_TILE_FACTS``), and a handful of
 # combinations recur, so the fans are cached on them.
 _SUIT_FACTS = 0b111  # bits 0-2: the suits present
+_SUITED_MASK = _SUIT_MASKS[0] | _SUIT_MASKS[1] | _SUIT_MASKS[2]
+_ALL_MASK = _SUITED_MASK | _HONOR_MASK
 _FACT_MASKS = (
     *_SUIT_MASKS,
     _HONOR_MASK,  # bit 3
     _WIND_MASK,  # bit 4
     _DRAGON_MASK,  # bit 5
-    _mask(range(34)) & ~_GREEN_MASK,  # bit 6: a tile that is not green
-    _mask(range(34)) & ~_TERM_HONOR_MASK,  # bit 7: a simple
-    _mask(range(34)) & ~_REVERSIBLE_MASK,  # bit 8: a tile that is not reversible
-    *(_mask(range(27)) & ~allowed for _, allowed in _RANK_FANS),  # bits 9-15: a rank outside the fan's
+    _ALL_MASK & ~_GREEN_MASK,  # bit 6: a tile that is not green
+    _ALL_MASK & ~_TERM_HONOR_MASK,  # bit 7: a simple
+    _ALL_MASK & ~_REVERSIBLE_MASK,  # bit 8: a tile that is not reversible
+    *(_SUITED_MASK & ~allowed for _, allowed in _RANK_FANS),  # bits 9-15: a rank outside the fan's
 )
 _TILE_FACTS = tuple(sum(1 << j for j, m in enumerate(_FACT_MASKS) if m >> t & 1) for t in range(34))
 _HONOR, _WIND, _DRAGON, _NOT_GREEN, _SIMPLE, _NOT_REVERSIBLE = (1 << j for j in range(3, 9))
@@ -929,12 +931,6 @@ def make_context(
     # the tuple built directly: a named tuple's own __new__ is a Python function
     return _new_tuple(Context, (self_drawn, last_tile, wall_last, kong, 27 + WIND_INDEX[seat_wind],
                                 27 + WIND_INDEX[prevalent_wind], flowers))
-
-
-def best(p: ParsedHand, ctx: Context, rs: Ruleset):
-    """(fan_points, fans, form) of the best reading, or None when the tiles form no winning hand."""
-    top = _top(_Hand(p, ctx, rs, detected=False))
-    return None if top is None else top[:3]
 
 
 def explain(p: ParsedHand, ctx: Context, rs: Ruleset):
