@@ -94,6 +94,16 @@ def _safe_next(target: str | None, fallback: str) -> str:
     return fallback
 
 
+def _field(t: Tournament, players: list[Player]) -> dict:
+    """Template values shared by the player list and the check-in desk: players, then substitutes,
+    and the tournament's counts."""
+    return {
+        "players": [p for p in players if not p.is_substitute],
+        "substitutes": [p for p in players if p.is_substitute],
+        "counts": registration_service.counts(t),
+    }
+
+
 def _form_page(t: Tournament, form: PlayerForm, player: Player | None, status: int = 200):
     return render_template(
         "players/form.html",
@@ -120,9 +130,7 @@ def index(tournament_id: int):
     return render_template(
         "players/list.html",
         tournament=t,
-        players=[p for p in players if not p.is_substitute],
-        substitutes=[p for p in players if p.is_substitute],
-        counts=registration_service.counts(t),
+        **_field(t, players),
         status=status,
         search=search,
     )
@@ -306,9 +314,7 @@ def checkin(tournament_id: int):
     return render_template(
         "players/checkin.html",
         tournament=t,
-        players=[p for p in players if not p.is_substitute],
-        substitutes=[p for p in players if p.is_substitute],
-        counts=registration_service.counts(t),
+        **_field(t, players),
         search=search,
         search_text=registration_service.search_text,
     )
