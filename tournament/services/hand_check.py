@@ -1,0 +1,196 @@
+"""Check a claimed win with the fan engine: one verdict, the fans and a reason a referee can read.
+
+Shared by the public hand checker, its JSON endpoint and score entry, so every screen says the same
+thing about the same hand. Pure: no Flask, no database.
+
+Verdicts:
+    valid          a winning hand of at least 8 fan points (flowers not counted)
+    under_minimum  a winning hand under 8 fan points: a false mahjong (the smaller penalty)
+    not_winning    the tiles form no winning hand: a false mahjong (the larger penalty)
+    invalid        the text or the win context cannot be read as a 14-tile hand, so it cannot be classified
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournament.mcr import MCRError, WinContext, score_hand
+from tournament.mcr.api import FLOWER_FAN, MINIMUM_POINTS
+from tournament.mcr.rulesets import RULESETS
+
+VALID, UNDER_MINIMUM, NOT_WINNING, INVALID = "valid", "under_minimum", "not_winning", "invalid"
+VERDICTS = (VALID, UNDER_MINIMUM, NOT_WINNING, INVALID)
+HAND_TILES = 14
+MAX_HAND_LENGTH = 200  # a 14-tile hand with spaces and brackets fits in well under 100 characters
+WINDS = ("E", "S", "W", "N")
+MAX_FLOWERS = 8
+
+# Words of the engine's context messages (code bad_context) and the flag each one blames.
+_CONTEXT_FIELDS = {"replacement": "kong", "robbing": "kong", "last of its kind": "last_tile"}
+
+
+@dataclass(frozen=True)
+class FanLine:
+    name: str
+    points: int  # points of one occurrence
+    count: int
+    sets: tuple[str, ...]  # the sets the fan uses, in notation ("123m", "EEEE"); empty for hand-wide fans
+
+    @property
+    def total(self) -> int:
+        return self.points * self.count
+
+
+@dataclass(frozen=True)
+class HandCheck:
+    verdict: str
+    hand: str
+    ruleset: str
+    fans: tuple[FanLine, ...] = ()  # the engine's fans, flowers not included (see flower_points)
+    fan_points: int = 0
+    flower_points: int = 0
+    total: int = 0  # fan points + flower points
+    reason: str = ""  # empty for a valid win
+    code: str = ""  # the engine's error code for "invalid" and "not_winning" ("wrong_tile_count" ...)
+    field: str = ""  # the input to blame for "invalid": "hand", "kong", "last_tile", "ruleset" ...
+    tiles: int | None = None  # tiles counted when the count is wrong (a kong counts 3)
+
+    @property
+    def is_win(self) -> bool:
+        return self.verdict == VALID
+
+    @property
+    def is_false_mahjong(self) -> bool:
+        """A claimed win the engine could classify as no win (the tiles were readable)."""
+        return self.verdict in (UNDER_MINIMUM, NOT_WINNING)
+
+    def to_json(self) -> dict:
+        fans = [{"name": f.name, "points": f.points, "count": f.count, "sets": list(f.sets)} for f in self.fans]
+        if self.flower_points:
+            fans.append({"name": FLOWER_FAN, "points": 1, "count": self.flower_points, "sets": []})
+        return {
+            "verdict": self.verdict,
+            "is_win": self.is_win,
+            "hand": self.hand,
+            "ruleset": self.ruleset,
+            "fans": fans,
+            "fan_points": self.fan_points,
+            "flower_points": self.flower_points,
+            "total": self.total,
+            "minimum": MINIMUM_POINTS,
+            "reason": self.reason,
+            "code": self.code or None,
+            "field": self.field or None,
+            "tiles": self.tiles,
+        }
+
+
+def count_tiles(hand: str) -> int:
+    """Tiles toward the 14 as the notation counts them: a declared set counts 3 (a kong too, its fourth
+    tile is the replacement draw), every other digit or honour letter counts 1. Meant for text the parser
+    read up to the tile count, so brackets are balanced."""
+    count = 0
+    in_set = False
+    for ch in hand:
+        if ch in "[{":
+            in_set = True
+            count += 3
+        elif ch in "]}":
+            in_set = False
+        elif not in_set and (ch.isdigit() or ch in "ESWNCFP"):
+            count += 1
+    return count
+
+
+def _points(n: int) -> str:
+    return f"{n} point{'s' if n != 1 else ''}"
+
+
+def check_hand(
+    hand: str,
+    *,
+    self_drawn: bool = False,
+    last_tile: bool = False,
+    wall_last: bool = False,
+    kong: bool = False,
+    seat_wind: str = "E",
+    prevalent_wind: str = "E",
+    flowers: int = 0,
+    ruleset: str = "ema",
+) -> HandCheck:
+    """Classify a claimed win. Never raises for bad input: that is the "invalid" verdict with a reason."""
+    hand = (hand or "").strip() if isinstance(hand, str) else ""
+    if len(hand) > MAX_HAND_LENGTH:
+        return HandCheck(INVALID, hand[:MAX_HAND_LENGTH], str(ruleset), code="too_long", field="hand",
+                         reason=f"the hand is too long: at most {MAX_HAND_LENGTH} characters")
+    context = WinContext(
+        self_drawn=self_drawn,
+        last_tile=last_tile,
+        wall_last=wall_last,
+        kong=kong,
+        seat_wind=seat_wind,
+        prevalent_wind=prevalent_wind,
+        flowers=flowers,
+    )
+    try:
+        result = score_hand(hand, context, ruleset)
+    except MCRError as e:
+        return _refused(hand, str(ruleset), e)
+    fans = tuple(FanLine(f.name, f.points, f.count, tuple(f.sets)) for f in result.fans)
+    checked = HandCheck(
+        VALID,
+        hand,
+        ruleset,
+        fans=fans,
+        fan_points=result.fan_points,
+        flower_points=result.flower_points,
+        total=result.total,
+    )
+    if result.meets_minimum:
+        return checked
+    return HandCheck(
+        UNDER_MINIMUM,
+        hand,
+        ruleset,
+        fans=fans,
+        fan_points=result.fan_points,
+        flower_points=result.flower_points,
+        total=result.total,
+        reason=f"{_points(result.fan_points)}: under the {MINIMUM_POINTS}-point minimum, flowers not counted",
+    )
+
+
+def _refused(hand: str, ruleset: str, e: MCRError) -> HandCheck:
+    if e.code == "not_winning":
+        return HandCheck(NOT_WINNING, hand, ruleset, reason="not a winning hand", code=e.code)
+    if e.code == "wrong_tile_count":
+        n = count_tiles(hand)
+        return HandCheck(INVALID, hand, ruleset, code=e.code, field="hand", tiles=n,
+                         reason=f"{n} tile{'s' if n != 1 else ''}, {HAND_TILES} expected")
+    if e.code == "unknown_ruleset":
+        return HandCheck(INVALID, hand, ruleset, code=e.code, field="ruleset", reason=e.message)
+    if e.code == "bad_context":
+        blamed = next((f for words, f in _CONTEXT_FIELDS.items() if words in e.message), "")
+        if not blamed:  # a flag value the engine refuses (bad wind, flowers out of range ...)
+            blamed = e.message.split(" ", 1)[0] if e.message.split(" ", 1)[0] in _FLAG_NAMES else ""
+        return HandCheck(INVALID, hand, ruleset, code=e.code, field=blamed, reason=e.message)
+    return HandCheck(INVALID, hand, ruleset, code=e.code, field="hand", reason=str(e))
+
+
+_FLAG_NAMES = ("self_drawn", "last_tile", "wall_last", "kong", "seat_wind", "prevalent_wind", "flowers")
+
+__all__ = [
+    "INVALID",
+    "MAX_FLOWERS",
+    "MAX_HAND_LENGTH",
+    "NOT_WINNING",
+    "RULESETS",
+    "UNDER_MINIMUM",
+    "VALID",
+    "VERDICTS",
+    "WINDS",
+    "FanLine",
+    "HandCheck",
+    "check_hand",
+    "count_tiles",
+]
