@@ -514,6 +514,12 @@ def _context_fans(self_drawn: bool, wall_last: bool, kong: bool, last_tile: bool
 
 # --------------------------------------------------------------------------- the hand
 
+def held_four_before_win(full: tuple[int, ...], win: int, t: int) -> bool:
+    """Whether the hand held all four copies of ``t`` before the winning tile came in (``full``: the
+    counts of the whole 14-tile hand, declared sets included)."""
+    return full[t] - (t == win) >= 4
+
+
 class _Hand:
     """Per-hand facts shared by every decomposition."""
 
@@ -589,11 +595,11 @@ class _Hand:
         """Every tile the 13 tiles before the win were waiting on (computed on first use)."""
         if self._waits is None:
             # cached on the concealed tiles alone (they recur more than whole hands), then the tiles
-            # the hand already holds four of are dropped where the ruleset says so
+            # the hand already holds four of are dropped where the ruleset says so. "Holds" is before
+            # the win: a winning tile that is the fourth of its kind was waited for (held three).
             found = dc.waits(self.counts13, len(self.p.melds), _NO_LIMIT)
             if self.rs.waits_ignore_held_four:
-                full = self.full
-                found = tuple([t for t in found if full[t] < 4])
+                found = tuple([t for t in found if not held_four_before_win(self.full, self.win, t)])
             self._waits = found
         return self._waits
 
