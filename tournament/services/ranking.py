@@ -1,0 +1,315 @@
+"""The ranking: table points per session and the order of the standings. Pure: no database, no Flask.
+
+Rules (shared rules README, "Ranking"): at each table the four session scores give table points
+4-2-1-0 (the tournament's list); tied players share the points of the places they span, exactly
+(two tied first: 3 each; all four tied: 1.75 each). Players are ordered by total table points,
+then total score, then the tournament's tie-breaks in its order; players equal on all of these
+share the rank (1, 2, 2, 4). Substitutes sit at tables (their scores decide places) but are never
+ranked. A player not seated in a session gets 0 table points and 0 score for it.
+
+`ranking_key` is the one function that decides the order; everything else builds on it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from itertools import groupby
+from typing import TypeVar
+
+DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
+
+
+# ----------------------------------------------------------------------------- display
+
+
+def format_points(points: Fraction | int) -> str:
+    """Table points for people: exact values rounded half up to 2 decimals, no trailing zeros.
+
+    3 -> "3", 7/4 -> "1.75", 7/3 -> "2.33", 5/2 -> "2.5".
+    """
+    value = Fraction(points)
+    sign = "-" if value < 0 else ""
+    hundredths = (abs(value) * 100 + Fraction(1, 2)).__floor__()
+    whole, cents = divmod(hundredths, 100)
+    if cents == 0:
+        return f"{sign}{whole}"
+    return f"{sign}{whole}.{cents:02d}".rstrip("0")
+
+
+def points_number(points: Fraction | int) -> int | float:
+    """Table points for JSON: an integer when whole, else a number exact to two decimals."""
+    text = format_points(points)
+    return float(text) if "." in text else int(text)
+
+
+def fold(text: str) -> str:
+    """Lower case without accents: names sort as people expect ('Łukasz' next to 'Lukas')."""
+    decomposed = unicodedata.normalize("NFKD", text or "")
+    # Ł/ł, Ø/ø and friends have no decomposition: map the usual ones by hand.
+    decomposed = decomposed.translate(_NO_DECOMPOSITION)
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+
+
+_NO_DECOMPOSITION = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss",
+                                   "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th"})
+
+
+# ----------------------------------------------------------------------------- inputs
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A registered player as the ranking sees them."""
+
+    player_id: int
+    name: str                # as displayed: "Zoë Łukasz"
+    sort_name: str           # "Łukasz, Zoë": the order inside a shared rank
+    country: str = ""
+    team: str = ""
+    ranked: bool = True      # substitutes (and players who never played and left) are not ranked
+
+
+@dataclass(frozen=True)
+class TableResult:
+    """One table of one session: each seated player's session score, penalties already deducted.
+
+    `counted` is False while the table has no entered result (no hand, no totals): its players then
+    get no table points for it yet, only their score (penalties).
+    """
+
+    session: int
+    table: int
+    scores: Mapping[int, int]
+    counted: bool = True
+
+
+# ----------------------------------------------------------------------------- outputs
+
+
+@dataclass(frozen=True)
+class Placing:
+    """A player's result at one table: place 1..4 (tied players share the best of their places)."""
+
+    place: int
+    table_points: Fraction
+
+
+@dataclass(frozen=True)
+class SessionCell:
+    """One session of a player's breakdown. `table` is None when the player was not seated."""
+
+    session: int
+    table: int | None
+    place: int | None          # None when not seated or the table has no result yet
+    table_points: Fraction
+    score: int
+
+    @property
+    def played(self) -> bool:
+        return self.table is not None
+
+
+@dataclass(frozen=True)
+class RankedRow:
+    rank: int
+    shared: bool               # another player has the same rank
+    player_id: int
+    name: str
+    sort_name: str
+    country: str
+    team: str
+    table_points: Fraction
+    score: int
+    firsts: int
+    seconds: int
+    best_session: int          # best score of a session played; 0 when none
+    penalties: int             # active penalty points
+    sessions: tuple[SessionCell, ...]
+
+    @property
+    def rank_label(self) -> str:
+        """'2=' for a shared rank, as printed on results lists."""
+        return f"{self.rank}=" if self.shared else str(self.rank)
+
+    @property
+    def table_points_text(self) -> str:
+        return format_points(self.table_points)
+
+    def cell(self, session: int) -> SessionCell | None:
+        return next((c for c in self.sessions if c.session == session), None)
+
+
+@dataclass(frozen=True)
+class TeamRow:
+    rank: int
+    shared: bool
+    team: str
+    members: tuple[str, ...]   # names, in ranking order
+    table_points: Fraction
+    score: int
+
+    @property
+    def rank_label(self) -> str:
+        return f"{self.rank}=" if self.shared else str(self.rank)
+
+    @property
+    def table_points_text(self) -> str:
+        return format_points(self.table_points)
+
+
+# ----------------------------------------------------------------------------- table points
+
+
+def split_table_points(scores: Mapping[int, int],
+                       table_points: Sequence[int] = DEFAULT_TABLE_POINTS) -> dict[int, Placing]:
+    """Place and table points of each player at one table, ties sharing exactly.
+
+    Tied players span consecutive places and share the sum of those places' points equally;
+    each gets the best place of the span (two tied first are both first).
+    """
+    ordered = sorted(scores.items(), key=lambda item: -item[1])
+    points = list(table_points) + [0] * max(0, len(ordered) - len(table_points))
+    result: dict[int, Placing] = {}
+    start = 0
+    for _, group in groupby(ordered, key=lambda item: item[1]):
+        tied = [player_id for player_id, _ in group]
+        end = start + len(tied)
+        share = Fraction(sum(points[start:end]), len(tied))
+        for player_id in tied:
+            result[player_id] = Placing(place=start + 1, table_points=share)
+        start = end
+    return result
+
+
+# ----------------------------------------------------------------------------- order
+
+
+def _by_name(row: RankedRow) -> tuple[str, str, int]:
+    return (fold(row.sort_name), row.sort_name, row.player_id)
+
+
+TIE_BREAK_VALUES: dict[str, Callable[[RankedRow], int]] = {
+    # Larger is better everywhere: fewest penalties is compared on the negated count.
+    "firsts": lambda row: row.firsts,
+    "seconds": lambda row: row.seconds,
+    "best_session": lambda row: row.best_session,
+    "fewest_penalties": lambda row: -row.penalties,
+}
+
+
+def ranking_key(row: RankedRow, tie_breaks: Sequence[str] = ()) -> tuple:
+    """THE order of the standings, as a key where larger is better.
+
+    Total table points, total score, then the tournament's tie-breaks in its order. Two players
+    with equal keys share their rank. Unknown tie-break names are refused, not ignored.
+    """
+    try:
+        extra = tuple(TIE_BREAK_VALUES[name](row) for name in tie_breaks)
+    except KeyError as exc:
+        raise ValueError(f"Unknown tie-break {exc.args[0]!r}; known: {', '.join(TIE_BREAK_VALUES)}") from exc
+    return (row.table_points, row.score, *extra)
+
+
+R = TypeVar("R", "RankedRow", "TeamRow")
+
+
+def _assign_ranks(items: Sequence[R], key: Callable[[R], tuple], name: Callable[[R], tuple],
+                     make: Callable[[R, int, bool], R]) -> list[R]:
+    """Sort best first by `key` (ties by `name`), give equal keys the same rank (1, 2, 2, 4)."""
+    ordered = sorted(items, key=name)
+    ordered.sort(key=key, reverse=True)  # stable: names stay in order within equal keys
+    out: list[R] = []
+    position = 0
+    for _, group_iter in groupby(ordered, key=key):
+        group = list(group_iter)
+        for item in group:
+            out.append(make(item, position + 1, len(group) > 1))
+        position += len(group)
+    return out
+
+
+def rank_players(entrants: Iterable[Entrant], tables: Iterable[TableResult], *,
+                 table_points: Sequence[int] = DEFAULT_TABLE_POINTS,
+                 tie_breaks: Sequence[str] = (),
+                 penalties: Mapping[int, int] | None = None,
+                 session_numbers: Sequence[int] | None = None) -> list[RankedRow]:
+    """The individual standings, best first, with a cell per session for every ranked player.
+
+    `penalties`: active penalty points per player (for the `fewest_penalties` tie-break; they are
+    already deducted from the table scores). `session_numbers`: the sessions to show (default:
+    those with a table result).
+    """
+    penalties = penalties or {}
+    tables = list(tables)
+    sessions = sorted(set(session_numbers) if session_numbers is not None else {t.session for t in tables})
+    cells: dict[int, dict[int, SessionCell]] = {}
+    for table in tables:
+        placings = split_table_points(table.scores, table_points) if table.counted else {}
+        for player_id, score in table.scores.items():
+            placing = placings.get(player_id)
+            cells.setdefault(player_id, {})[table.session] = SessionCell(
+                session=table.session, table=table.table,
+                place=placing.place if placing else None,
+                table_points=placing.table_points if placing else Fraction(0),
+                score=score,
+            )
+
+    rows = []
+    for e in entrants:
+        if not e.ranked:
+            continue
+        mine = cells.get(e.player_id, {})
+        row_cells = tuple(mine.get(s) or SessionCell(session=s, table=None, place=None,
+                                                     table_points=Fraction(0), score=0) for s in sessions)
+        played = [c for c in row_cells if c.played]
+        rows.append(RankedRow(
+            rank=0, shared=False, player_id=e.player_id, name=e.name, sort_name=e.sort_name,
+            country=e.country, team=e.team,
+            table_points=sum((c.table_points for c in row_cells), Fraction(0)),
+            score=sum(c.score for c in row_cells),
+            firsts=sum(1 for c in row_cells if c.place == 1),
+            seconds=sum(1 for c in row_cells if c.place == 2),
+            best_session=max((c.score for c in played), default=0),
+            penalties=penalties.get(e.player_id, 0),
+            sessions=row_cells,
+        ))
+    tie_breaks = tuple(tie_breaks)
+    return _assign_ranks(
+        rows,
+        key=lambda r: ranking_key(r, tie_breaks),
+        name=_by_name,
+        make=lambda r, rank, shared: _replace_rank(r, rank, shared),
+    )
+
+
+def _replace_rank(row: R, rank: int, shared: bool) -> R:
+    return replace(row, rank=rank, shared=shared)
+
+
+def rank_teams(rows: Iterable[RankedRow]) -> list[TeamRow]:
+    """Teams by the sum of their ranked members' table points, then score; ties share the rank."""
+    members: dict[str, list[RankedRow]] = {}
+    names: dict[str, str] = {}
+    for row in rows:
+        team = row.team.strip()
+        if not team:
+            continue
+        key = team.casefold()
+        names.setdefault(key, team)
+        members.setdefault(key, []).append(row)
+    teams = [
+        TeamRow(rank=0, shared=False, team=names[key],
+                members=tuple(r.name for r in sorted(group, key=lambda r: (r.rank, _by_name(r)))),
+                table_points=sum((r.table_points for r in group), Fraction(0)),
+                score=sum(r.score for r in group))
+        for key, group in members.items()
+    ]
+    return _assign_ranks(
+        teams,
+        key=lambda t: (t.table_points, t.score),
+        name=lambda t: (fold(t.team), t.team),
+        make=lambda t, rank, shared: _replace_rank(t, rank, shared),
+    )
