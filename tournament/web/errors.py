@@ -15,6 +15,8 @@ def wants_json() -> bool:
 
 
 def error_response(status: int, title: str, message: str):
+    if request.path.startswith("/api/"):  # the JSON API's error format: {"error"} (+ "field")
+        return jsonify({"error": message}), status
     if wants_json():
         return jsonify({"error": message, "status": status}), status
     return render_template("errors/error.html", status=status, title=title, message=message), status

@@ -1,0 +1,136 @@
+"""What every JSON API blueprint shares: Bearer-token authentication, the error format, strict JSON
+parsing and the tournament/permission check that runs before a body is even read.
+
+Errors are always `{"error": message}` plus `"field"` when one field is to blame; never HTML, never a 5xx
+for bad input.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+import flask_smorest
+from flask import abort, g, jsonify, request
+from flask_smorest import Api
+from webargs import core as webargs_core
+from webargs.flaskparser import FlaskParser
+from werkzeug.exceptions import HTTPException
+
+from tournament.extensions import csrf, db
+from tournament.models import Tournament, User
+from tournament.services import ServiceError
+from tournament.services import tournaments as tournament_service
+from tournament.web.api.auth import authenticate
+from tournament.web.api.schemas import MAX_ID, ErrorSchema, first_error
+from tournament.web.helpers import tournament_or_404
+
+
+def error_body(message: str, field: str | None = None) -> dict[str, str]:
+    body = {"error": message}
+    if field:
+        body["field"] = field
+    return body
+
+
+class ApiParser(FlaskParser):
+    """webargs' parser, but a non-empty body that is not JSON is a 400, whatever its Content-Type says
+    (curl -d sends form encoding by default): the body is read as JSON or refused, never ignored."""
+
+    def _raw_load_json(self, req):  # type: ignore[no-untyped-def]
+        data = req.get_data(cache=True)
+        if not data.strip():
+            return webargs_core.missing
+        return webargs_core.parse_json(data)
+
+    def _handle_invalid_json_error(self, error, req, *args, **kwargs):  # type: ignore[no-untyped-def]
+        abort(400, "The body is not valid JSON: send a JSON object.")
+
+
+class ApiBlueprint(flask_smorest.Blueprint):
+    ARGUMENTS_PARSER = ApiParser()
+
+
+class JsonApi(Api):
+    """flask-smorest's Api with our error payload documented, and no app-wide error handler: the HTML
+    pages keep theirs, the API blueprints install their own (`api_blueprint`)."""
+
+    ERROR_SCHEMA = ErrorSchema
+
+    def _register_error_handlers(self) -> None:
+        pass
+
+
+def _http_error(exc: HTTPException):
+    db.session.rollback()
+    data = getattr(exc, "data", None) or {}
+    field = None
+    message = exc.description or exc.name
+    if "messages" in data:  # webargs: {"json": {"field": ["message"]}}
+        messages = data["messages"]
+        if isinstance(messages, dict) and len(messages) == 1:
+            messages = next(iter(messages.values()))
+        field, message = first_error(messages)
+    if exc.code == 404 and "requested URL was not found" in message:
+        message = "Nothing here: no such id."
+    response = jsonify(error_body(message, field))
+    response.status_code = exc.code or 400
+    if exc.code == 405 and hasattr(exc, "valid_methods") and exc.valid_methods:
+        response.headers["Allow"] = ", ".join(exc.valid_methods)
+    if exc.code == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="api"'
+    return response
+
+
+def _service_error(exc: ServiceError):
+    db.session.rollback()
+    field = exc.field or next(iter(exc.errors), None)
+    # A form-style summary ("correct the marked fields") says nothing without the form: name the problem.
+    message = exc.message if exc.field or not exc.errors else exc.errors[field]  # type: ignore[index]
+    response = jsonify(error_body(message, field))
+    response.status_code = exc.status_code
+    return response
+
+
+def _authenticate_and_check_ids() -> None:
+    authenticate()
+    # Ids past PostgreSQL's integer range cannot exist; asking the database would be an overflow error.
+    for value in (request.view_args or {}).values():
+        if isinstance(value, int) and value > MAX_ID:
+            abort(404, "Nothing here: no such id.")
+
+
+def api_blueprint(name: str, description: str) -> ApiBlueprint:
+    """A blueprint of the API: token required on every route, JSON errors, no CSRF (no cookies used)."""
+    bp = ApiBlueprint(name, __name__, url_prefix="/api/v1", description=description)
+    csrf.exempt(bp)
+    bp.before_request(_authenticate_and_check_ids)
+    bp.register_error_handler(HTTPException, _http_error)
+    bp.register_error_handler(ServiceError, _service_error)
+    return bp
+
+
+def current_user() -> User:
+    return g.api_user
+
+
+def for_tournament(permission: str | None = None) -> Callable:
+    """Look the tournament up (404) and check the token's user may act on it (403) before the body is
+    parsed; the view receives it as `t`. permission: None (any token), "manage" (its organisers) or
+    "referee" (its staff)."""
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(*args: Any, tournament_id: int, **kwargs: Any) -> Any:
+            t: Tournament = tournament_or_404(tournament_id)
+            user = current_user()
+            if permission == "manage" and not tournament_service.can_manage(user, t):
+                abort(403, "You are not an organiser of this tournament.")
+            if permission == "referee" and not tournament_service.can_referee(user, t):
+                abort(403, "You are not on the staff of this tournament.")
+            return view(*args, t=t, **kwargs)
+
+        return wrapped
+
+    return decorator

@@ -1,0 +1,69 @@
+"""Registering players and checking them in."""
+
+from __future__ import annotations
+
+from flask import abort
+
+from tournament.models import Player, Tournament
+from tournament.services import registration
+from tournament.services.registration import PlayerData
+from tournament.web.api.common import api_blueprint, for_tournament
+from tournament.web.api.schemas import EmptySchema, PlayerInSchema, PlayerListSchema, PlayerSchema
+
+bp = api_blueprint("api_players", "Players of a tournament: registration and check-in (its organisers).")
+
+
+def player_json(p: Player) -> dict:
+    return {
+        "id": p.id,
+        "first_name": p.first_name,
+        "last_name": p.last_name,
+        "country": p.country,
+        "ema_number": p.ema_number,
+        "club": p.club,
+        "team": p.team,
+        "substitute": p.is_substitute,
+        "status": p.status,
+    }
+
+
+def player_or_404(t: Tournament, player_id: int) -> Player:
+    player = registration.get_player(t, player_id)
+    if player is None:
+        abort(404, "No such player in this tournament.")
+    return player
+
+
+@bp.route("/tournaments/<int:tournament_id>/players", methods=["GET"])
+@for_tournament("referee")
+@bp.response(200, PlayerListSchema)
+def list_players(t: Tournament):
+    """Every player of the tournament, substitutes included, by last name (its staff)."""
+    return {"players": [player_json(p) for p in registration.list_players(t)]}
+
+
+@bp.route("/tournaments/<int:tournament_id>/players", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(PlayerInSchema)
+@bp.response(201, PlayerSchema)
+def add_player(body: dict, t: Tournament):
+    """Register a player."""
+    data = PlayerData(
+        first_name=body["first_name"],
+        last_name=body["last_name"],
+        country=body["country"],
+        ema_number=body.get("ema_number"),
+        club=body.get("club") or "",
+        team=body.get("team") or "",
+        is_substitute=body.get("substitute", False),
+    )
+    return player_json(registration.add_player(t, data))
+
+
+@bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/checkin", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(EmptySchema, required=False)
+@bp.response(200, PlayerSchema)
+def check_in(_: dict, t: Tournament, player_id: int):
+    """Mark the player present, so that the next draw seats them (again: still 200)."""
+    return player_json(registration.check_in(player_or_404(t, player_id)))

@@ -1,0 +1,282 @@
+"""Marshmallow schemas of the JSON API: they validate request bodies and feed the OpenAPI document.
+
+Types are checked strictly (a string is not a number, 1 is not `true`) so that a wrong type is a 422
+naming the field; rules that need the database (is this player at that table?) stay in the services.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
+
+# PostgreSQL's `integer`: larger ids cannot exist, and binding them would overflow the column type.
+MAX_ID = 2**31 - 1
+MAX_SEED = 2**31 - 1
+HANDS_PER_SESSION = 16
+MAX_FLOWERS = 8
+
+ID = validate.Range(min=1, max=MAX_ID)
+
+
+class StrictInteger(fields.Integer):
+    """A JSON integer: no strings, no floats, no booleans (Python counts True as 1)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool):
+            raise self.make_error("invalid")
+        return super()._deserialize(value, attr, data, **kwargs)
+
+
+class StrictBoolean(fields.Boolean):
+    """A JSON boolean: `true` or `false` only (not 1, "yes" or "on")."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class BodySchema(Schema):
+    """Request bodies ignore keys they do not know, so clients may send extra context."""
+
+    class Meta:
+        unknown = EXCLUDE
+
+
+class EmptySchema(BodySchema):
+    """`{}`: the action needs no data."""
+
+
+class ErrorSchema(Schema):
+    error = fields.String(required=True, metadata={"description": "What went wrong, for a person."})
+    field = fields.String(metadata={"description": "The body field to blame, when there is one (a.b.0.c)."})
+
+
+# ----------------------------------------------------------------------------- accounts, tournaments
+
+
+class UserSchema(Schema):
+    id = fields.Integer()
+    email = fields.String()
+    name = fields.String()
+    role = fields.String()
+
+
+class TournamentInSchema(BodySchema):
+    name = fields.String(required=True)
+    venue = fields.String()
+    start_date = fields.Date(allow_none=True)
+    end_date = fields.Date(allow_none=True)
+    ruleset = fields.String()
+    session_count = StrictInteger()
+    session_minutes = StrictInteger()
+    end_rule = fields.String()
+    false_mahjong_under_minimum = StrictInteger()
+    false_mahjong_not_winning = StrictInteger()
+    table_points = fields.List(StrictInteger())
+    tie_breaks = fields.List(fields.String())
+
+
+class TournamentSchema(Schema):
+    id = fields.Integer()
+    name = fields.String()
+    venue = fields.String()
+    start_date = fields.Date(allow_none=True)
+    end_date = fields.Date(allow_none=True)
+    ruleset = fields.String()
+    session_count = fields.Integer()
+    session_minutes = fields.Integer()
+    end_rule = fields.String()
+    false_mahjong_under_minimum = fields.Integer()
+    false_mahjong_not_winning = fields.Integer()
+    table_points = fields.List(fields.Integer())
+    tie_breaks = fields.List(fields.String())
+    version = fields.Integer()
+
+
+class TournamentListSchema(Schema):
+    tournaments = fields.List(fields.Nested(TournamentSchema))
+
+
+# ----------------------------------------------------------------------------- players
+
+
+class PlayerInSchema(BodySchema):
+    first_name = fields.String(required=True)
+    last_name = fields.String(required=True)
+    country = fields.String(required=True, metadata={"description": "ISO 3166 code (FI, FIN) or English name."})
+    ema_number = fields.String(allow_none=True, metadata={"description": "8 digits."})
+    club = fields.String(allow_none=True)
+    team = fields.String(allow_none=True)
+    substitute = StrictBoolean()
+
+
+class PlayerSchema(Schema):
+    id = fields.Integer()
+    first_name = fields.String()
+    last_name = fields.String()
+    country = fields.String()
+    ema_number = fields.String(allow_none=True)
+    club = fields.String()
+    team = fields.String()
+    substitute = fields.Boolean()
+    status = fields.String(metadata={"description": "registered, present, withdrawn or disqualified"})
+
+
+class PlayerListSchema(Schema):
+    players = fields.List(fields.Nested(PlayerSchema))
+
+
+# ----------------------------------------------------------------------------- sessions
+
+
+class DrawInSchema(BodySchema):
+    seed = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=MAX_SEED))
+
+
+class SeatSchema(Schema):
+    wind = fields.String(metadata={"description": "E, S, W or N: the starting seat."})
+    player_id = fields.Integer()
+
+
+class TableSeatingSchema(Schema):
+    table = fields.Integer()
+    seats = fields.List(fields.Nested(SeatSchema))
+
+
+class SessionSchema(Schema):
+    session = fields.Integer()
+    status = fields.String(metadata={"description": "draft, published, in_play or finished"})
+    seed = fields.Integer()
+    tables = fields.List(fields.Nested(TableSeatingSchema))
+
+
+# ----------------------------------------------------------------------------- hands
+
+
+class FalseMahjongInSchema(BodySchema):
+    player_id = StrictInteger(required=True, validate=ID)
+    hand = fields.String(allow_none=True, validate=validate.Length(max=120))
+    kind = fields.String(allow_none=True, validate=validate.OneOf(["under_minimum", "not_winning"]))
+
+
+class HandInSchema(BodySchema):
+    number = StrictInteger(required=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
+    result = fields.String(required=True, validate=validate.OneOf(["win", "draw"]))
+    winner_id = StrictInteger(allow_none=True, validate=ID)
+    discarder_id = StrictInteger(
+        allow_none=True, validate=ID, metadata={"description": "Absent or null: self-drawn."}
+    )
+    hand = fields.String(allow_none=True, validate=validate.Length(max=120),
+                         metadata={"description": "The winning hand in the project's notation."})
+    flowers = StrictInteger(validate=validate.Range(min=0, max=MAX_FLOWERS))
+    last_tile = StrictBoolean()
+    wall_last = StrictBoolean()
+    kong = StrictBoolean()
+    false_mahjongs = fields.List(fields.Nested(FalseMahjongInSchema))
+
+
+class FanSchema(Schema):
+    name = fields.String(metadata={"description": "As in fans.csv; flowers as 'Flower Tiles'."})
+    points = fields.Integer()
+    count = fields.Integer()
+
+
+class FalseMahjongSchema(Schema):
+    player_id = fields.Integer()
+    kind = fields.String()
+    hand = fields.String(allow_none=True)
+    amount = fields.Integer()
+
+
+class HandSchema(Schema):
+    id = fields.Integer()
+    number = fields.Integer()
+    result = fields.String()
+    winner_id = fields.Integer(allow_none=True)
+    discarder_id = fields.Integer(allow_none=True)
+    hand = fields.String(allow_none=True)
+    flowers = fields.Integer()
+    last_tile = fields.Boolean()
+    wall_last = fields.Boolean()
+    kong = fields.Boolean()
+    fans = fields.List(fields.Nested(FanSchema))
+    total = fields.Integer(metadata={"description": "Fan points plus flowers."})
+    payments = fields.Dict(keys=fields.String(), values=fields.Integer(),
+                           metadata={"description": "Score change per player id, false mahjongs included."})
+    false_mahjongs = fields.List(fields.Nested(FalseMahjongSchema))
+    version = fields.Integer()
+
+
+class HandListSchema(Schema):
+    hands = fields.List(fields.Nested(HandSchema))
+
+
+# ----------------------------------------------------------------------------- penalties
+
+
+class PenaltyInSchema(BodySchema):
+    player_id = StrictInteger(required=True, validate=ID)
+    session = StrictInteger(required=True, validate=ID)
+    amount = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_ID))
+    reason = fields.String(required=True, validate=validate.Length(max=500))
+    hand = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
+
+
+class CancelPenaltyInSchema(BodySchema):
+    reason = fields.String(required=True, validate=validate.Length(max=500))
+
+
+class PenaltySchema(Schema):
+    id = fields.Integer()
+    player_id = fields.Integer()
+    session = fields.Integer()
+    hand = fields.Integer(allow_none=True)
+    amount = fields.Integer()
+    reason = fields.String()
+    given_by = fields.String(allow_none=True)
+    given_at = fields.DateTime()
+    cancelled = fields.Boolean()
+    cancelled_at = fields.DateTime(allow_none=True)
+    cancel_reason = fields.String()
+
+
+# ----------------------------------------------------------------------------- standings
+
+
+class SessionResultSchema(Schema):
+    session = fields.Integer()
+    table_points = fields.Float(metadata={"description": "Exact to two decimals (7/3 is 2.33)."})
+    score = fields.Integer()
+
+
+class StandingRowSchema(Schema):
+    rank = fields.Integer(metadata={"description": "Players equal on everything share a rank: 1, 2, 2, 4."})
+    player_id = fields.Integer()
+    name = fields.String()
+    country = fields.String()
+    table_points = fields.Float()
+    score = fields.Integer()
+    sessions = fields.List(fields.Nested(SessionResultSchema))
+
+
+class StandingsSchema(Schema):
+    rows = fields.List(fields.Nested(StandingRowSchema))
+
+
+def first_error(messages: Any, path: tuple[str, ...] = ()) -> tuple[str | None, str]:
+    """(field path, message) of the first problem in marshmallow's nested error messages."""
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            return first_error(value, (*path, str(key)))
+    if isinstance(messages, list) and messages:
+        return first_error(messages[0], path)
+    field = ".".join(p for p in path if p != "_schema") or None
+    return field, str(messages)
+
+
+__all__ = ["ValidationError", "first_error"]

@@ -1,0 +1,48 @@
+"""Sessions: drawing the next one, starting play, and the hands entered at its tables."""
+
+from __future__ import annotations
+
+from tournament.models import Tournament, TournamentSession
+from tournament.services import ConflictError
+from tournament.services import draws as draw_service
+from tournament.web.api.common import api_blueprint, for_tournament
+from tournament.web.api.schemas import DrawInSchema, SessionSchema
+
+bp = api_blueprint("api_sessions", "Sessions: draw, start (its organisers).")
+
+
+def session_json(session: TournamentSession) -> dict:
+    return {
+        "session": session.number,
+        "status": session.status,
+        "seed": session.seed,
+        "tables": [
+            {"table": number, "seats": [{"wind": wind, "player_id": player_id}
+                                        for wind, player_id in zip("ESWN", table, strict=True)]}
+            for number, table in enumerate(session.tables(), start=1)
+        ],
+    }
+
+
+@bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>/draw", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(DrawInSchema, required=False)
+@bp.response(201, SessionSchema)
+def draw(body: dict, t: Tournament, number: int):
+    """Draw session `number`, which must be the next one, seating the players checked in as present
+    (substitutes fill an incomplete table). Seats are listed E, S, W, N: the starting seats."""
+    drawn = draw_service.drawn_sessions(t)
+    following = len(drawn) + 1
+    if number != following or number > t.session_count:
+        expected = (f"session {following} is the next one to draw" if following <= t.session_count
+                    else f"all {t.session_count} sessions are drawn")
+        raise ConflictError(f"Session {number} cannot be drawn now: {expected}.", field="number")
+    return session_json(draw_service.draw_next(t, seed=body.get("seed"), number=number))
+
+
+@bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>", methods=["GET"])
+@for_tournament("referee")
+@bp.response(200, SessionSchema)
+def get_session(t: Tournament, number: int):
+    """A drawn session's status and seating (its staff)."""
+    return session_json(draw_service.get_session(t, number))

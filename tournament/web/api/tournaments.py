@@ -1,0 +1,74 @@
+"""The token's user and tournaments."""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from flask import abort
+
+from tournament.models import Tournament
+from tournament.services import tournaments as tournament_service
+from tournament.services.tournaments import TournamentData
+from tournament.web.api.common import api_blueprint, current_user, for_tournament
+from tournament.web.api.schemas import TournamentInSchema, TournamentListSchema, TournamentSchema, UserSchema
+
+bp = api_blueprint("api_tournaments", "Your account and tournaments.")
+
+
+def tournament_json(t: Tournament) -> dict:
+    return {
+        "id": t.id,
+        "name": t.name,
+        "venue": t.venue,
+        "start_date": t.start_date,
+        "end_date": t.end_date,
+        "ruleset": t.ruleset,
+        "session_count": t.session_count,
+        "session_minutes": t.session_minutes,
+        "end_rule": t.end_rule,
+        "false_mahjong_under_minimum": t.false_mahjong_under_minimum,
+        "false_mahjong_not_winning": t.false_mahjong_not_winning,
+        "table_points": t.table_points_list,
+        "tie_breaks": t.tie_break_list,
+        "version": t.version,
+    }
+
+
+@bp.route("/me", methods=["GET"])
+@bp.response(200, UserSchema)
+def me():
+    """The account the token belongs to."""
+    return current_user()
+
+
+@bp.route("/tournaments", methods=["GET"])
+@bp.response(200, TournamentListSchema)
+def list_tournaments():
+    """Every tournament (public data)."""
+    return {"tournaments": [tournament_json(t) for t in tournament_service.list_tournaments()]}
+
+
+@bp.route("/tournaments/<int:tournament_id>", methods=["GET"])
+@for_tournament()
+@bp.response(200, TournamentSchema)
+def get_tournament(t: Tournament):
+    """One tournament."""
+    return tournament_json(t)
+
+
+@bp.route("/tournaments", methods=["POST"])
+@bp.arguments(TournamentInSchema)
+@bp.response(201, TournamentSchema)
+def create_tournament(body: dict):
+    """Create a tournament (organisers); the creator becomes one of its organisers. Omitted settings take
+    the defaults (7 sessions of 120 minutes, ruleset ema, table points 4-2-1-0, ...)."""
+    user = current_user()
+    if not user.is_organiser:
+        abort(403, "Only organisers create tournaments.")
+    known = {f.name for f in fields(TournamentData)}
+    values = {key: value for key, value in body.items() if key in known}
+    for key in ("table_points", "tie_breaks"):
+        if key in values:
+            values[key] = tuple(values[key])
+    t = tournament_service.create_tournament(user, TournamentData(**values))
+    return tournament_json(t)
