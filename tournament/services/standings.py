@@ -1,0 +1,315 @@
+"""Standings computed from the recorded facts: seats, hand payments, totals-only tables, penalties.
+
+Nothing is stored that could drift: every call reads the facts with a fixed, small number of SQL
+queries (payments are summed per session, table and player by the database) and hands them to
+`tournament.services.ranking`, which alone decides table points and the order.
+
+Counted sessions are those in play or finished; draft and published ones have no results yet.
+A table counts for table points once it has an entered result: a hand (hand-by-hand tables) or a
+total (totals-only tables). Active penalties are deducted from the offender's session score.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from fractions import Fraction
+
+from sqlalchemy import func, select
+
+from tournament.extensions import db
+from tournament.models import (
+    Hand,
+    HandPayment,
+    Penalty,
+    Player,
+    PlayerStatus,
+    Seat,
+    SessionStatus,
+    SessionTable,
+    TableMode,
+    TableTotal,
+    Tournament,
+    TournamentSession,
+)
+from tournament.models._common import utcnow
+from tournament.services.errors import NotFound
+from tournament.services.ranking import (
+    Entrant,
+    Placing,
+    RankedRow,
+    TableResult,
+    TeamRow,
+    format_points,
+    rank_players,
+    rank_teams,
+    split_table_points,
+)
+
+COUNTED_STATUSES = (SessionStatus.IN_PLAY.value, SessionStatus.FINISHED.value)
+WIND_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament_id: int
+    rows: list[RankedRow]            # ranked players, best first
+    team_rows: list[TeamRow]         # teams, best first (empty when nobody has a team)
+    session_numbers: tuple[int, ...]  # the sessions counted (in play or finished)
+    generated_at: datetime           # naive UTC, like every timestamp of the project
+    table_points: tuple[int, ...]
+    tie_breaks: tuple[str, ...]
+
+    @property
+    def player_ids(self) -> list[int]:
+        """Ranked player ids best first: what the Swiss draw takes as `ranking`."""
+        return [row.player_id for row in self.rows]
+
+
+@dataclass(frozen=True)
+class PlayerResult:
+    """One player at one table of a session."""
+
+    player_id: int
+    name: str
+    seat_wind: str | None            # None for a player with results but no seat (should not happen)
+    is_substitute: bool
+    table_score: int                 # sum of hand payments, or the sheet's total
+    penalty: int                     # active penalty points deducted
+    score: int                       # table_score - penalty: the session score
+    place: int | None                # None while the table has no result
+    table_points: Fraction
+
+    @property
+    def table_points_text(self) -> str:
+        return format_points(self.table_points)
+
+
+@dataclass(frozen=True)
+class TableResults:
+    table: int
+    mode: str                        # "hands" or "totals"
+    counted: bool                    # has an entered result
+    hands: int                       # hands entered (hand-by-hand tables)
+    players: list[PlayerResult]      # in seat order E, S, W, N
+
+    @property
+    def balance(self) -> int:
+        """Sum of the table scores before penalties: 0 when the payments are consistent."""
+        return sum(p.table_score for p in self.players)
+
+
+@dataclass(frozen=True)
+class SessionResults:
+    number: int
+    status: str
+    tables: list[TableResults]
+    generated_at: datetime
+
+
+# ----------------------------------------------------------------------------- table facts
+
+
+@dataclass
+class _Table:
+    """The facts of one table while they are gathered."""
+
+    seats: dict[int, str]            # player id -> seat wind
+    mode: str = TableMode.HANDS.value
+    has_hands: bool = False
+    payments: dict[int, int] | None = None
+    totals: dict[int, int] | None = None
+
+    @property
+    def counted(self) -> bool:
+        return bool(self.totals) if self.mode == TableMode.TOTALS else self.has_hands
+
+    def table_scores(self) -> dict[int, int]:
+        """Score per player before penalties; every seated player appears, results of others too."""
+        source = (self.totals if self.mode == TableMode.TOTALS else self.payments) or {}
+        scores = dict.fromkeys(self.seats, 0)
+        for player_id, value in source.items():
+            scores[player_id] = scores.get(player_id, 0) + value
+        return scores
+
+
+def _load_tables(session_filter, session_key) -> dict[tuple[int, int], _Table]:
+    """Seats, hand payments and totals of the sessions selected by `session_filter`: three queries.
+
+    `session_key` maps a session id to the key used in the result (the session number).
+    """
+    tables: dict[tuple[int, int], _Table] = {}
+
+    def table(session_id: int, number: int) -> _Table:
+        return tables.setdefault((session_key[session_id], number), _Table(seats={}))
+
+    for session_id, number, wind, player_id in db.session.execute(
+        select(Seat.session_id, Seat.table_number, Seat.seat_wind, Seat.player_id).where(session_filter(Seat))
+    ):
+        table(session_id, number).seats[player_id] = wind
+
+    # One row per (session, table, player) with the summed deltas; a hand without payments (a draw)
+    # still yields a row with no player, which is enough to make the table counted.
+    for session_id, number, player_id, total in db.session.execute(
+        select(Hand.session_id, Hand.table_number, HandPayment.player_id, func.sum(HandPayment.delta))
+        .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
+        .where(session_filter(Hand))
+        .group_by(Hand.session_id, Hand.table_number, HandPayment.player_id)
+    ):
+        facts = table(session_id, number)
+        facts.has_hands = True
+        if player_id is not None:
+            facts.payments = facts.payments or {}
+            facts.payments[player_id] = int(total or 0)
+
+    for session_id, number, mode, player_id, score in db.session.execute(
+        select(SessionTable.session_id, SessionTable.table_number, SessionTable.mode,
+               TableTotal.player_id, TableTotal.score)
+        .outerjoin(TableTotal, TableTotal.table_id == SessionTable.id)
+        .where(session_filter(SessionTable))
+    ):
+        facts = table(session_id, number)
+        facts.mode = str(mode)
+        if player_id is not None:
+            facts.totals = facts.totals or {}
+            facts.totals[player_id] = score
+    return tables
+
+
+def _load_penalties(session_filter, session_key) -> dict[tuple[int, int], int]:
+    """Active penalty points per (session number, player)."""
+    rows = db.session.execute(
+        select(Penalty.session_id, Penalty.player_id, func.sum(Penalty.amount))
+        .where(session_filter(Penalty), Penalty.cancelled_at.is_(None))
+        .group_by(Penalty.session_id, Penalty.player_id)
+    )
+    return {(session_key[session_id], player_id): int(total) for session_id, player_id, total in rows}
+
+
+def _session_scores(facts: _Table, penalties: dict[int, int]) -> dict[int, int]:
+    return {player_id: score - penalties.get(player_id, 0) for player_id, score in facts.table_scores().items()}
+
+
+def _penalties_at(penalties: dict[tuple[int, int], int], session: int) -> dict[int, int]:
+    return {player_id: amount for (number, player_id), amount in penalties.items() if number == session}
+
+
+# ----------------------------------------------------------------------------- standings
+
+
+def _entrant(player: Player, played: set[int]) -> Entrant:
+    """Substitutes are never ranked; nor the disqualified, nor those who withdrew without playing."""
+    ranked = not player.is_substitute and player.status != PlayerStatus.DISQUALIFIED and (
+        player.id in played or player.status != PlayerStatus.WITHDRAWN
+    )
+    return Entrant(player_id=player.id, name=player.full_name, sort_name=player.sort_name,
+                   country=player.country or "", team=(player.team or "").strip(), ranked=ranked)
+
+
+def standings(t: Tournament) -> Standings:
+    """The tournament's individual and team standings, computed now from the recorded facts.
+
+    Six queries whatever the size of the tournament: sessions, players, seats, summed payments,
+    tables and totals, summed penalties.
+    """
+    sessions = db.session.execute(
+        select(TournamentSession.id, TournamentSession.number)
+        .where(TournamentSession.tournament_id == t.id, TournamentSession.status.in_(COUNTED_STATUSES))
+        .order_by(TournamentSession.number)
+    ).all()
+    session_key = {session_id: number for session_id, number in sessions}
+    players = list(db.session.scalars(select(Player).where(Player.tournament_id == t.id).order_by(Player.id)))
+
+    def counted_sessions(model):
+        return model.session_id.in_(
+            select(TournamentSession.id).where(TournamentSession.tournament_id == t.id,
+                                               TournamentSession.status.in_(COUNTED_STATUSES))
+        )
+
+    tables = _load_tables(counted_sessions, session_key) if sessions else {}
+    penalties = _load_penalties(counted_sessions, session_key) if sessions else {}
+    by_session: dict[int, dict[int, int]] = defaultdict(dict)
+    for (session, player_id), amount in penalties.items():
+        by_session[session][player_id] = amount
+
+    results = [
+        TableResult(session=session, table=number, scores=_session_scores(facts, by_session[session]),
+                    counted=facts.counted)
+        for (session, number), facts in sorted(tables.items())
+    ]
+    played = {player_id for r in results for player_id in r.scores}  # seated in a session in play
+    penalty_totals: dict[int, int] = defaultdict(int)
+    for (_, player_id), amount in penalties.items():
+        penalty_totals[player_id] += amount
+
+    numbers = tuple(number for _, number in sessions)
+    rows = rank_players(
+        [_entrant(p, played) for p in players], results,
+        table_points=t.table_points_list, tie_breaks=t.tie_break_list,
+        penalties=penalty_totals, session_numbers=numbers,
+    )
+    return Standings(
+        tournament_id=t.id, rows=rows, team_rows=rank_teams(rows), session_numbers=numbers,
+        generated_at=utcnow(), table_points=tuple(t.table_points_list), tie_breaks=tuple(t.tie_break_list),
+    )
+
+
+# ----------------------------------------------------------------------------- one session
+
+
+def session_results(t: Tournament, number: int) -> SessionResults:
+    """Per-table results of one drawn session: players in seat order, scores, penalties, table points.
+
+    Works for any drawn session; one that is not in play yet simply has no counted table. Pages
+    decide whether a draft session may be shown.
+    """
+    session = db.session.execute(
+        select(TournamentSession.id, TournamentSession.status)
+        .where(TournamentSession.tournament_id == t.id, TournamentSession.number == number)
+    ).first()
+    if session is None:
+        raise NotFound(f"Session {number} has not been drawn yet.")
+    session_id, status = session
+    session_key = {session_id: number}
+
+    def this_session(model):
+        return model.session_id == session_id
+
+    tables = _load_tables(this_session, session_key)
+    penalties = _penalties_at(_load_penalties(this_session, session_key), number)
+    hand_counts = dict(db.session.execute(
+        select(Hand.table_number, func.count(Hand.id)).where(Hand.session_id == session_id)
+        .group_by(Hand.table_number)
+    ).all())
+    player_ids = {player_id for facts in tables.values() for player_id in facts.table_scores()}
+    people = {
+        p.id: p for p in db.session.scalars(select(Player).where(Player.tournament_id == t.id,
+                                                                 Player.id.in_(player_ids)))
+    } if player_ids else {}
+
+    out = []
+    for (_, table_number), facts in sorted(tables.items()):
+        raw = facts.table_scores()
+        scores = _session_scores(facts, penalties)
+        placings: dict[int, Placing] = (
+            split_table_points(scores, t.table_points_list) if facts.counted else {}
+        )
+        players = []
+        for player_id in sorted(raw, key=lambda pid: (WIND_ORDER.get(facts.seats.get(pid, ""), 9), pid)):
+            person = people.get(player_id)
+            placing = placings.get(player_id)
+            players.append(PlayerResult(
+                player_id=player_id,
+                name=person.full_name if person else f"#{player_id}",
+                seat_wind=facts.seats.get(player_id),
+                is_substitute=bool(person and person.is_substitute),
+                table_score=raw[player_id],
+                penalty=penalties.get(player_id, 0),
+                score=scores[player_id],
+                place=placing.place if placing else None,
+                table_points=placing.table_points if placing else Fraction(0),
+            ))
+        out.append(TableResults(table=table_number, mode=facts.mode, counted=facts.counted,
+                                hands=int(hand_counts.get(table_number, 0)), players=players))
+    return SessionResults(number=number, status=str(status), tables=out, generated_at=utcnow())
