@@ -11,6 +11,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.account.routes import bp as account_bp
     from tournament.web.api.routes import bp as api_bp
     from tournament.web.auth.routes import bp as auth_bp
+    from tournament.web.checker.routes import bp as checker_bp
     from tournament.web.draws.routes import bp as draws_bp
     from tournament.web.players.routes import bp as players_bp
     from tournament.web.public.routes import bp as public_bp
@@ -25,5 +26,6 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(draws_bp)
     app.register_blueprint(seating_bp)
+    app.register_blueprint(checker_bp)
     errors.init_app(app)
     helpers.init_app(app)

@@ -1,0 +1,318 @@
+// Live hand score: as the user types or clicks, asks the fan engine (the hand checker's JSON endpoint)
+// and shows the fans, their points and the total, or the reason the hand is no win. No inline script.
+//
+// Contract (markup):
+//   <form data-hand-score="/check/score.json"          the JSON endpoint (GET); never hard-coded here
+//         data-hand-score-output="ID"                 id of the element that receives the result; give it
+//                                                     aria-live="polite" (or put [data-hand-score-output]
+//                                                     inside the form instead of naming an id)
+//         data-hand-score-sync-url>                   optional: keep the page address in step with the form
+//                                                     (history.replaceState to action?query), for sharing
+//     <input data-hand-param="hand">                  the hand text (usually also data-tile-picker)
+//     <input type=checkbox data-hand-param="self_drawn">   checkboxes send 1 or 0:
+//                                                     self_drawn, last_tile, wall_last, kong
+//     <select data-hand-param="seat_wind">            E S W N; also prevalent_wind
+//     <select data-hand-param="flowers">              0..8
+//     <input type=hidden data-hand-param="ruleset" value="ema">   ema | chinese (a fixed value is fine)
+//     <button type=button data-hand-score-copy hidden>     optional: shown, copies the link to this hand
+//     <span data-hand-score-copy-status role=status>       optional: says "Link copied"
+//   [data-hand-score-share] / [data-hand-score-share-link]  optional, anywhere: shown and kept pointing at
+//                                                     the link to the hand
+//
+// The endpoint: GET URL?hand=...&self_drawn=0|1&last_tile=0|1&wall_last=0|1&kong=0|1&seat_wind=E&
+//   prevalent_wind=E&flowers=0..8&ruleset=ema ->
+//   200 {verdict: "valid"|"under_minimum"|"not_winning"|"invalid", is_win, reason, fans: [{name, points,
+//        count, sets: ["123m", ...]}] (flowers last as "Flower Tiles"), fan_points, flower_points, total,
+//        code, field, tiles}
+//   400 {error, field} for a parameter value it cannot take.
+// After each answer the form gets a "hand-score" event whose detail is the JSON (or {error, field}), so a
+// page can, for example, offer to record a false mahjong when detail.verdict is not "valid".
+(function () {
+  "use strict";
+
+  var DELAY_MS = 250;
+  var SUITS = { m: "characters", p: "dots", s: "bamboo" };
+  var HONOURS = { E: "East wind", S: "South wind", W: "West wind", N: "North wind",
+    C: "Red dragon", F: "Green dragon", P: "White dragon" };
+  var SHORT = { E: "East", S: "South", W: "West", N: "North", C: "Red", F: "Green", P: "White" };
+  var Z = "ESWNCFP";
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function setCodes(group) {
+    var out = [];
+    var digits = "";
+    group.split("").forEach(function (ch) {
+      if (/[0-9]/.test(ch)) digits += ch;
+      else if (ch === "z") { digits.split("").forEach(function (d) { out.push(Z.charAt(+d - 1)); }); digits = ""; }
+      else if (SUITS[ch]) { digits.split("").forEach(function (d) { out.push(d + ch); }); digits = ""; }
+      else if (HONOURS[ch]) out.push(ch);
+    });
+    return out;
+  }
+
+  function tileLabel(code) {
+    return code.length === 1 ? HONOURS[code] : code.charAt(0) + " " + SUITS[code.charAt(1)];
+  }
+
+  function setLabel(group) {
+    var codes = setCodes(group);
+    if (!codes.length) return group;
+    if (codes.length > 1 && codes.every(function (c) { return c === codes[0]; })) {
+      return tileLabel(codes[0]) + " ×" + codes.length;
+    }
+    var suit = codes[0].charAt(1);
+    if (suit && codes.every(function (c) { return c.length === 2 && c.charAt(1) === suit; })) {
+      return codes.map(function (c) { return c.charAt(0); }).join(" ") + " " + SUITS[suit];
+    }
+    return codes.map(tileLabel).join(", ");
+  }
+
+  function tile(code) {
+    var honour = code.length === 1;
+    var node = el("span", "tile tile-sm " + (honour ? "tile-honour tile-" + code : "tile-" + code.charAt(1)));
+    node.setAttribute("aria-hidden", "true");
+    node.appendChild(el("span", "tile-rank", honour ? code : code.charAt(0)));
+    node.appendChild(el("span", "tile-suit", honour ? SHORT[code] : code.charAt(1)));
+    return node;
+  }
+
+  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
+
+  // The same markup as templates/checker/_result.html (hand_result).
+  function renderResult(out, data) {
+    out.textContent = "";
+    var verdict = el("p", "verdict verdict-" + data.verdict);
+    if (data.verdict === "valid") {
+      verdict.appendChild(el("strong", "", "Mahjong: " + plural(data.total, "point")));
+      if (data.flower_points) {
+        verdict.appendChild(document.createTextNode(
+          " (" + data.fan_points + " + " + plural(data.flower_points, "flower") + ")"));
+      }
+    } else {
+      verdict.appendChild(el("strong", "", data.verdict === "invalid" ? "Cannot check:" : "No win:"));
+      verdict.appendChild(document.createTextNode(" " + data.reason));
+    }
+    out.appendChild(verdict);
+    if (!data.fans.length) return;
+    var wrap = el("div", "table-wrap");
+    var table = el("table", "fan-table");
+    var caption = el("caption", "visually-hidden", "Fans of the hand");
+    table.appendChild(caption);
+    var head = el("thead");
+    var hr = el("tr");
+    [["Fan", ""], ["Sets used", ""], ["Points", "num"]].forEach(function (h) {
+      var th = el("th", h[1], h[0]);
+      th.scope = "col";
+      hr.appendChild(th);
+    });
+    head.appendChild(hr);
+    table.appendChild(head);
+    var body = el("tbody");
+    data.fans.forEach(function (fan) {
+      var tr = el("tr");
+      var name = el("th", "", fan.name);
+      name.scope = "row";
+      tr.appendChild(name);
+      var sets = el("td", "fan-sets");
+      if (fan.name === "Flower Tiles") {
+        sets.appendChild(el("span", "muted", plural(fan.count, "flower") + ", not counted toward the minimum"));
+      } else if (!fan.sets.length) {
+        sets.appendChild(el("span", "muted", "whole hand"));
+      }
+      fan.sets.forEach(function (group) {
+        var set = el("span", "tile-set");
+        set.setAttribute("role", "img");
+        set.setAttribute("aria-label", setLabel(group));
+        setCodes(group).forEach(function (code) { set.appendChild(tile(code)); });
+        sets.appendChild(set);
+      });
+      tr.appendChild(sets);
+      var points = el("td", "num", fan.count > 1 ? fan.points + " × " + fan.count + " = " : "");
+      points.appendChild(el("strong", "", String(fan.points * fan.count)));
+      tr.appendChild(points);
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    var foot = el("tfoot");
+    var fr = el("tr");
+    var total = el("th", "", "Total");
+    total.scope = "row";
+    total.colSpan = 2;
+    fr.appendChild(total);
+    var sum = el("td", "num");
+    sum.appendChild(el("strong", "", String(data.total)));
+    fr.appendChild(sum);
+    foot.appendChild(fr);
+    table.appendChild(foot);
+    wrap.appendChild(table);
+    out.appendChild(wrap);
+  }
+
+  function message(out, className, text) {
+    out.textContent = "";
+    out.appendChild(el("p", className, text));
+  }
+
+  function enhance(form) {
+    var url = form.dataset.handScore;
+    var out = (form.dataset.handScoreOutput && document.getElementById(form.dataset.handScoreOutput)) ||
+      form.querySelector("[data-hand-score-output]");
+    if (!url || !out) return;
+    var timer = null;
+    var controller = null;
+    var asked = 0;
+    var copy = form.querySelector("[data-hand-score-copy]");
+    var copyStatus = form.querySelector("[data-hand-score-copy-status]");
+    var share = document.querySelector("[data-hand-score-share]");
+    var shareLink = document.querySelector("[data-hand-score-share-link]");
+
+    function params() {
+      var query = new URLSearchParams();
+      Array.prototype.forEach.call(form.querySelectorAll("[data-hand-param]"), function (field) {
+        var value = field.type === "checkbox" ? (field.checked ? "1" : "0") : field.value;
+        query.set(field.dataset.handParam, value);
+      });
+      return query;
+    }
+
+    function pageLink(query) {
+      var action = new URL(form.getAttribute("action") || window.location.pathname, window.location.href);
+      return action.origin + action.pathname + "?" + query.toString();
+    }
+
+    // The reason next to the field to blame (the hand for "13 tiles, 14 expected", the kong flag ...), and
+    // no stale message next to the others. Server-rendered messages use the same markup.
+    function markFields(blamed, text) {
+      Array.prototype.forEach.call(form.querySelectorAll("[data-hand-param]"), function (field) {
+        var wrapper = field.closest(".field");
+        if (!wrapper || field.type === "hidden") return;
+        var id = (field.id || field.dataset.handParam) + "-error";
+        var note = document.getElementById(id);
+        var bad = field.dataset.handParam === blamed;
+        wrapper.classList.toggle("has-error", bad);
+        if (bad) field.setAttribute("aria-invalid", "true");
+        else field.removeAttribute("aria-invalid");
+        var described = (field.getAttribute("aria-describedby") || "").split(" ").filter(function (x) {
+          return x && x !== id;
+        });
+        if (bad) {
+          if (!note) {
+            note = el("p", "error");
+            note.id = id;
+            wrapper.appendChild(note);
+          }
+          note.textContent = text;
+          described.push(id);
+        } else if (note) {
+          note.parentNode.removeChild(note);
+        }
+        if (described.length) field.setAttribute("aria-describedby", described.join(" "));
+        else field.removeAttribute("aria-describedby");
+      });
+    }
+
+    function publish(detail) {
+      form.dispatchEvent(new CustomEvent("hand-score", { bubbles: true, detail: detail }));
+    }
+
+    function ask() {
+      var query = params();
+      var link = pageLink(query);
+      if (form.hasAttribute("data-hand-score-sync-url")) window.history.replaceState(null, "", link);
+      if (shareLink) shareLink.href = link;
+      if (!(query.get("hand") || "").trim()) {
+        if (controller) controller.abort();
+        asked++;
+        message(out, "empty", "Build or type a hand to see its fans.");
+        markFields("", "");
+        if (share) share.hidden = true;
+        publish({ verdict: "", empty: true });
+        return;
+      }
+      if (share) share.hidden = false;
+      if (controller) controller.abort();
+      controller = "AbortController" in window ? new AbortController() : null;
+      var mine = ++asked;
+      out.setAttribute("aria-busy", "true");
+      var target = url + (url.indexOf("?") < 0 ? "?" : "&") + query.toString();
+      fetch(target, { headers: { Accept: "application/json" }, signal: controller ? controller.signal : undefined })
+        .then(function (response) {
+          return response.json().then(function (data) { return { ok: response.ok, data: data }; });
+        })
+        .then(function (answer) {
+          if (mine !== asked) return;  // a newer question is on its way
+          out.removeAttribute("aria-busy");
+          if (answer.ok) {
+            renderResult(out, answer.data);
+            markFields(answer.data.verdict === "invalid" ? answer.data.field : "", answer.data.reason);
+          } else {
+            message(out, "error", answer.data.error || "The hand could not be checked.");
+            markFields(answer.data.field, answer.data.error);
+          }
+          publish(answer.data);
+        })
+        .catch(function (error) {
+          if (error && error.name === "AbortError") return;
+          if (mine !== asked) return;
+          out.removeAttribute("aria-busy");
+          message(out, "error", "The checker could not be reached. Check the connection and try again.");
+        });
+    }
+
+    function later() {
+      window.clearTimeout(timer);
+      timer = window.setTimeout(ask, DELAY_MS);
+    }
+
+    form.addEventListener("input", later);
+    form.addEventListener("change", later);
+
+    if (copy) {
+      copy.hidden = false;
+      copy.addEventListener("click", function () {
+        var link = pageLink(params());
+        function done(ok) {
+          if (copyStatus) copyStatus.textContent = ok ? "Link copied." : "Copy this address: " + link;
+        }
+        if (navigator.clipboard && window.isSecureContext) {
+          navigator.clipboard.writeText(link).then(function () { done(true); }, function () { done(fallback(link)); });
+        } else {
+          done(fallback(link));
+        }
+      });
+    }
+  }
+
+  // Copying without the asynchronous clipboard (plain http on a local network).
+  function fallback(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.style.position = "fixed";
+    area.style.opacity = "0";
+    document.body.appendChild(area);
+    area.select();
+    var ok = false;
+    try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+    document.body.removeChild(area);
+    return ok;
+  }
+
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-hand-score]"), function (form) {
+      if (form.dataset.handScoreReady) return;
+      form.dataset.handScoreReady = "1";
+      enhance(form);
+    });
+  }
+
+  window.HandScore = { init: init };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

@@ -1,0 +1,346 @@
+// Tile picker: builds a hand in MCR notation by clicking tiles. No build step, no inline script.
+//
+// Contract (markup):
+//   <input type="text" data-tile-picker ...>   the hand field; it stays the source of truth.
+//     The picker is drawn right after the field's ".field" wrapper (or after the input when there is none),
+//     or inside the element whose id is the attribute's value: data-tile-picker="picker-box".
+//   Typing in the field works as before: the picker re-reads the text on every "input" event.
+//   Every change the picker makes is written to the field and announced with a bubbling "input"
+//   event, so form scripts (static/js/hand-score.js) and the server see one value.
+//
+// Notation (see the rules' hand-notation.md): declared sets first, "[123m]" melded chow, "[555p]" pung,
+// "[5555p]" kong, "{5555p}" concealed kong; then the concealed tiles, the last one is the winning tile.
+// A declared kong counts 3 toward the 14 tiles (its fourth tile is the replacement draw).
+(function () {
+  "use strict";
+
+  var SUITS = { m: "characters", p: "dots", s: "bamboo" };
+  var HONOURS = { E: "East wind", S: "South wind", W: "West wind", N: "North wind",
+    C: "Red dragon", F: "Green dragon", P: "White dragon" };
+  var SHORT = { E: "East", S: "South", W: "West", N: "North", C: "Red", F: "Green", P: "White" };
+  var Z = "ESWNCFP";
+  var HAND_TILES = 14;
+  var MAX_SETS = 4;
+  var MODES = {
+    chow: { label: "Chow [ ]", aria: "Melded chow: then pick its lowest tile", size: 3 },
+    pung: { label: "Pung [ ]", aria: "Melded pung: then pick its tile", size: 3 },
+    kong: { label: "Kong [ ]", aria: "Melded kong: then pick its tile", size: 4 },
+    concealed: { label: "Concealed kong { }", aria: "Concealed kong: then pick its tile", size: 4 }
+  };
+
+  function isHonour(code) { return code.length === 1; }
+
+  function tileLabel(code) {
+    return isHonour(code) ? HONOURS[code] : code.charAt(0) + " " + SUITS[code.charAt(1)];
+  }
+
+  function tileElement(tag, code) {
+    var el = document.createElement(tag);
+    el.className = "tile " + (isHonour(code) ? "tile-honour tile-" + code : "tile-" + code.charAt(1));
+    var rank = document.createElement("span");
+    rank.className = "tile-rank";
+    rank.textContent = isHonour(code) ? code : code.charAt(0);
+    var suit = document.createElement("span");
+    suit.className = "tile-suit";
+    suit.textContent = isHonour(code) ? SHORT[code] : code.charAt(1);
+    rank.setAttribute("aria-hidden", "true");
+    suit.setAttribute("aria-hidden", "true");
+    el.appendChild(rank);
+    el.appendChild(suit);
+    return el;
+  }
+
+  // Tiles of a run of tokens ("123m45pE", "1234z"), or null when something else is in it.
+  function readTiles(text) {
+    var out = [];
+    var re = /([1-9]+)([msp])|([1-7]+)z|([ESWNCFP])/g;
+    var used = 0;
+    var m;
+    while ((m = re.exec(text)) !== null) {
+      if (m.index !== used) return null;
+      used = re.lastIndex;
+      if (m[1]) m[1].split("").forEach(function (d) { out.push(d + m[2]); });
+      else if (m[3]) m[3].split("").forEach(function (d) { out.push(Z.charAt(+d - 1)); });
+      else out.push(m[4]);
+    }
+    return used === text.length ? out : null;
+  }
+
+  // {sets: [{concealed, tiles}], tiles: [...], error} read from the text, as far as the picker needs it
+  // (the engine says what is wrong in detail: the picker only needs to know it cannot build on it).
+  function parse(text) {
+    var s = text.replace(/[ \t]/g, "");
+    var hand = { sets: [], tiles: [], error: "" };
+    var i = 0;
+    while (i < s.length) {
+      var ch = s.charAt(i);
+      if (ch === "[" || ch === "{") {
+        var close = ch === "[" ? "]" : "}";
+        var j = i + 1;
+        while (j < s.length && "[]{}".indexOf(s.charAt(j)) < 0) j++;
+        var body = j < s.length && s.charAt(j) === close ? readTiles(s.slice(i + 1, j)) : null;
+        if (body === null || hand.tiles.length) { hand.error = "unreadable"; return hand; }
+        hand.sets.push({ concealed: ch === "{", tiles: body });
+        i = j + 1;
+      } else {
+        var k = i;
+        while (k < s.length && "[{".indexOf(s.charAt(k)) < 0) k++;
+        var tiles = readTiles(s.slice(i, k));
+        if (tiles === null) { hand.error = "unreadable"; return hand; }
+        hand.tiles = hand.tiles.concat(tiles);
+        i = k;
+      }
+    }
+    return hand;
+  }
+
+  // "1m 2m 3m 5p 5p" -> "123m55p": a run of digits shares its suit letter; order is kept (winning tile last).
+  function compact(tiles) {
+    var out = "";
+    var pendingSuit = "";
+    tiles.forEach(function (code) {
+      if (isHonour(code)) {
+        out += pendingSuit + code;
+        pendingSuit = "";
+        return;
+      }
+      var suit = code.charAt(1);
+      if (pendingSuit && pendingSuit !== suit) out += pendingSuit;
+      out += code.charAt(0);
+      pendingSuit = suit;
+    });
+    return out + pendingSuit;
+  }
+
+  function write(hand) {
+    return hand.sets.map(function (set) {
+      var body = compact(set.tiles);
+      return set.concealed ? "{" + body + "}" : "[" + body + "]";
+    }).join("") + compact(hand.tiles);
+  }
+
+  function tileCount(hand) { return hand.sets.length * 3 + hand.tiles.length; }
+
+  function copies(hand, code) {
+    var n = 0;
+    hand.sets.forEach(function (set) { set.tiles.forEach(function (t) { if (t === code) n++; }); });
+    hand.tiles.forEach(function (t) { if (t === code) n++; });
+    return n;
+  }
+
+  function button(label, aria, className) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = label;
+    if (aria) b.setAttribute("aria-label", aria);
+    if (className) b.className = className;
+    return b;
+  }
+
+  function enhance(input) {
+    var mode = "";
+    var box = document.createElement("div");
+    box.className = "tile-picker";
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", "Tile picker");
+
+    var row = document.createElement("div");
+    row.className = "picker-hand-row";
+    var shown = document.createElement("div");
+    shown.className = "picker-hand";
+    shown.setAttribute("role", "img");
+    var count = document.createElement("span");
+    count.className = "picker-count";
+    row.appendChild(shown);
+    row.appendChild(count);
+
+    var message = document.createElement("p");
+    message.className = "picker-message";
+    message.setAttribute("role", "status");
+
+    var tools = document.createElement("div");
+    tools.className = "picker-tools";
+    var modeButtons = {};
+    Object.keys(MODES).forEach(function (name) {
+      var b = button(MODES[name].label, MODES[name].aria);
+      b.setAttribute("aria-pressed", "false");
+      b.dataset.pickerMode = name;
+      b.addEventListener("click", function () { setMode(mode === name ? "" : name); });
+      modeButtons[name] = b;
+      tools.appendChild(b);
+    });
+    var back = button("⌫ Back", "Remove the last tile or set", "picker-danger");
+    var clear = button("Clear", "Clear the hand", "picker-danger");
+    tools.appendChild(back);
+    tools.appendChild(clear);
+
+    var grids = document.createElement("div");
+    var tileButtons = {};
+    ["m", "p", "s", "honours"].forEach(function (suit) {
+      var grid = document.createElement("div");
+      grid.className = "picker-grid";
+      grid.setAttribute("role", "group");
+      grid.setAttribute("aria-label", suit === "honours" ? "Winds and dragons" : SUITS[suit]);
+      var codes = suit === "honours" ? ["E", "S", "W", "N", "", "C", "F", "P"]
+        : [1, 2, 3, 4, 5, 6, 7, 8, 9].map(function (d) { return d + suit; });
+      codes.forEach(function (code) {
+        if (!code) { grid.appendChild(document.createElement("span")); return; }
+        var b = tileElement("button", code);
+        b.type = "button";
+        b.setAttribute("aria-label", tileLabel(code));
+        b.dataset.tile = code;
+        b.addEventListener("click", function () { pick(code); });
+        tileButtons[code] = b;
+        grid.appendChild(b);
+      });
+      grids.appendChild(grid);
+    });
+
+    box.appendChild(row);
+    box.appendChild(message);
+    box.appendChild(tools);
+    box.appendChild(grids);
+    var target = input.dataset.tilePicker && document.getElementById(input.dataset.tilePicker);
+    if (target) target.appendChild(box);
+    else {
+      var anchor = input.closest(".field") || input;
+      anchor.parentNode.insertBefore(box, anchor.nextSibling);
+    }
+
+    function say(text, info) {
+      message.textContent = text || "";
+      message.classList.toggle("is-info", !!info);
+    }
+
+    function setMode(name) {
+      mode = name;
+      Object.keys(modeButtons).forEach(function (n) {
+        modeButtons[n].setAttribute("aria-pressed", n === mode ? "true" : "false");
+      });
+      if (mode === "chow") say("Pick the lowest tile of the chow.", true);
+      else if (mode) say("Pick the tile of the " + (mode === "concealed" ? "concealed kong" : mode) + ".", true);
+      else say("");
+      render();
+    }
+
+    function store(hand) {
+      input.value = write(hand);
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    }
+
+    function pick(code) {
+      var hand = parse(input.value);
+      if (hand.error) { say("The picker cannot read the text: correct it, or press Clear."); return; }
+      if (!mode) {
+        if (copies(hand, code) >= 4) { say("There are only four " + tileLabel(code) + " tiles."); return; }
+        if (tileCount(hand) >= HAND_TILES) { say("The hand already has " + HAND_TILES + " tiles."); return; }
+        hand.tiles.push(code);
+        say("");
+        store(hand);
+        return;
+      }
+      var tiles;
+      if (mode === "chow") {
+        if (isHonour(code)) { say("A chow is three numbers in a row of one suit: pick a number tile."); return; }
+        var low = Math.min(+code.charAt(0), 7);
+        tiles = [low, low + 1, low + 2].map(function (d) { return d + code.charAt(1); });
+      } else {
+        tiles = [];
+        for (var i = 0; i < MODES[mode].size; i++) tiles.push(code);
+      }
+      if (hand.sets.length >= MAX_SETS) { say("At most four declared sets."); return; }
+      if (tileCount(hand) + 3 > HAND_TILES) { say("No room for another set in a " + HAND_TILES + "-tile hand."); return; }
+      for (var k = 0; k < tiles.length; k++) {
+        var need = tiles.filter(function (t) { return t === tiles[k]; }).length;
+        if (copies(hand, tiles[k]) + need > 4) { say("There are only four " + tileLabel(tiles[k]) + " tiles."); return; }
+      }
+      hand.sets.push({ concealed: mode === "concealed", tiles: tiles });
+      mode = "";
+      setMode("");
+      store(hand);
+    }
+
+    back.addEventListener("click", function () {
+      var hand = parse(input.value);
+      if (hand.error) { say("The picker cannot read the text: correct it, or press Clear."); return; }
+      if (hand.tiles.length) hand.tiles.pop();
+      else if (hand.sets.length) hand.sets.pop();
+      else return;
+      say("");
+      store(hand);
+    });
+
+    clear.addEventListener("click", function () {
+      setMode("");
+      store({ sets: [], tiles: [] });
+      input.focus();
+    });
+
+    function render() {
+      var hand = parse(input.value);
+      shown.textContent = "";
+      var n = tileCount(hand);
+      count.textContent = hand.error ? "?/" + HAND_TILES : n + "/" + HAND_TILES;
+      count.setAttribute("aria-label", hand.error ? "tile count unknown" : n + " of " + HAND_TILES + " tiles");
+      count.classList.toggle("is-complete", !hand.error && n === HAND_TILES);
+      count.classList.toggle("is-over", !hand.error && n > HAND_TILES);
+      var words = [];
+      if (hand.error) {
+        var p = document.createElement("p");
+        p.className = "empty";
+        p.textContent = "The picker cannot read this text.";
+        shown.appendChild(p);
+        words.push("unreadable text");
+      } else if (!n) {
+        var e = document.createElement("p");
+        e.className = "empty";
+        e.textContent = "Click tiles below, or type.";
+        shown.appendChild(e);
+        words.push("no tiles yet");
+      }
+      if (!hand.error) {
+        hand.sets.forEach(function (set) {
+          var group = document.createElement("span");
+          group.className = "picker-set" + (set.concealed ? " picker-set-concealed" : "");
+          var label = document.createElement("span");
+          label.className = "picker-set-label";
+          label.textContent = set.concealed ? "concealed" : "melded";
+          group.appendChild(label);
+          set.tiles.forEach(function (code) { group.appendChild(tileElement("span", code)); });
+          shown.appendChild(group);
+          words.push((set.concealed ? "concealed " : "melded ") + set.tiles.map(tileLabel).join(" "));
+        });
+        hand.tiles.forEach(function (code, index) {
+          var el = tileElement("span", code);
+          if (index === hand.tiles.length - 1) el.classList.add("tile-winning");
+          shown.appendChild(el);
+        });
+        if (hand.tiles.length) {
+          words.push("concealed " + hand.tiles.slice(0, -1).map(tileLabel).join(", "));
+          words.push("winning tile " + tileLabel(hand.tiles[hand.tiles.length - 1]));
+        }
+      }
+      shown.setAttribute("aria-label", "Hand: " + words.join("; "));
+      Object.keys(tileButtons).forEach(function (code) {
+        var full = !hand.error && copies(hand, code) >= 4;
+        var noChow = mode === "chow" && isHonour(code);
+        tileButtons[code].setAttribute("aria-disabled", full || noChow ? "true" : "false");
+      });
+    }
+
+    input.addEventListener("input", render);
+    render();
+  }
+
+  function init() {
+    Array.prototype.forEach.call(document.querySelectorAll("input[data-tile-picker]"), function (input) {
+      if (input.dataset.tilePickerReady) return;
+      input.dataset.tilePickerReady = "1";
+      enhance(input);
+    });
+  }
+
+  window.TilePicker = { init: init, parse: parse, write: write };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
+  else init();
+})();

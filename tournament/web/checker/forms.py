@@ -1,0 +1,97 @@
+"""The checker's query parameters: read strictly, one message per field, shared by the page and the JSON.
+
+The hand and its flags live in the URL query (a GET form), so a player can share a checked hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from tournament.mcr.rulesets import RULESETS
+from tournament.services.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH, WINDS
+
+FLAGS = ("self_drawn", "last_tile", "wall_last", "kong")
+FLAG_LABELS = {
+    "self_drawn": "Self-drawn",
+    "last_tile": "Last tile (the other three of the winning tile are visible)",
+    "wall_last": "Last of the wall (or the last discard)",
+    "kong": "Kong (won on a kong's replacement tile, or robbed a kong)",
+}
+WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+RULESET_LABELS = {"ema": "EMA", "chinese": "Chinese"}
+_TRUE = ("1", "true", "on", "yes")
+_FALSE = ("", "0", "false", "off", "no")
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    hand: str = ""
+    self_drawn: bool = False
+    last_tile: bool = False
+    wall_last: bool = False
+    kong: bool = False
+    seat_wind: str = "E"
+    prevalent_wind: str = "E"
+    flowers: int = 0
+    ruleset: str = "ema"
+
+    def flags(self) -> dict:
+        """The keyword arguments of :func:`tournament.services.hand_check.check_hand`, hand excepted."""
+        values = asdict(self)
+        del values["hand"]
+        return values
+
+    def query(self) -> dict[str, str]:
+        """The URL query that reproduces this check (the shareable link)."""
+        return {
+            "hand": self.hand,
+            **{f: "1" if getattr(self, f) else "0" for f in FLAGS},
+            "seat_wind": self.seat_wind,
+            "prevalent_wind": self.prevalent_wind,
+            "flowers": str(self.flowers),
+            "ruleset": self.ruleset,
+        }
+
+
+def read_check_args(args) -> tuple[CheckRequest, dict[str, str]]:
+    """The request read from a query mapping, and {field: message} for every value refused. Refused
+    fields keep their default so the page can still be drawn around the messages."""
+    errors: dict[str, str] = {}
+    values: dict = {}
+
+    hand = args.get("hand", "")
+    if len(hand) > MAX_HAND_LENGTH:
+        errors["hand"] = f"The hand is too long: at most {MAX_HAND_LENGTH} characters."
+    elif "\x00" in hand:
+        errors["hand"] = "The hand contains a character that cannot be read."
+    else:
+        values["hand"] = hand.strip()
+
+    for name in FLAGS:
+        raw = args.get(name, "").strip().lower()
+        if raw in _TRUE:
+            values[name] = True
+        elif raw not in _FALSE:
+            errors[name] = f"{FLAG_LABELS[name].split(' (')[0]}: use 1 (yes) or 0 (no)."
+
+    for name in ("seat_wind", "prevalent_wind"):
+        raw = args.get(name, "").strip().upper()
+        if raw in WINDS:
+            values[name] = raw
+        elif raw:
+            label = "Seat wind" if name == "seat_wind" else "Prevalent wind"
+            errors[name] = f"{label}: use E, S, W or N."
+
+    raw = args.get("flowers", "").strip()
+    if raw.isascii() and raw.isdigit() and int(raw) <= MAX_FLOWERS:
+        values["flowers"] = int(raw)
+    elif raw:
+        errors["flowers"] = f"Flowers: a whole number from 0 to {MAX_FLOWERS}."
+
+    raw = args.get("ruleset", "").strip().lower()
+    if raw in RULESETS:
+        values["ruleset"] = raw
+    elif raw:
+        errors["ruleset"] = f"Ruleset: use {' or '.join(RULESETS)}."
+
+    return CheckRequest(**values), errors
