@@ -32,8 +32,7 @@ from .fans import FAN_BY_NAME
 from .notation import CHOW as M_CHOW
 from .notation import KONG as M_KONG
 from .notation import ParsedHand, format_tiles
-from .rulesets import RULESETS, Ruleset
-from .rulesets import get as get_ruleset
+from .rulesets import Ruleset, lookup
 from .tiles import (
     ALL_CODES,
     DRAGONS,
@@ -368,14 +367,14 @@ def _points_or_none(rs: Ruleset, name: str) -> int | None:
         return None
 
 
-@lru_cache(maxsize=8)  # one entry per ruleset
+@lru_cache(maxsize=64)  # one entry per ruleset (and per audit variant)
 def _rules(ruleset: str) -> dict[str, tuple[frozenset[str], int | None, tuple]]:
     """fan -> (fans it excludes, points, partial exclusions) in a ruleset."""
-    rs = get_ruleset(ruleset)
+    rs = lookup(ruleset)
     return {n: (rs.excludes(n), _points_or_none(rs, n), tuple(rs.reduce_counts.get(n, ()))) for n in FAN_BY_NAME}
 
 
-@lru_cache(maxsize=8)  # one entry per ruleset
+@lru_cache(maxsize=64)  # one entry per ruleset (and per audit variant)
 def _rules_by_name(ruleset: str) -> tuple[dict, dict, dict]:
     """name -> the names it excludes; name -> its survivor entry (name, points); name -> its partial
     exclusions (only the fans that have some)."""
@@ -409,11 +408,11 @@ def _plan(ruleset: str, detected: frozenset[str]) -> tuple:
     return tuple([entry[n] for n in order if n not in removed]), reduced, removed  # never changed later
 
 
-# Single Wait excludes no fan and is never partly reduced (see _Hand._single_wait)
-_SINGLE_WAIT_INERT = {
-    r: not _rules(r)["Single Wait"][0] and all(x != "Single Wait" for rule in _rules(r).values() for x, _ in rule[2])
-    for r in RULESETS
-}
+@lru_cache(maxsize=64)
+def _single_wait_inert(ruleset: str) -> bool:
+    """Whether Single Wait excludes no fan and is never partly reduced (see _Hand._single_wait)."""
+    rules = _rules(ruleset)
+    return not rules["Single Wait"][0] and all(x != "Single Wait" for rule in rules.values() for x, _ in rule[2])
 
 
 def _finish(d: dict, rs: Ruleset, form: str, detected: bool):
@@ -823,7 +822,7 @@ class _Hand:
         """Single Wait of a special form. These forms exclude it, so unless the caller wants every
         detected fan the waits are not computed when a surviving fan of ``d`` excludes Single Wait
         (it excludes nothing itself, so it cannot change which other fans survive)."""
-        if not self.detected and _SINGLE_WAIT_INERT[self.rs.name] and "Single Wait" in _plan(
+        if not self.detected and _single_wait_inert(self.rs.name) and "Single Wait" in _plan(
                 self.rs.name, frozenset(d))[2]:
             return
         if len(self.waits) == 1:

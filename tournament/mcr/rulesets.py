@@ -1,9 +1,15 @@
 """The two rulesets, ``ema`` (the Green Book, default) and ``chinese`` (today's Chinese practice as the
-pymahjonggb / ChineseOfficialMahjongHelper calculator implements it), as data."""
+pymahjonggb / ChineseOfficialMahjongHelper calculator implements it), as data.
+
+``chinese`` is ``ema`` with every named switch of :data:`SWITCHES` flipped, so each difference between
+the two has a name; the ruleset audit (tests/mcr/test_ruleset_audit.py) checks that every hand scored
+differently is explained by a switch whose rule applies to it. :func:`flip` builds the rulesets in
+between (``ema`` with some switches flipped), registered under a name of their own for the caches.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from .errors import MCRError
@@ -23,12 +29,17 @@ SPECIAL_CONCEALED_HANDS = (
     "Lesser Honors and Knitted Tiles",
 )
 
+_EMPTY = MappingProxyType({})
+
 
 @dataclass(frozen=True)
 class Ruleset:
     name: str
-    # extra exclusions on top of fans.BASE_EXCLUDES
-    add_excludes: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    # the column of fans.csv the points come from (a fan only the other column has keeps its points
+    # there: it is only detected under a switch that brings it in)
+    points_column: str = "ema"
+    # extra exclusions on top of fans.BASE_EXCLUDES: fan -> fans it also excludes
+    add_excludes: MappingProxyType = field(default_factory=lambda: _EMPTY)
     # one melded + one concealed kong: "split" = Two Melded Kongs (4) + Concealed Kong (2) = 6 (GB fan 57);
     # "combined" = the single fan "Concealed Kong and Melded Kong" (5).
     mixed_kongs: str = "split"
@@ -38,10 +49,10 @@ class Ruleset:
     # for Edge/Closed/Single Wait whenever it can; ema does not (the tile may complete the straight).
     knitted_wait_any_reading: bool = False
     # GB 77-79 "not valid if waiting for more than one tile": ema does not count as a wait a tile the
-    # hand already holds all four of; chinese counts every tile that completes the structure.
+    # hand held all four of before the win; chinese counts every tile that completes the structure.
     waits_ignore_held_four: bool = True
     # partial exclusions: fan -> ((excluded fan, how many of its count are dropped), ...)
-    reduce_counts: MappingProxyType = field(default_factory=lambda: MappingProxyType({}))
+    reduce_counts: MappingProxyType = field(default_factory=lambda: _EMPTY)
 
     def points(self, name: str) -> int:
         return _POINTS[self.name][name]
@@ -50,39 +61,93 @@ class Ruleset:
         return _EXCLUDES[self.name][name]
 
 
-EMA = Ruleset("ema")
-CHINESE = Ruleset(
-    "chinese",
-    add_excludes=MappingProxyType(
-        {
-            **{name: ("Fully Concealed Hand",) for name in SPECIAL_CONCEALED_HANDS},
-            "All Terminals": ("Double Pung",),
-            "All Green": ("Half Flush",),
-        }
-    ),
-    mixed_kongs="combined",
-    three_kongs_needs_concealed=False,
-    knitted_wait_any_reading=True,
-    waits_ignore_held_four=False,
-    # Nine Gates: the calculator drops one Pung of Terminals or Honors (the 111 or 999 of the gates)
-    # instead of all of them.
-    reduce_counts=MappingProxyType({"Nine Gates": (("Pung of Terminals or Honors", 1),)}),
-)
-BY_NAME = MappingProxyType({"ema": EMA, "chinese": CHINESE})
+@dataclass(frozen=True)
+class Switch:
+    """One named difference between ``ema`` and ``chinese``: the Ruleset fields it sets to chinese's
+    value (mapping fields are merged, the others replaced)."""
 
-_POINTS = {r: {f.name: f.points[r] for f in FANS if r in f.points} for r in RULESETS}
-_EXCLUDES = {
-    r.name: {
-        f.name: (frozenset(f.excludes) | frozenset(r.add_excludes.get(f.name, ())))
-        - frozenset(x for x, _ in r.reduce_counts.get(f.name, ()))
+    name: str
+    title: str
+    changes: MappingProxyType
+
+
+def _switch(name: str, title: str, **changes) -> Switch:
+    return Switch(name, title, MappingProxyType(changes))
+
+
+SWITCHES: tuple[Switch, ...] = (
+    _switch("points", "Two Concealed Kongs 8 -> 6 points (fans.csv columns)", points_column="chinese"),
+    _switch("mixed_kongs", "one melded + one concealed kong: Concealed Kong and Melded Kong (5)",
+            mixed_kongs="combined"),
+    _switch("fully_concealed_special", "Fully Concealed Hand not with special hands (Self-Drawn instead)",
+            add_excludes={name: ("Fully Concealed Hand",) for name in SPECIAL_CONCEALED_HANDS}),
+    _switch("three_kongs_concealed_pungs", "Three Kongs with Three Concealed Pungs when a kong is melded",
+            three_kongs_needs_concealed=False),
+    _switch("all_terminals_double_pung", "All Terminals excludes Double Pung",
+            add_excludes={"All Terminals": ("Double Pung",)}),
+    _switch("all_green_half_flush", "All Green excludes Half Flush", add_excludes={"All Green": ("Half Flush",)}),
+    _switch("knitted_waits", "Knitted Straight: the winning tile read into a set or pair for a wait fan",
+            knitted_wait_any_reading=True),
+    _switch("held_four_waits", "a tile held four times before the win is still a wait",
+            waits_ignore_held_four=False),
+    _switch("nine_gates_terminal_pungs", "Nine Gates drops only one Pung of Terminals or Honors",
+            reduce_counts={"Nine Gates": (("Pung of Terminals or Honors", 1),)}),
+)
+SWITCH_BY_NAME = MappingProxyType({s.name: s for s in SWITCHES})
+
+_POINTS: dict[str, dict[str, int]] = {}
+_EXCLUDES: dict[str, dict[str, frozenset[str]]] = {}
+_REGISTRY: dict[str, Ruleset] = {}
+
+
+def _register(rs: Ruleset) -> Ruleset:
+    """Index a ruleset's points and exclusions under its name (the scorer's caches key on names)."""
+    if rs.name in _REGISTRY:
+        if _REGISTRY[rs.name] != rs:
+            raise ValueError(f"another ruleset is registered as {rs.name!r}")
+        return _REGISTRY[rs.name]
+    other = next(c for c in RULESETS if c != rs.points_column)
+    _POINTS[rs.name] = {
+        f.name: f.points.get(rs.points_column, f.points.get(other)) for f in FANS if f.points
+    }
+    _EXCLUDES[rs.name] = {
+        f.name: (frozenset(f.excludes) | frozenset(rs.add_excludes.get(f.name, ())))
+        - frozenset(x for x, _ in rs.reduce_counts.get(f.name, ()))
         for f in FANS
     }
-    for r in BY_NAME.values()
-}
+    _REGISTRY[rs.name] = rs
+    return rs
+
+
+def flip(base: Ruleset, *switches: str, name: str | None = None) -> Ruleset:
+    """``base`` with the named switches set to chinese's value, registered under ``name`` (by default
+    the base's name and the switches', e.g. ``ema+held_four_waits``)."""
+    fields: dict = {}
+    for s in switches:
+        for key, value in SWITCH_BY_NAME[s].changes.items():
+            if isinstance(value, dict):  # exclusions: union per fan
+                merged = dict(fields.get(key, getattr(base, key)))
+                for fan, extra in value.items():
+                    merged[fan] = tuple(dict.fromkeys((*merged.get(fan, ()), *extra)))
+                fields[key] = MappingProxyType(merged)
+            else:
+                fields[key] = value
+    return _register(replace(base, name=name or "+".join((base.name, *switches)), **fields))
+
+
+EMA = _register(Ruleset("ema"))
+CHINESE = flip(EMA, *SWITCH_BY_NAME, name="chinese")
+BY_NAME = MappingProxyType({"ema": EMA, "chinese": CHINESE})
 
 
 def get(name: str) -> Ruleset:
+    """A public ruleset by name (``ema`` or ``chinese``)."""
     try:
         return BY_NAME[name]
     except (KeyError, TypeError):
         raise MCRError("unknown_ruleset", f"unknown ruleset {name!r} (use one of: {', '.join(RULESETS)})") from None
+
+
+def lookup(name: str) -> Ruleset:
+    """Any registered ruleset by name, the ones :func:`flip` built too (for the scorer's caches)."""
+    return _REGISTRY[name]
