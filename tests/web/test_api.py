@@ -62,3 +62,18 @@ def test_api_lists_tournaments(client, tournament, organiser, app_ctx):
     data = client.get("/api/v1/tournaments", headers=bearer(plain)).get_json()
     assert [t["name"] for t in data["tournaments"]] == ["Helsinki Open"]
     assert client.get("/api/v1/tournaments/99999", headers=bearer(plain)).status_code == 404
+
+
+def test_cli_token_prints_a_working_token_alone_on_its_last_line(app, client, runner, organiser):
+    result = runner.invoke(args=["users", "token", organiser.email, "--name", "checks"])
+    assert result.exit_code == 0, result.output
+    token = result.output.splitlines()[-1]
+    assert token.startswith("mcr_") and " " not in token
+    me = client.get("/api/v1/me", headers=bearer(token))
+    assert me.status_code == 200 and me.get_json()["email"] == organiser.email
+
+
+def test_cli_token_for_unknown_email_fails(runner, app_ctx):
+    result = runner.invoke(args=["users", "token", "nobody@example.org"])
+    assert result.exit_code != 0
+    assert "nobody@example.org" in result.output
