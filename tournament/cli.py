@@ -45,6 +45,22 @@ def list_users_command() -> None:
         click.echo(f"{user.email}\t{user.role}\t{'active' if user.active else 'disabled'}")
 
 
+@users_cli.command("token")
+@click.argument("email")
+@click.option("--name", default="command line", show_default=True, help="What the token is for.")
+def create_token_command(email: str, name: str) -> None:
+    """Create an API token for an account; the token is printed alone on the last line (shown once)."""
+    user = user_service.find_user_by_email(email)
+    if user is None:
+        raise click.ClickException(f"No account with the email {email!r}.")
+    try:
+        _, plain = user_service.create_api_token(user, name)
+    except ServiceError as exc:
+        raise click.ClickException(exc.message) from exc
+    click.echo(f"API token {name!r} for {user.email} (shown once, keep it secret):", err=True)
+    click.echo(plain)
+
+
 @click.command("demo")
 @click.option("--players", default=32, show_default=True, type=click.IntRange(8, 400))
 @click.option("--seed", default=2026, show_default=True, type=int)
