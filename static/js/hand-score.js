@@ -2,7 +2,9 @@
 // and shows the fans, their points and the total, or the reason the hand is no win. No inline script.
 //
 // Contract (markup):
-//   <form data-hand-score="/check/score.json"          the JSON endpoint (GET); never hard-coded here
+//   <form data-hand-score="/check/score.json"          the JSON endpoint (GET); never hard-coded here.
+//                                                     Asks as fields change (debounced), and at once on load
+//                                                     when the hand is filled and the output is empty
 //         data-hand-score-output="ID"                 id of the element that receives the result; give it
 //                                                     aria-live="polite" (or put [data-hand-score-output]
 //                                                     inside the form instead of naming an id)
@@ -25,8 +27,8 @@
 //        count, sets: ["123m", ...]}] (flowers last as "Flower Tiles"), fan_points, flower_points, total,
 //        code, field, tiles}
 //   400 {error, field} for a parameter value it cannot take.
-// After each answer the form gets a "hand-score" event whose detail is the JSON (or {error, field}), so a
-// page can, for example, offer to record a false mahjong when detail.verdict is not "valid".
+// After each answer the form gets a "hand-score" event whose detail is the JSON (or {error, field}, or
+// {verdict: "", empty: true} when the hand is emptied), so a page can, for example, offer to record a false mahjong when detail.verdict is not "valid".
 (function () {
   "use strict";
 
@@ -272,6 +274,8 @@
 
     form.addEventListener("input", later);
     form.addEventListener("change", later);
+    // a form that opens with a hand (a correction) but no server-rendered result asks at once
+    if (!out.children.length && (params().get("hand") || "").trim()) ask();
 
     if (copy) {
       copy.hidden = false;

@@ -324,7 +324,9 @@
       Object.keys(tileButtons).forEach(function (code) {
         var full = !hand.error && copies(hand, code) >= 4;
         var noChow = mode === "chow" && isHonour(code);
-        tileButtons[code].setAttribute("aria-disabled", full || noChow ? "true" : "false");
+        // a pung or kong needs that many copies still free
+        var noSet = mode && mode !== "chow" && !hand.error && copies(hand, code) + MODES[mode].size > 4;
+        tileButtons[code].setAttribute("aria-disabled", full || noChow || noSet ? "true" : "false");
       });
     }
 

@@ -81,6 +81,13 @@ def test_sets_by_buttons_and_an_under_minimum_reason(page):
     expect(hand).to_have_value("[123m]")
     expect(chow).to_have_attribute("aria-pressed", "false")
     click_tiles(page, *[f"{n} characters" for n in range(1, 7)], "1 bamboo", "2 bamboo", "3 bamboo")
+    # a pung needs three free copies: 1m is in the chow and once more in the concealed tiles
+    pung = page.get_by_role("button", name="Melded pung: then pick its tile")
+    pung.click()
+    expect(tile(page, "1 characters")).to_have_attribute("aria-disabled", "true")
+    expect(tile(page, "9 characters")).to_have_attribute("aria-disabled", "false")
+    pung.click()  # pressed again: back to single tiles
+    expect(pung).to_have_attribute("aria-pressed", "false")
     # typing goes on where the picker left off
     hand.press("End")
     hand.type("5p5p")
