@@ -18,12 +18,12 @@ import os
 import sys
 from itertools import chain
 
-from .api import FLOWER_FAN, MINIMUM_POINTS, WinContext, score_hand
+from .api import WinContext, score_hand
 from .batch import stdin_batches
 from .calculator import make_context, score_parsed
 from .errors import MCRError
-from .fans import FAN_BY_NAME
 from .notation import parse_hand
+from .result import dumps, result_dict, result_json
 from .rulesets import RULESETS
 from .rulesets import get as get_ruleset
 
@@ -34,8 +34,7 @@ _DEFAULTS = (False, False, False, False, "E", "E", 0)  # make_context's defaults
 _scan = json.JSONDecoder().scan_once
 _ws = json.decoder.WHITESPACE.match
 
-# the encoder of the output lines (ok results are written by _ok_line in exactly its format)
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+_dumps = dumps  # the encoder of the output lines (ok results are written by result_json in its format)
 
 
 def _error(code: str, message: str) -> dict:
@@ -80,58 +79,17 @@ def _score(line: str, ruleset: str):
 
 
 def score_line(line: str, ruleset: str) -> dict:
-    """One JSON line in, one result object out (never raises for bad input); the object is the
-    ``HandResult.to_dict()`` of the hand, or ``{"ok": false, "code": ..., "error": ...}``."""
+    """One JSON line in, one result object out (never raises for bad input): :func:`result_dict` of
+    the hand (the API's ``HandResult.to_dict()``), or ``{"ok": false, "code": ..., "error": ...}``."""
     r = _score(line, ruleset)
-    if isinstance(r, dict):
-        return r
-    fan_points, fans, flowers = r
-    out = [{"name": n, "points": pts, "count": cnt} for n, pts, cnt, _ in fans]
-    if flowers:
-        out.append({"name": FLOWER_FAN, "points": 1, "count": flowers})
-    return {
-        "ok": True,
-        "fans": out,
-        "fan_points": fan_points,
-        "flower_points": flowers,
-        "total": fan_points + flowers,
-        "meets_minimum": fan_points >= MINIMUM_POINTS,
-    }
-
-
-# every fan name as the encoder writes it (the names are fixed, so this is done once)
-_NAME_JSON = {n: _dumps(n) for n in (*FAN_BY_NAME, FLOWER_FAN)}
-
-
-class _Fragments(dict):
-    """(fan, points, count) -> the fan's encoded object; a few hundred recur, so each is written once."""
-
-    def __missing__(self, key: tuple[str, int, int]) -> str:
-        name, points, count = key
-        text = self[key] = f'{{"name": {_NAME_JSON[name]}, "points": {points}, "count": {count}}}'
-        return text
-
-
-_FRAGMENT = _Fragments()
-
-
-def _ok_line(fan_points: int, fans, flowers: int) -> str:
-    """The encoding of :func:`score_line`'s ok object, written directly: the same text the encoder
-    gives for that object (same key order and separators; names pre-encoded, the rest are ints)."""
-    frag = _FRAGMENT
-    parts = [frag[n, pts, cnt] for n, pts, cnt, _ in fans]
-    if flowers:
-        parts.append(frag[FLOWER_FAN, 1, flowers])
-    meets = "true" if fan_points >= MINIMUM_POINTS else "false"
-    return (f'{{"ok": true, "fans": [{", ".join(parts)}], "fan_points": {fan_points}, '
-            f'"flower_points": {flowers}, "total": {fan_points + flowers}, "meets_minimum": {meets}}}\n')
+    return r if isinstance(r, dict) else result_dict(*r)
 
 
 def answer(line: str, ruleset: str) -> str:
     """One ``--jsonl`` input line -> its output line, newline included (never raises for bad input).
     The one per-line function of both ``--jsonl`` paths: this process, and the ``--jobs`` workers."""
     r = _score(line, ruleset)
-    return _dumps(r) + "\n" if isinstance(r, dict) else _ok_line(*r)
+    return _dumps(r) + "\n" if isinstance(r, dict) else result_json(*r)
 
 
 def run_jsonl(ruleset: str, stdin=None, stdout=None) -> int:
@@ -226,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error ({e.code}): {e}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(r.to_dict(), ensure_ascii=False))
+        print(_dumps(r.to_dict()))
     else:
         print(_breakdown(args.hand, r))
     return 0

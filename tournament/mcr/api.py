@@ -8,11 +8,9 @@ from . import decompose as dc
 from .calculator import make_context, score_parsed
 from .errors import MCRError
 from .notation import ParsedHand, parse, parse_hand
+from .result import FLOWER_FAN, MINIMUM_POINTS, result_dict  # noqa: F401 (FLOWER_FAN re-exported)
 from .rulesets import get as get_ruleset
 from .tiles import code
-
-MINIMUM_POINTS = 8
-FLOWER_FAN = "Flower Tiles"
 
 
 @dataclass(frozen=True)
@@ -45,17 +43,7 @@ class HandResult:
     ruleset: str
 
     def to_dict(self) -> dict:
-        fans = [{"name": f.name, "points": f.points, "count": f.count} for f in self.fans]
-        if self.flower_points:
-            fans.append({"name": FLOWER_FAN, "points": 1, "count": self.flower_points})
-        return {
-            "ok": True,
-            "fans": fans,
-            "fan_points": self.fan_points,
-            "flower_points": self.flower_points,
-            "total": self.total,
-            "meets_minimum": self.meets_minimum,
-        }
+        return result_dict(self.fan_points, [(f.name, f.points, f.count) for f in self.fans], self.flower_points)
 
 
 def _context(p: ParsedHand, context: WinContext):
