@@ -16,6 +16,8 @@ import pytest
 # Keep the tests' instance folder (secret key, SQLite file) out of the working tree.
 os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-test-instance-"))
 
+from flask import has_app_context  # noqa: E402
+from flask.testing import FlaskClient  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
 
@@ -65,6 +67,16 @@ def _empty_tables() -> None:
     db.session.commit()
 
 
+class EdgeClient(FlaskClient):
+    """The test is the edge of its own unit of work: what it set up through services (flushed, not
+    committed) is committed before each request, as a finished request of its own would have been."""
+
+    def open(self, *args, **kwargs):
+        if has_app_context() and db.session.registry.has():
+            db.session.commit()
+        return super().open(*args, **kwargs)
+
+
 @pytest.fixture
 def app(database_url, tmp_path):
     app = create_app(
@@ -74,6 +86,7 @@ def app(database_url, tmp_path):
             "EXPORT_DIR": str(tmp_path / "exports"),
         }
     )
+    app.test_client_class = EdgeClient
     with app.app_context():
         _empty_tables()
     yield app
@@ -119,7 +132,9 @@ def post_form(client, url: str, data: dict, form_url: str | None = None, **kwarg
 def make_user(email: str, role: str, name: str = ""):
     from tournament.services.users import create_user
 
-    return create_user(email, PASSWORD, role, name=name)
+    user = create_user(email, PASSWORD, role, name=name)
+    db.session.commit()  # the test is the edge of its unit of work
+    return user
 
 
 def login(client, email: str, password: str = PASSWORD):
@@ -154,7 +169,9 @@ def referee_client(client, referee):
 def tournament(app_ctx, organiser):
     from tournament.services.tournaments import TournamentData, create_tournament
 
-    return create_tournament(organiser, TournamentData(name="Helsinki Open", venue="Helsinki"))
+    t = create_tournament(organiser, TournamentData(name="Helsinki Open", venue="Helsinki"))
+    db.session.commit()
+    return t
 
 
 def pytest_sessionstart(session):

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import functools
+
 import click
 from flask import Flask
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from tournament.models import Role
 from tournament.services import ServiceError
@@ -84,6 +86,38 @@ def demo_command(players: int, seed: int, owner_email: str | None, if_empty: boo
         click.echo(f"Log in as {owner_email or DEMO_EMAIL} with password: {password}")
 
 
+def _one_unit_of_work(command: click.Command) -> None:
+    """Services only flush: each command commits once when it succeeds (the edge of the unit of work)."""
+    if isinstance(command, click.Group):
+        for sub in command.commands.values():
+            _one_unit_of_work(sub)
+        return
+    callback = command.callback
+    if callback is None or getattr(callback, "_commits", False):
+        return
+
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        from tournament.services.db import commit, rollback
+
+        try:
+            result = callback(*args, **kwargs)
+        except BaseException:
+            rollback()
+            raise
+        try:
+            commit()
+        except ServiceError as exc:
+            raise click.ClickException(exc.message) from exc
+        return result
+
+    run._commits = True  # type: ignore[attr-defined]
+    # The app context must outlive the command so that the commit runs inside it.
+    command.callback = with_appcontext(run)
+    command.callback._commits = True  # type: ignore[attr-defined]
+
+
 def init_cli(app: Flask) -> None:
-    app.cli.add_command(users_cli)
-    app.cli.add_command(demo_command)
+    for command in (users_cli, demo_command):
+        _one_unit_of_work(command)
+        app.cli.add_command(command)

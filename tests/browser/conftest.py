@@ -46,7 +46,18 @@ def page(browser, live_server):
     context.close()
 
 
+def commit_setup() -> None:
+    """The live server reads through its own database session: commit what the test set up."""
+    from flask import has_app_context
+
+    from tournament.extensions import db
+
+    if has_app_context():
+        db.session.commit()
+
+
 def log_in(page, email: str, password: str) -> None:
+    commit_setup()
     page.goto("/login")
     page.get_by_label("Email").fill(email)
     page.get_by_label("Password", exact=True).fill(password)

@@ -3,6 +3,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
+from tournament.extensions import db
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 from tournament.services.tournaments import add_staff
@@ -19,6 +20,7 @@ def registered(tournament):
         ("Sanna", "Aalto", {"is_substitute": True}),
     ]:
         reg.add_player(tournament, PlayerData(first_name=first, last_name=last, **kwargs))
+    db.session.commit()  # the browser reads through the live server's own session
     return tournament
 
 

@@ -150,6 +150,7 @@ def test_update_cannot_take_another_players_ema_number(tournament):
 def test_concurrent_change_in_another_session_is_a_conflict(tournament, app):
     """Two desks change the same player: the database-level version check refuses the second."""
     p = add(tournament)
+    db.session.commit()
     from sqlalchemy.orm import Session
 
     with Session(db.engine) as other:

@@ -10,6 +10,19 @@ from tournament.models.draws import (
     TournamentSession,
 )
 from tournament.models.players import Player, PlayerStatus
+from tournament.models.scoring import (
+    HANDS_PER_SESSION,
+    FalseMahjong,
+    FalseMahjongKind,
+    Hand,
+    HandPayment,
+    HandResult,
+    Penalty,
+    ScoreChange,
+    SessionTable,
+    TableMode,
+    TableTotal,
+)
 from tournament.models.tournaments import (
     DRAW_SEPARATIONS,
     END_RULES,
@@ -22,6 +35,17 @@ from tournament.models.tournaments import (
 from tournament.models.users import ApiToken, Role, User
 
 __all__ = [
+    "HANDS_PER_SESSION",
+    "FalseMahjong",
+    "FalseMahjongKind",
+    "Hand",
+    "HandPayment",
+    "HandResult",
+    "Penalty",
+    "ScoreChange",
+    "SessionTable",
+    "TableMode",
+    "TableTotal",
     "DRAW_SEPARATIONS",
     "SEAT_WINDS",
     "SEAT_WIND_NAMES",

@@ -1,4 +1,4 @@
-"""Operations on the tournament: plain arguments in, plain results out, one transaction per call.
+"""Operations on the tournament: plain arguments in, plain results out, writes flushed, committed once by the caller (the request or the command).
 
 Services never read `request` or `session`; the web layer parses input, calls a service and renders.
 """

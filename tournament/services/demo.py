@@ -8,7 +8,7 @@ from datetime import date, timedelta
 
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, Role, Tournament, User
-from tournament.services.db import transaction
+from tournament.services.db import changes
 from tournament.services.tournaments import TournamentData, create_tournament
 from tournament.services.users import create_user, find_user_by_email
 
@@ -60,7 +60,7 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
     )
     substitutes = demo_substitutes(players)
     names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players + substitutes)
-    with transaction():
+    with changes():
         for index, (first, last) in enumerate(names):
             country, club = CLUBS[index % len(CLUBS)]
             db.session.add(

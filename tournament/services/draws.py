@@ -25,7 +25,7 @@ from tournament.models import (
 )
 from tournament.models._common import utcnow
 from tournament.services import registration
-from tournament.services.db import transaction
+from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 
 MAX_SEED = 2**31 - 1
@@ -164,7 +164,7 @@ def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
                                              substitutes=substitutes)
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=True)) from exc
-    with transaction():
+    with changes():
         for s in existing[len(kept):]:
             db.session.delete(s)
         db.session.flush()
@@ -211,7 +211,7 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=False)) from exc
     method = DrawMethod.SWISS.value if ranking else DrawMethod.DRAW.value
-    with transaction():
+    with changes():
         for s in replaced:
             db.session.delete(s)
         db.session.flush()
@@ -245,7 +245,7 @@ def set_status(session: TournamentSession, status: str, expected_version: int | 
         raise ServiceError(f"Session {session.number} is {session.status.replace('_', ' ')}; it cannot become "
                            f"{status.replace('_', ' ')}.")
     _expect_version(session, expected_version)
-    with transaction():
+    with changes():
         session.status = status
         if status == SessionStatus.PUBLISHED and session.published_at is None:
             session.published_at = utcnow()
@@ -284,7 +284,7 @@ def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int
     before = quality(t, upto=session.number)
     tables = schedule(drawn_sessions(t))
     swapped = engine.swap_players(tables, session.number - 1, player_a, player_b)[session.number - 1]
-    with transaction():
+    with changes():
         # Delete and re-insert: swapping player ids in place would briefly break the unique seat keys.
         for seat in list(session.seats):
             session.seats.remove(seat)
@@ -302,7 +302,7 @@ def set_separation(t: Tournament, separation: str) -> None:
 
     if separation not in DRAW_SEPARATIONS:
         raise ServiceError("Choose teammates, clubmates or nobody.", field="separation")
-    with transaction():
+    with changes():
         t.draw_separation = separation
 
 

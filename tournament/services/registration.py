@@ -1,6 +1,6 @@
 """Registering players, the check-in desk, CSV import/export and teams.
 
-Plain arguments in, plain results out, one transaction per call. Who is in the next draw:
+Plain arguments in, plain results out, writes flushed, committed once by the caller (the request or the command). Who is in the next draw:
 `active_players` (present, not substitutes) and `available_substitutes` (present substitutes);
 withdrawals and late arrivals therefore feed the next draw as soon as their status changes.
 """
@@ -19,7 +19,7 @@ from sqlalchemy import select
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, Tournament
 from tournament.models._common import utcnow
-from tournament.services.db import transaction
+from tournament.services.db import changes
 from tournament.services.errors import ConflictError, ServiceError
 
 # Limits shared by the form and the service (they match the column sizes).
@@ -209,7 +209,7 @@ def _set_status(player: Player, status: str) -> None:
 
 def add_player(tournament: Tournament, data: PlayerData) -> Player:
     _check(tournament, data)
-    with transaction():
+    with changes():
         player = Player(tournament_id=tournament.id, status=PlayerStatus.REGISTERED.value)
         _apply(player, data)
         db.session.add(player)
@@ -224,7 +224,7 @@ def update_player(player: Player, data: PlayerData, expected_version: int | None
             "Your changes were not saved; the form now shows the current values."
         )
     _check(player.tournament, data, exclude=player)
-    with transaction():
+    with changes():
         _apply(player, data)
     return player
 
@@ -250,7 +250,7 @@ def set_status(player: Player, status: str, note: str = "") -> Player:
     """Any status change (check-in time kept consistent); `note` is appended to the notes."""
     if status not in STATUS_LABELS:
         raise ServiceError(f"Unknown status '{status}'.", field="status")
-    with transaction():
+    with changes():
         _set_status(player, status)
         _append_note(player, note)
     return player
@@ -538,7 +538,7 @@ def import_csv(tournament: Tournament, text: str) -> list[Player]:
         )
         raise ServiceError(f"{summary}; nothing was imported.", errors=preview.error_messages())
     players = []
-    with transaction():
+    with changes():
         for row in preview.rows:
             player = Player(tournament_id=tournament.id, status=PlayerStatus.REGISTERED.value)
             _apply(player, row.data)

@@ -18,7 +18,7 @@ from tournament.models import (
     TournamentStaff,
     User,
 )
-from tournament.services.db import transaction
+from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, PermissionDenied, ServiceError
 from tournament.services.users import find_user_by_email
 
@@ -120,7 +120,7 @@ def create_tournament(owner: User, data: TournamentData) -> Tournament:
     errors = validate(data)
     if errors:
         raise ServiceError("Please correct the marked fields.", errors=errors)
-    with transaction():
+    with changes():
         t = Tournament(created_by_id=owner.id)
         _apply(t, data)
         t.staff.append(TournamentStaff(user_id=owner.id, role=StaffRole.ORGANISER.value))
@@ -138,7 +138,7 @@ def update_tournament(t: Tournament, data: TournamentData, expected_version: int
             "This tournament was changed by someone else while you were editing. "
             "Your changes were not saved; the form now shows the current values."
         )
-    with transaction():
+    with changes():
         _apply(t, data)
     return t
 
@@ -197,7 +197,7 @@ def add_staff(t: Tournament, email: str, role: str) -> TournamentStaff:
         raise ServiceError(f"{user.email} is a referee account and cannot organise.", field="role")
     if staff_role(user, t):
         raise ServiceError(f"{user.email} is already on the staff.", field="email")
-    with transaction():
+    with changes():
         member = TournamentStaff(tournament_id=t.id, user_id=user.id, role=role)
         db.session.add(member)
     db.session.refresh(t)
@@ -211,6 +211,6 @@ def remove_staff(t: Tournament, member_id: int, acting: User) -> None:
     organisers = [m for m in t.staff if m.role == StaffRole.ORGANISER]
     if member.role == StaffRole.ORGANISER and len(organisers) == 1:
         raise ServiceError("A tournament keeps at least one organiser.")
-    with transaction():
+    with changes():
         db.session.delete(member)
     db.session.refresh(t)

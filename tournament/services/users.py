@@ -11,7 +11,7 @@ from tournament.extensions import db
 from tournament.models import ApiToken, Role, User
 from tournament.models._common import utcnow
 from tournament.models.users import hash_token
-from tournament.services.db import transaction
+from tournament.services.db import changes
 from tournament.services.errors import NotFound, ServiceError
 
 MIN_PASSWORD_LENGTH = 8
@@ -38,7 +38,7 @@ def create_user(email: str, password: str, role: str = Role.REFEREE, name: str =
         )
     if find_user_by_email(email):
         raise ServiceError(f"An account for {email} already exists.", field="email")
-    with transaction():
+    with changes():
         user = User(email=email, role=str(role), name=name.strip())
         user.set_password(password)
         db.session.add(user)
@@ -61,7 +61,7 @@ def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:
     if len(name) > 80:
         raise ServiceError("Token names are at most 80 characters.", field="name")
     plain = "mcr_" + secrets.token_urlsafe(32)
-    with transaction():
+    with changes():
         token = ApiToken(user_id=user.id, name=name, token_hash=hash_token(plain), prefix=plain[:10])
         db.session.add(token)
     return token, plain
@@ -71,7 +71,7 @@ def revoke_api_token(user: User, token_id: int) -> None:
     token = db.session.get(ApiToken, token_id)
     if token is None or token.user_id != user.id:
         raise NotFound("No such token.")
-    with transaction():
+    with changes():
         token.revoked_at = token.revoked_at or utcnow()
 
 
@@ -79,6 +79,6 @@ def user_for_token(plain: str) -> User | None:
     token = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(plain)))
     if token is None or token.is_revoked or not token.user.active:
         return None
-    with transaction():
+    with changes():
         token.last_used_at = utcnow()
     return token.user

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from tournament.web import errors, helpers
+from tournament.web import errors, helpers, unit
 
 
 def init_web(app: Flask) -> None:
@@ -28,4 +28,5 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(seating_bp)
     app.register_blueprint(checker_bp)
     errors.init_app(app)
+    unit.init_app(app)
     helpers.init_app(app)

@@ -1,0 +1,196 @@
+"""What happens at the tables: hands with their fans and payments, false mahjongs, totals-only tables,
+referee penalties, and the history of every change.
+
+Standings are computed from these facts; no total is stored that could drift from them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from tournament.extensions import db
+from tournament.models._common import utcnow
+
+HANDS_PER_SESSION = 16
+
+
+class HandResult(StrEnum):
+    WIN = "win"
+    DRAW = "draw"              # wall exhausted: no payments
+    NOT_SCORED = "not_scored"  # in progress when time was called under stop_immediately: no payments
+
+
+class FalseMahjongKind(StrEnum):
+    UNDER_MINIMUM = "under_minimum"  # a legal hand under 8 points (flowers not counted)
+    NOT_WINNING = "not_winning"      # no winning hand at all
+
+
+class TableMode(StrEnum):
+    HANDS = "hands"    # entered hand by hand
+    TOTALS = "totals"  # only the paper score sheet's four session totals
+
+
+class SessionTable(db.Model):
+    """One table of a session: how it is scored and the row that serialises writes to it."""
+
+    __tablename__ = "session_tables"
+    __table_args__ = (UniqueConstraint("session_id", "table_number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
+    table_number: Mapped[int]
+    mode: Mapped[TableMode] = mapped_column(String(10), default=TableMode.HANDS)
+    version: Mapped[int] = mapped_column(default=1)
+
+    __mapper_args__ = {"version_id_col": version}
+
+    totals: Mapped[list[TableTotal]] = relationship(
+        back_populates="table", cascade="all, delete-orphan", order_by="TableTotal.id"
+    )
+
+
+class TableTotal(db.Model):
+    """A player's session total at a totals-only table (penalties are kept apart)."""
+
+    __tablename__ = "table_totals"
+    __table_args__ = (UniqueConstraint("table_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("session_tables.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+    score: Mapped[int]
+
+    table: Mapped[SessionTable] = relationship(back_populates="totals")
+
+
+class Hand(db.Model):
+    """One hand played at a table: a win, a draw, or a hand time stopped; with its false mahjongs."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("session_id", "table_number", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
+    table_number: Mapped[int]
+    number: Mapped[int]  # 1..16
+    result: Mapped[HandResult] = mapped_column(String(12))
+    winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
+    # None on a win: self-drawn.
+    discarder_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
+    tiles: Mapped[str] = mapped_column(String(120), default="")
+    flowers: Mapped[int] = mapped_column(default=0)
+    last_tile: Mapped[bool] = mapped_column(default=False)
+    wall_last: Mapped[bool] = mapped_column(default=False)
+    kong: Mapped[bool] = mapped_column(default=False)
+    # The engine's verdict, kept with the hand: [{"name", "points", "count"}], flowers excluded.
+    fans: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
+    fan_points: Mapped[int] = mapped_column(default=0)
+    entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    entered_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    version: Mapped[int] = mapped_column(default=1)
+
+    __mapper_args__ = {"version_id_col": version}
+
+    payments: Mapped[list[HandPayment]] = relationship(
+        back_populates="hand", cascade="all, delete-orphan", order_by="HandPayment.id"
+    )
+    false_mahjongs: Mapped[list[FalseMahjong]] = relationship(
+        back_populates="hand", cascade="all, delete-orphan", order_by="FalseMahjong.id"
+    )
+
+    @property
+    def is_self_drawn(self) -> bool:
+        return self.result == HandResult.WIN and self.discarder_id is None
+
+    @property
+    def base(self) -> int:
+        """Fan points plus flowers: what the discarder (or everyone, self-drawn) pays on top of 8."""
+        return self.fan_points + self.flowers
+
+    def payment_map(self) -> dict[int, int]:
+        return {p.player_id: p.delta for p in self.payments}
+
+
+class HandPayment(db.Model):
+    """A player's score change for one hand: the win's payments and the false mahjongs' together."""
+
+    __tablename__ = "hand_payments"
+    __table_args__ = (UniqueConstraint("hand_id", "player_id"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+    delta: Mapped[int]
+
+    hand: Mapped[Hand] = relationship(back_populates="payments")
+
+
+class FalseMahjong(db.Model):
+    """A claimed win that was not one: the claimant pays each other player; their hand is dead."""
+
+    __tablename__ = "false_mahjongs"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
+    kind: Mapped[FalseMahjongKind] = mapped_column(String(20))
+    tiles: Mapped[str] = mapped_column(String(120), default="")  # the claimed hand, when the referee gave it
+    amount: Mapped[int]  # paid to each of the three others
+
+    hand: Mapped[Hand] = relationship(back_populates="false_mahjongs")
+
+
+class Penalty(db.Model):
+    """A referee penalty: deducted from the offender only, counted in that session's score."""
+
+    __tablename__ = "penalties"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+    hand_number: Mapped[int | None]
+    amount: Mapped[int]  # points deducted, > 0
+    reason: Mapped[str] = mapped_column(String(500))
+    given_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    given_at: Mapped[datetime] = mapped_column(default=utcnow)
+    cancelled_at: Mapped[datetime | None]
+    cancelled_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    cancel_reason: Mapped[str] = mapped_column(String(500), default="")
+    version: Mapped[int] = mapped_column(default=1)
+
+    __mapper_args__ = {"version_id_col": version}
+
+    session: Mapped[TournamentSession] = relationship()  # noqa: F821
+    player: Mapped[Player] = relationship()  # noqa: F821
+    given_by: Mapped[User | None] = relationship(foreign_keys=[given_by_id])  # noqa: F821
+    cancelled_by: Mapped[User | None] = relationship(foreign_keys=[cancelled_by_id])  # noqa: F821
+
+    @property
+    def is_cancelled(self) -> bool:
+        return self.cancelled_at is not None
+
+
+class ScoreChange(db.Model):
+    """The trail of score entry: who entered, corrected or deleted what, and when, before and after."""
+
+    __tablename__ = "score_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
+    table_number: Mapped[int | None]
+    hand_number: Mapped[int | None]
+    # "hand entered", "hand corrected", "hand deleted", "totals entered", "totals corrected", ...
+    action: Mapped[str] = mapped_column(String(40))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+
+    user: Mapped[User | None] = relationship()  # noqa: F821
