@@ -11,8 +11,8 @@ from flask import Flask, Response, g, has_request_context, make_response
 from sqlalchemy.exc import OperationalError
 
 from tournament.services import ConflictError
-from tournament.services.errors import ServiceError, refusal_listeners
 from tournament.services.db import commit, rollback
+from tournament.services.errors import ServiceError, refusal_listeners
 
 
 def _note_refusal(error: ServiceError) -> None:
