@@ -17,6 +17,7 @@ from tournament.extensions import db
 from tournament.models import (
     SEAT_WINDS,
     DrawMethod,
+    Hand,
     PlayerStatus,
     Seat,
     SessionStatus,
@@ -125,8 +126,15 @@ def _check_seed(seed: int | None) -> int:
     return seed
 
 
+def _has_hands(session: TournamentSession) -> bool:
+    if session.id is None:
+        return False
+    return db.session.scalar(select(Hand.id).where(Hand.session_id == session.id).limit(1)) is not None
+
+
 def _refuse_locked(sessions: Sequence[TournamentSession]) -> None:
-    locked = [s.number for s in sessions if s.is_locked]
+    # In play, or with hands entered (even if its status was moved back): the seating is what was played.
+    locked = [s.number for s in sessions if s.is_locked or _has_hands(s)]
     if locked:
         names = ", ".join(str(n) for n in locked)
         raise ServiceError(
