@@ -1,0 +1,113 @@
+"""Referee penalties (GB 3.11.2, MERS 3.1): deducted from the offender only, counted in the session score.
+
+A penalty is never deleted: cancelling keeps it, with who cancelled it, when and why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from tournament.extensions import db
+from tournament.models import HANDS_PER_SESSION, Penalty, Player, ScoreChange, Tournament, User
+from tournament.models._common import utcnow
+from tournament.services import play
+from tournament.services.db import changes
+from tournament.services.errors import ConflictError, NotFound, ServiceError
+
+MAX_PENALTY = 1000
+MAX_REASON = 500
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _reason(text: Any, field: str) -> str:
+    if not isinstance(text, str) or not text.strip():
+        raise ServiceError("Say why: the reason is kept with the penalty.", field=field)
+    text = " ".join(text.split())
+    if len(text) > MAX_REASON or "\x00" in text:
+        raise ServiceError(f"The reason is at most {MAX_REASON} characters of text.", field=field)
+    return text
+
+
+def penalty_json(p: Penalty) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "player_id": p.player_id,
+        "session": p.session.number,
+        "hand": p.hand_number,
+        "amount": p.amount,
+        "reason": p.reason,
+        "given_by": p.given_by.display_name if p.given_by else None,
+        "given_at": p.given_at.isoformat() + "Z",
+        "cancelled": p.is_cancelled,
+        "cancelled_at": p.cancelled_at.isoformat() + "Z" if p.cancelled_at else None,
+        "cancel_reason": p.cancel_reason or None,
+    }
+
+
+def give_penalty(t: Tournament, *, player_id: Any, session_number: Any, amount: Any, reason: Any,
+                 user: User | None, hand_number: Any = None) -> Penalty:
+    if not _is_int(session_number):
+        raise ServiceError("Give the session number.", field="session")
+    session = play.get_session(t, session_number)
+    if not _is_int(player_id):
+        raise ServiceError("Choose the player.", field="player_id")
+    player = db.session.get(Player, player_id)
+    if player is None or player.tournament_id != t.id:
+        raise ServiceError("Choose a player of this tournament.", field="player_id")
+    if not any(seat.player_id == player_id for seat in session.seats):
+        raise ServiceError(f"{player.full_name} does not play in session {session.number}.", field="player_id")
+    if not _is_int(amount) or not 1 <= amount <= MAX_PENALTY:
+        raise ServiceError(f"The penalty is a whole number of points, 1 to {MAX_PENALTY}.", field="amount")
+    if hand_number is not None and (not _is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION):
+        raise ServiceError(f"The hand is 1 to {HANDS_PER_SESSION}, or none.", field="hand")
+    text = _reason(reason, "reason")
+    with changes():
+        penalty = Penalty(tournament_id=t.id, session_id=session.id, player_id=player_id, hand_number=hand_number,
+                          amount=amount, reason=text, given_by_id=user.id if user else None)
+        db.session.add(penalty)
+        db.session.flush()
+        db.session.add(ScoreChange(session_id=session.id, table_number=_table_of(session, player_id),
+                                   hand_number=hand_number, action="penalty given",
+                                   user_id=user.id if user else None, before=None, after=penalty_json(penalty)))
+    return penalty
+
+
+def _table_of(session, player_id: int) -> int | None:
+    return next((s.table_number for s in session.seats if s.player_id == player_id), None)
+
+
+def get_penalty(t: Tournament, penalty_id: Any) -> Penalty:
+    penalty = db.session.get(Penalty, penalty_id) if _is_int(penalty_id) and 0 < penalty_id < 2**31 else None
+    if penalty is None or penalty.tournament_id != t.id:
+        raise NotFound("No such penalty in this tournament.")
+    return penalty
+
+
+def cancel_penalty(t: Tournament, penalty_id: Any, reason: Any, user: User | None) -> Penalty:
+    penalty = get_penalty(t, penalty_id)
+    if penalty.is_cancelled:
+        raise ConflictError("This penalty was already cancelled.")
+    text = _reason(reason, "reason")
+    before = penalty_json(penalty)
+    with changes():
+        penalty.cancelled_at = utcnow()
+        penalty.cancelled_by_id = user.id if user else None
+        penalty.cancel_reason = text
+        db.session.flush()
+        db.session.add(ScoreChange(session_id=penalty.session_id,
+                                   table_number=_table_of(penalty.session, penalty.player_id),
+                                   hand_number=penalty.hand_number, action="penalty cancelled",
+                                   user_id=user.id if user else None, before=before, after=penalty_json(penalty)))
+    return penalty
+
+
+def penalties_of(t: Tournament, session_number: int | None = None) -> list[Penalty]:
+    query = select(Penalty).where(Penalty.tournament_id == t.id)
+    if session_number is not None:
+        query = query.where(Penalty.session_id == play.get_session(t, session_number).id)
+    return list(db.session.scalars(query.order_by(Penalty.given_at, Penalty.id)))

@@ -1,0 +1,137 @@
+"""Play at the tables: starting and finishing a session, who sits where, and the seat winds of every hand.
+
+The seat rotation of the rules (shared/rules "A session at a table") is decided in one place:
+:func:`hand_winds`. Everything that needs a dealer, a seat wind or the prevalent wind asks it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from tournament.extensions import db
+from tournament.models import (
+    HANDS_PER_SESSION,
+    SEAT_WINDS,
+    Player,
+    SessionStatus,
+    SessionTable,
+    Tournament,
+    TournamentSession,
+)
+from tournament.services import draws as draw_service
+from tournament.services.db import changes
+from tournament.services.errors import ConflictError, NotFound
+
+WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+
+# Where each starting seat sits in each round, as the wind of its position (rows: starting seat; columns:
+# the East, South, West and North rounds). Within a round the dealer passes to the right after every hand.
+ROUND_POSITIONS: dict[str, tuple[str, str, str, str]] = {
+    "E": ("E", "S", "N", "W"),
+    "S": ("S", "E", "W", "N"),
+    "W": ("W", "N", "E", "S"),
+    "N": ("N", "W", "S", "E"),
+}
+
+
+@dataclass(frozen=True)
+class HandWinds:
+    number: int
+    prevalent: str
+    seat_winds: dict[str, str]  # starting seat -> seat wind in this hand
+
+    @property
+    def dealer(self) -> str:
+        """The starting seat of the player who is East (the dealer) in this hand."""
+        return next(start for start, wind in self.seat_winds.items() if wind == "E")
+
+
+def hand_winds(number: int) -> HandWinds:
+    """Prevalent wind and every starting seat's seat wind in hand `number` (1-16) of a session."""
+    if not 1 <= number <= HANDS_PER_SESSION:
+        raise ValueError(f"hand number {number} is outside 1-{HANDS_PER_SESSION}")
+    round_index, hand_in_round = divmod(number - 1, 4)
+    seat_winds = {}
+    for start in SEAT_WINDS:
+        position = SEAT_WINDS.index(ROUND_POSITIONS[start][round_index])
+        seat_winds[start] = SEAT_WINDS[(position - hand_in_round) % 4]
+    return HandWinds(number=number, prevalent=SEAT_WINDS[round_index], seat_winds=seat_winds)
+
+
+# ----------------------------------------------------------------------------- sessions and tables
+
+
+def get_session(t: Tournament, number: int) -> TournamentSession:
+    session = db.session.scalar(
+        select(TournamentSession).where(TournamentSession.tournament_id == t.id, TournamentSession.number == number)
+    )
+    if session is None:
+        raise NotFound(f"Session {number} has not been drawn.")
+    return session
+
+
+@dataclass(frozen=True)
+class SeatedPlayer:
+    start_wind: str  # the seat drawn for the session
+    player: Player
+
+    @property
+    def player_id(self) -> int:
+        return self.player.id
+
+
+def table_numbers(session: TournamentSession) -> list[int]:
+    return sorted({seat.table_number for seat in session.seats})
+
+
+def table_players(session: TournamentSession, table_number: int) -> list[SeatedPlayer]:
+    """The four players of a table in starting-seat order E, S, W, N."""
+    seats = sorted((s for s in session.seats if s.table_number == table_number), key=lambda s: s.wind_order)
+    if not seats:
+        raise NotFound(f"Session {session.number} has no table {table_number}.")
+    return [SeatedPlayer(start_wind=s.seat_wind, player=s.player) for s in seats]
+
+
+def session_table(session: TournamentSession, table_number: int, *, lock: bool = False) -> SessionTable:
+    """The table's row, created on first use; `lock` serialises writers of one table (PostgreSQL row lock)."""
+    table_players(session, table_number)  # 404 for a table that does not exist
+    query = select(SessionTable).where(
+        SessionTable.session_id == session.id, SessionTable.table_number == table_number
+    )
+    if lock:
+        query = query.with_for_update()
+    row = db.session.scalar(query)
+    if row is None:
+        with changes():
+            row = SessionTable(session_id=session.id, table_number=table_number)
+            db.session.add(row)
+        if lock:
+            row = db.session.scalar(query)
+    return row
+
+
+def require_in_play(session: TournamentSession) -> None:
+    if session.status != SessionStatus.IN_PLAY:
+        state = session.status.replace("_", " ")
+        raise ConflictError(f"Session {session.number} is {state}, not in play: start it before entering results.")
+
+
+def start_session(t: Tournament, number: int) -> TournamentSession:
+    """Publish the session if needed and put it in play: from now on its seating is fixed.
+    Starting a session already in play changes nothing."""
+    session = get_session(t, number)
+    if session.status == SessionStatus.IN_PLAY:
+        return session
+    if session.status == SessionStatus.FINISHED:
+        raise ConflictError(f"Session {number} is finished; reopen it instead of starting it again.")
+    if session.status == SessionStatus.DRAFT:
+        draw_service.set_status(session, SessionStatus.PUBLISHED)
+    draw_service.set_status(session, SessionStatus.IN_PLAY)
+    with changes():
+        existing = set(db.session.scalars(select(SessionTable.table_number).where(SessionTable.session_id == session.id)))
+        for table_number in table_numbers(session):
+            if table_number not in existing:
+                db.session.add(SessionTable(session_id=session.id, table_number=table_number))
+    return session

@@ -1,0 +1,535 @@
+"""Referee score entry: hands validated by the fan engine, false mahjongs, totals-only tables,
+corrections with their history, and the check before a session is closed.
+
+The engine decides: a claimed win that is no winning hand, or scores under 8 without flowers, is never
+stored as a win (`HandRefused`, 422); the referee records it as a false mahjong instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+
+from tournament.extensions import db
+from tournament.mcr import MCRError, settle_false_mahjong, settle_win
+from tournament.models import (
+    HANDS_PER_SESSION,
+    FalseMahjong,
+    FalseMahjongKind,
+    Hand,
+    HandPayment,
+    HandResult,
+    ScoreChange,
+    SessionStatus,
+    SessionTable,
+    TableMode,
+    TableTotal,
+    Tournament,
+    TournamentSession,
+    User,
+)
+from tournament.services import play
+from tournament.services.db import changes
+from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.hand_check import NOT_WINNING, UNDER_MINIMUM, VALID, HandCheck, check_hand
+
+MAX_FLOWERS = 8
+MAX_TOTAL = 1_000_000  # a session total beyond this is a typing error, not a score
+
+
+class HandRefused(ServiceError):
+    """The engine refuses the claimed win: not a winning hand, under the minimum, or unreadable."""
+
+    status_code = 422
+
+    def __init__(self, message: str, check: HandCheck | None = None, field: str | None = "hand"):
+        super().__init__(message, field=field)
+        self.check = check
+
+
+@dataclass(frozen=True)
+class FalseMahjongData:
+    player_id: int
+    hand: str | None = None
+    kind: str | None = None  # "under_minimum" | "not_winning": the referee's word when no tiles are given
+
+
+@dataclass(frozen=True)
+class HandData:
+    number: int
+    result: str  # "win" | "draw"
+    winner_id: int | None = None
+    discarder_id: int | None = None  # None on a win: self-drawn
+    hand: str | None = None
+    flowers: int = 0
+    last_tile: bool = False
+    wall_last: bool = False
+    kong: bool = False
+    false_mahjongs: tuple[FalseMahjongData, ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True)
+class _Verdict:
+    """Everything a hand record stores, worked out before anything is written."""
+
+    result: str
+    winner_id: int | None
+    discarder_id: int | None
+    tiles: str
+    flowers: int
+    last_tile: bool
+    wall_last: bool
+    kong: bool
+    fans: list[dict[str, Any]]
+    fan_points: int
+    false_mahjongs: list[tuple[int, str, str, int]]  # (player, kind, tiles, amount to each other player)
+    payments: dict[int, int]
+
+
+# ----------------------------------------------------------------------------- the engine decides
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_number(number: Any) -> int:
+    if not _is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
+        raise ServiceError(f"The hand number must be 1 to {HANDS_PER_SESSION}.", field="number")
+    return number
+
+
+def _seat_of(players: Sequence[play.SeatedPlayer], player_id: Any, field_name: str, what: str) -> int:
+    for index, seated in enumerate(players):
+        if _is_int(player_id) and seated.player_id == player_id:
+            return index
+    raise ServiceError(f"The {what} must be one of the four players at this table.", field=field_name)
+
+
+def _false_mahjong_kind(
+    t: Tournament, players: Sequence[play.SeatedPlayer], fm: FalseMahjongData, index: int, winds: play.HandWinds
+) -> tuple[str, str]:
+    """(kind, tiles) of one false mahjong: from the engine when the tiles are given, else the referee's word."""
+    field_name = f"false_mahjongs.{index}"
+    tiles = (fm.hand or "").strip()
+    if fm.kind is not None and fm.kind not in {k.value for k in FalseMahjongKind}:
+        raise ServiceError("A false mahjong is 'under_minimum' (a legal hand under 8) or 'not_winning'.",
+                           field=f"{field_name}.kind")
+    if not tiles:
+        if fm.kind is None:
+            raise ServiceError("Give the claimed hand's tiles, or say which kind of false mahjong it was.",
+                               field=f"{field_name}.kind")
+        return fm.kind, ""
+    seat = _seat_of(players, fm.player_id, f"{field_name}.player_id", "false mahjong claimant")
+    check = check_hand(
+        tiles,
+        seat_wind=winds.seat_winds[players[seat].start_wind],
+        prevalent_wind=winds.prevalent,
+        ruleset=t.ruleset,
+    )
+    if check.verdict == VALID:
+        raise HandRefused(f"The claimed hand is a valid win ({check.fan_points} points): enter it as the win, "
+                          "not as a false mahjong.", check, field=f"{field_name}.hand")
+    if check.verdict not in (UNDER_MINIMUM, NOT_WINNING):
+        if fm.kind is None:
+            raise HandRefused(f"The claimed hand cannot be read: {check.reason}. Correct it, or leave the tiles "
+                              "out and say which kind of false mahjong it was.", check, field=f"{field_name}.hand")
+        return fm.kind, tiles  # unreadable tiles: the referee's word decides, the text is kept as written
+    if fm.kind is not None and fm.kind != check.verdict:
+        raise ServiceError(f"The engine classes this claim as {check.verdict.replace('_', ' ')} "
+                           f"({check.reason}), not {fm.kind.replace('_', ' ')}.", field=f"{field_name}.kind")
+    return check.verdict, tiles
+
+
+def _decide(t: Tournament, session: TournamentSession, table_number: int, data: HandData) -> _Verdict:
+    """Validate a hand against the table and the engine and work out its payments; writes nothing."""
+    number = _check_number(data.number)
+    players = play.table_players(session, table_number)
+    winds = play.hand_winds(number)
+    payments = {seated.player_id: 0 for seated in players}
+    if data.result not in (HandResult.WIN, HandResult.DRAW):
+        raise ServiceError("A hand is a win or a draw (wall exhausted).", field="result")
+    if not _is_int(data.flowers) or not 0 <= data.flowers <= MAX_FLOWERS:
+        raise ServiceError(f"Flowers are 0 to {MAX_FLOWERS}.", field="flowers")
+
+    false_mahjongs: list[tuple[int, str, str, int]] = []
+    claimants: set[int] = set()
+    for index, fm in enumerate(data.false_mahjongs):
+        seat = _seat_of(players, fm.player_id, f"false_mahjongs.{index}.player_id", "false mahjong claimant")
+        if fm.player_id in claimants:
+            raise ServiceError("A player's hand is dead after a false mahjong: one per player and hand.",
+                               field=f"false_mahjongs.{index}.player_id")
+        claimants.add(fm.player_id)
+        kind, tiles = _false_mahjong_kind(t, players, fm, index, winds)
+        amount = (t.false_mahjong_under_minimum if kind == FalseMahjongKind.UNDER_MINIMUM
+                  else t.false_mahjong_not_winning)
+        for s, delta in enumerate(settle_false_mahjong(seat, kind, amount, amount)):
+            payments[players[s].player_id] += delta
+        false_mahjongs.append((fm.player_id, kind, tiles, amount))
+
+    if data.result == HandResult.DRAW:
+        if data.winner_id is not None or data.discarder_id is not None or (data.hand or "").strip():
+            raise ServiceError("A draw has no winner, discarder or winning hand.", field="result")
+        return _Verdict(HandResult.DRAW, None, None, "", 0, False, False, False, [], 0, false_mahjongs, payments)
+
+    winner = _seat_of(players, data.winner_id, "winner_id", "winner")
+    if data.winner_id in claimants:
+        raise ServiceError("This player's hand is dead after their false mahjong: they cannot win this hand.",
+                           field="winner_id")
+    discarder = None
+    if data.discarder_id is not None:
+        discarder = _seat_of(players, data.discarder_id, "discarder_id", "discarder")
+        if discarder == winner:
+            raise ServiceError("The discarder cannot be the winner: leave it empty for a self-drawn win.",
+                               field="discarder_id")
+    tiles = (data.hand or "").strip()
+    if not tiles:
+        raise ServiceError("Enter the winning hand: the engine checks every win.", field="hand")
+    check = check_hand(
+        tiles,
+        self_drawn=discarder is None,
+        last_tile=bool(data.last_tile),
+        wall_last=bool(data.wall_last),
+        kong=bool(data.kong),
+        seat_wind=winds.seat_winds[players[winner].start_wind],
+        prevalent_wind=winds.prevalent,
+        flowers=data.flowers,
+        ruleset=t.ruleset,
+    )
+    if check.verdict != VALID:
+        advice = " Record it as a false mahjong instead." if check.is_false_mahjong else ""
+        raise HandRefused(f"Not a valid win: {check.reason}.{advice}", check,
+                          field=check.field if check.field and check.field != "hand" else "hand")
+    try:
+        deltas = settle_win(winner, discarder, check.fan_points + data.flowers)
+    except MCRError as exc:  # cannot happen after the checks above; refused rather than stored wrongly
+        raise ServiceError(exc.message) from exc
+    for s, delta in enumerate(deltas):
+        payments[players[s].player_id] += delta
+    fans = [{"name": f.name, "points": f.points, "count": f.count} for f in check.fans]
+    return _Verdict(HandResult.WIN, data.winner_id, data.discarder_id, tiles, data.flowers, bool(data.last_tile),
+                    bool(data.wall_last), bool(data.kong), fans, check.fan_points, false_mahjongs, payments)
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def hand_summary(hand: Hand) -> dict[str, Any]:
+    """A hand as the API, the history and the pages show it; payments keyed by player id (as text)."""
+    fans = [dict(f) for f in hand.fans]
+    if hand.result == HandResult.WIN and hand.flowers:
+        fans.append({"name": "Flower Tiles", "points": 1, "count": hand.flowers})
+    return {
+        "id": hand.id,
+        "number": hand.number,
+        "result": str(hand.result),
+        "winner_id": hand.winner_id,
+        "discarder_id": hand.discarder_id,
+        "self_drawn": hand.is_self_drawn,
+        "hand": hand.tiles,
+        "flowers": hand.flowers,
+        "last_tile": hand.last_tile,
+        "wall_last": hand.wall_last,
+        "kong": hand.kong,
+        "fans": fans,
+        "fan_points": hand.fan_points,
+        "total": hand.fan_points + hand.flowers if hand.result == HandResult.WIN else 0,
+        "false_mahjongs": [
+            {"player_id": fm.player_id, "kind": str(fm.kind), "hand": fm.tiles, "amount": fm.amount}
+            for fm in hand.false_mahjongs
+        ],
+        "payments": {str(p.player_id): p.delta for p in hand.payments},
+        "version": hand.version,
+    }
+
+
+def table_hands(t: Tournament, session_number: int, table_number: int) -> list[Hand]:
+    session = play.get_session(t, session_number)
+    play.table_players(session, table_number)
+    return list(db.session.scalars(
+        select(Hand).where(Hand.session_id == session.id, Hand.table_number == table_number).order_by(Hand.number)
+    ))
+
+
+def get_hand(t: Tournament, session_number: int, table_number: int, number: Any) -> Hand:
+    if not _is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
+        raise NotFound(f"There is no hand {number} in a session.")
+    session = play.get_session(t, session_number)
+    play.table_players(session, table_number)
+    hand = db.session.scalar(select(Hand).where(
+        Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == number))
+    if hand is None:
+        raise NotFound(f"Hand {number} has not been entered at table {table_number}.")
+    return hand
+
+
+# ----------------------------------------------------------------------------- writing
+
+
+def _log(session: TournamentSession, table_number: int | None, hand_number: int | None, action: str,
+         user: User | None, before: dict | None, after: dict | None) -> None:
+    db.session.add(ScoreChange(session_id=session.id, table_number=table_number, hand_number=hand_number,
+                               action=action, user_id=user.id if user else None, before=before, after=after))
+
+
+def _writable_table(t: Tournament, session_number: int, table_number: int) -> tuple[TournamentSession, SessionTable]:
+    session = play.get_session(t, session_number)
+    table = play.session_table(session, table_number, lock=True)
+    play.require_in_play(session)
+    if table.mode == TableMode.TOTALS:
+        raise ConflictError(f"Table {table_number} is scored by session totals only: clear its totals before "
+                            "entering hands.")
+    return session, table
+
+
+def _apply(hand: Hand, verdict: _Verdict) -> None:
+    hand.result = verdict.result
+    hand.winner_id = verdict.winner_id
+    hand.discarder_id = verdict.discarder_id
+    hand.tiles = verdict.tiles
+    hand.flowers = verdict.flowers
+    hand.last_tile = verdict.last_tile
+    hand.wall_last = verdict.wall_last
+    hand.kong = verdict.kong
+    hand.fans = verdict.fans
+    hand.fan_points = verdict.fan_points
+    # Payments are updated in place (same four players): a delete and re-insert would trip the unique key.
+    existing = {p.player_id: p for p in hand.payments}
+    for player_id, delta in verdict.payments.items():
+        if player_id in existing:
+            existing.pop(player_id).delta = delta
+        else:
+            hand.payments.append(HandPayment(player_id=player_id, delta=delta))
+    for stale in existing.values():
+        hand.payments.remove(stale)
+    hand.false_mahjongs.clear()
+    for player_id, kind, tiles, amount in verdict.false_mahjongs:
+        hand.false_mahjongs.append(FalseMahjong(player_id=player_id, kind=kind, tiles=tiles, amount=amount))
+
+
+def enter_hand(t: Tournament, session_number: int, table_number: int, data: HandData, user: User | None) -> Hand:
+    """Store a new hand with its fans, false mahjongs and payments, and note it in the history."""
+    session, _ = _writable_table(t, session_number, table_number)
+    verdict = _decide(t, session, table_number, data)
+    taken = db.session.scalar(select(Hand.id).where(
+        Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == data.number))
+    if taken is not None:
+        raise ConflictError(f"Hand {data.number} is already entered at table {table_number}. "
+                            "Correct it instead of entering it again.")
+    with changes():
+        hand = Hand(session_id=session.id, table_number=table_number, number=data.number,
+                    entered_by_id=user.id if user else None)
+        _apply(hand, verdict)
+        db.session.add(hand)
+        db.session.flush()
+        _log(session, table_number, hand.number, "hand entered", user, None, hand_summary(hand))
+    return hand
+
+
+def correct_hand(t: Tournament, session_number: int, table_number: int, number: int, data: HandData,
+                 user: User | None, expected_version: int | None = None) -> Hand:
+    """Replace a stored hand; the history keeps what it was. A stale `expected_version` is a conflict."""
+    session, _ = _writable_table(t, session_number, table_number)
+    hand = get_hand(t, session_number, table_number, number)
+    if expected_version is not None and expected_version != hand.version:
+        raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
+                            "Nothing was changed: reload it and correct it again.")
+    if data.number != number:
+        raise ServiceError(f"This is hand {number}: delete it and enter hand {data.number} if the number was wrong.",
+                           field="number")
+    verdict = _decide(t, session, table_number, data)
+    before = hand_summary(hand)
+    with changes():
+        _apply(hand, verdict)
+        db.session.flush()
+        _log(session, table_number, number, "hand corrected", user, before, hand_summary(hand))
+    return hand
+
+
+def delete_hand(t: Tournament, session_number: int, table_number: int, number: int, user: User | None,
+                expected_version: int | None = None) -> None:
+    session, _ = _writable_table(t, session_number, table_number)
+    hand = get_hand(t, session_number, table_number, number)
+    if expected_version is not None and expected_version != hand.version:
+        raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
+                            "Nothing was deleted.")
+    before = hand_summary(hand)
+    with changes():
+        db.session.delete(hand)
+        _log(session, table_number, number, "hand deleted", user, before, None)
+
+
+# ----------------------------------------------------------------------------- totals-only tables
+
+
+def enter_totals(t: Tournament, session_number: int, table_number: int, scores: dict[int, int],
+                 user: User | None, expected_version: int | None = None) -> SessionTable:
+    """Score a table by the paper sheet's four session totals (they sum to zero; penalties stay apart)."""
+    session = play.get_session(t, session_number)
+    table = play.session_table(session, table_number, lock=True)
+    play.require_in_play(session)
+    if expected_version is not None and expected_version != table.version:
+        raise ConflictError(f"Table {table_number}'s totals were changed by someone else meanwhile. Reload them.")
+    players = play.table_players(session, table_number)
+    ids = [p.player_id for p in players]
+    if set(scores) != set(ids):
+        raise ServiceError("Give a total for each of the four players at the table.", field="scores")
+    for pid, score in scores.items():
+        if not _is_int(score) or abs(score) > MAX_TOTAL:
+            raise ServiceError("Totals are whole numbers.", field=f"score_{pid}")
+    if sum(scores.values()) != 0:
+        raise ServiceError(f"The four totals must sum to zero (they sum to {sum(scores.values()):+d}).",
+                           field="scores")
+    has_hands = db.session.scalar(select(Hand.id).where(
+        Hand.session_id == session.id, Hand.table_number == table_number).limit(1))
+    if has_hands is not None:
+        raise ConflictError(f"Table {table_number} already has hands entered: a table is scored hand by hand "
+                            "or by totals, not both.")
+    before = {str(tt.player_id): tt.score for tt in table.totals} or None
+    with changes():
+        table.mode = TableMode.TOTALS
+        existing = {tt.player_id: tt for tt in table.totals}
+        for pid in ids:
+            if pid in existing:
+                existing[pid].score = scores[pid]
+            else:
+                table.totals.append(TableTotal(player_id=pid, score=scores[pid]))
+        _log(session, table_number, None, "totals corrected" if before else "totals entered", user, before,
+             {str(pid): scores[pid] for pid in ids})
+    return table
+
+
+def clear_totals(t: Tournament, session_number: int, table_number: int, user: User | None) -> SessionTable:
+    """Back to hand-by-hand entry for a table whose totals were entered by mistake."""
+    session = play.get_session(t, session_number)
+    table = play.session_table(session, table_number, lock=True)
+    play.require_in_play(session)
+    if table.mode != TableMode.TOTALS:
+        return table
+    before = {str(tt.player_id): tt.score for tt in table.totals}
+    with changes():
+        table.totals.clear()
+        table.mode = TableMode.HANDS
+        _log(session, table_number, None, "totals cleared", user, before, None)
+    return table
+
+
+# ----------------------------------------------------------------------------- a table at a glance
+
+
+@dataclass(frozen=True)
+class HandRow:
+    number: int
+    winds: play.HandWinds
+    hand: Hand | None
+    running: dict[int, int]  # player id -> session score after this hand (payments only)
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    session: TournamentSession
+    table_number: int
+    table: SessionTable | None
+    players: list[play.SeatedPlayer]
+    rows: list[HandRow]
+    totals: dict[int, int]  # player id -> session score from hands or totals, penalties not included
+    missing: list[int]  # hand numbers still to enter (hands mode)
+
+    @property
+    def mode(self) -> str:
+        return self.table.mode if self.table else TableMode.HANDS
+
+    @property
+    def entered(self) -> int:
+        return sum(1 for row in self.rows if row.hand is not None)
+
+
+def table_sheet(t: Tournament, session_number: int, table_number: int) -> TableSheet:
+    session = play.get_session(t, session_number)
+    players = play.table_players(session, table_number)
+    table = db.session.scalar(select(SessionTable).where(
+        SessionTable.session_id == session.id, SessionTable.table_number == table_number))
+    hands = {h.number: h for h in table_hands(t, session_number, table_number)}
+    running = {p.player_id: 0 for p in players}
+    rows = []
+    for number in range(1, HANDS_PER_SESSION + 1):
+        hand = hands.get(number)
+        if hand is not None:
+            for payment in hand.payments:
+                running[payment.player_id] = running.get(payment.player_id, 0) + payment.delta
+        rows.append(HandRow(number=number, winds=play.hand_winds(number), hand=hand, running=dict(running)))
+    if table is not None and table.mode == TableMode.TOTALS:
+        totals = {tt.player_id: tt.score for tt in table.totals}
+        missing: list[int] = []
+    else:
+        totals = running
+        missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in hands]
+    return TableSheet(session, table_number, table, players, rows, totals, missing)
+
+
+def history(t: Tournament, session_number: int, table_number: int | None = None) -> list[ScoreChange]:
+    session = play.get_session(t, session_number)
+    query = select(ScoreChange).where(ScoreChange.session_id == session.id)
+    if table_number is not None:
+        query = query.where(ScoreChange.table_number == table_number)
+    return list(db.session.scalars(query.order_by(ScoreChange.at.desc(), ScoreChange.id.desc())))
+
+
+# ----------------------------------------------------------------------------- closing a session
+
+
+@dataclass(frozen=True)
+class TableProblem:
+    table: int
+    message: str
+
+
+def session_problems(t: Tournament, session_number: int) -> list[TableProblem]:
+    """What stands between a session and its closing: unentered tables, missing hands, tables that
+    do not sum to zero (penalties apart)."""
+    session = play.get_session(t, session_number)
+    problems = []
+    for table_number in play.table_numbers(session):
+        sheet = table_sheet(t, session_number, table_number)
+        if sheet.mode == TableMode.TOTALS:
+            if len(sheet.totals) != 4:
+                problems.append(TableProblem(table_number, "totals are incomplete"))
+        elif sheet.entered == 0:
+            problems.append(TableProblem(table_number, "nothing entered yet"))
+        elif sheet.missing:
+            listed = ", ".join(str(n) for n in sheet.missing)
+            problems.append(TableProblem(table_number, f"hands missing: {listed}"))
+        if sum(sheet.totals.values()) != 0:
+            problems.append(TableProblem(table_number, f"scores sum to {sum(sheet.totals.values()):+d}, not zero"))
+        for row in sheet.rows:
+            if row.hand is not None and sum(p.delta for p in row.hand.payments) != 0:
+                problems.append(TableProblem(table_number, f"hand {row.number}'s payments do not sum to zero"))
+    return problems
+
+
+def finish_session(t: Tournament, session_number: int, *, force: bool = False) -> TournamentSession:
+    """Close a session in play. Refused while the check finds problems, unless the organiser insists."""
+    from tournament.services import draws as draw_service
+
+    session = play.get_session(t, session_number)
+    if session.status == SessionStatus.FINISHED:
+        return session
+    play.require_in_play(session)
+    problems = session_problems(t, session_number)
+    if problems and not force:
+        listed = "; ".join(f"table {p.table}: {p.message}" for p in problems[:8])
+        more = f" and {len(problems) - 8} more" if len(problems) > 8 else ""
+        raise ConflictError(f"Session {session_number} is not complete ({listed}{more}).")
+    return draw_service.set_status(session, SessionStatus.FINISHED)
+
+
+def reopen_session(t: Tournament, session_number: int) -> TournamentSession:
+    from tournament.services import draws as draw_service
+
+    session = play.get_session(t, session_number)
+    if session.status != SessionStatus.FINISHED:
+        raise ConflictError(f"Session {session_number} is not finished.")
+    return draw_service.set_status(session, SessionStatus.IN_PLAY)
