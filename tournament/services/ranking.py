@@ -12,12 +12,14 @@ ranked. A player not seated in a session gets 0 table points and 0 score for it.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from fractions import Fraction
 from itertools import groupby
-from typing import TypeVar
+from operator import itemgetter
+from typing import NamedTuple, TypeVar
 
 DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 
@@ -97,9 +99,12 @@ class Placing:
     table_points: Fraction
 
 
-@dataclass(frozen=True)
-class SessionCell:
-    """One session of a player's breakdown. `table` is None when the player was not seated."""
+class SessionCell(NamedTuple):
+    """One session of a player's breakdown. `table` is None when the player was not seated.
+
+    A named tuple rather than a dataclass: a standings has one per player and session (10,000 for
+    1,000 players over 10 sessions) and tuples are much cheaper to build.
+    """
 
     session: int
     table: int | None
@@ -170,18 +175,46 @@ def split_table_points(scores: Mapping[int, int],
     Tied players span consecutive places and share the sum of those places' points equally;
     each gets the best place of the span (two tied first are both first).
     """
-    ordered = sorted(scores.items(), key=lambda item: -item[1])
-    points = list(table_points) + [0] * max(0, len(ordered) - len(table_points))
-    result: dict[int, Placing] = {}
+    unit = _unit(len(scores))
+    return {player_id: Placing(place, _fraction(units, unit))
+            for player_id, (place, units) in _split_units(scores, table_points, unit).items()}
+
+
+def _unit(table_size: int) -> int:
+    """A denominator every share divides: shares are sums over 1..table_size tied players."""
+    return math.lcm(*range(1, max(table_size, 1) + 1))
+
+
+def _split_units(scores: Mapping[int, int], table_points: Sequence[int], unit: int) -> dict[int, tuple[int, int]]:
+    """(place, table points in 1/unit) per player: integers, so that totals add up fast and exactly."""
+    ordered = sorted(scores.items(), key=itemgetter(1), reverse=True)
+    count = len(ordered)
+    points = table_points if len(table_points) >= count else [*table_points, *[0] * (count - len(table_points))]
+    if len(set(scores.values())) == count:  # no tie, the usual case
+        return {player_id: (place, points[place - 1] * unit)
+                for place, (player_id, _) in enumerate(ordered, start=1)}
+    result: dict[int, tuple[int, int]] = {}
     start = 0
-    for _, group in groupby(ordered, key=lambda item: item[1]):
-        tied = [player_id for player_id, _ in group]
-        end = start + len(tied)
-        share = Fraction(sum(points[start:end]), len(tied))
-        for player_id in tied:
-            result[player_id] = Placing(place=start + 1, table_points=share)
+    while start < count:  # each run of equal scores spans places start+1 .. end
+        end = start + 1
+        while end < count and ordered[end][1] == ordered[start][1]:
+            end += 1
+        share = sum(points[start:end]) * unit // (end - start)  # exact: the run's length divides unit
+        for player_id, _ in ordered[start:end]:
+            result[player_id] = (start + 1, share)
         start = end
     return result
+
+
+_FRACTIONS: dict[tuple[int, int], Fraction] = {}
+
+
+def _fraction(units: int, unit: int) -> Fraction:
+    """Fraction(units, unit), built once per value: a standings has few distinct ones."""
+    value = _FRACTIONS.get((units, unit))
+    if value is None:
+        value = _FRACTIONS.setdefault((units, unit), Fraction(units, unit))
+    return value
 
 
 # ----------------------------------------------------------------------------- order
@@ -216,17 +249,20 @@ def ranking_key(row: RankedRow, tie_breaks: Sequence[str] = ()) -> tuple:
 R = TypeVar("R", "RankedRow", "TeamRow")
 
 
-def _assign_ranks(items: Sequence[R], key: Callable[[R], tuple], name: Callable[[R], tuple],
-                     make: Callable[[R, int, bool], R]) -> list[R]:
+def _assign_ranks(items: list[R], key: Callable[[R], tuple], name: Callable[[R], tuple]) -> list[R]:
     """Sort best first by `key` (ties by `name`), give equal keys the same rank (1, 2, 2, 4)."""
-    ordered = sorted(items, key=name)
-    ordered.sort(key=key, reverse=True)  # stable: names stay in order within equal keys
+    keyed = sorted(((key(item), name(item), item) for item in items), key=lambda k: k[1])
+    keyed.sort(key=lambda k: k[0], reverse=True)  # stable: names stay in order within equal keys
     out: list[R] = []
     position = 0
-    for _, group_iter in groupby(ordered, key=key):
-        group = list(group_iter)
+    for _, group_iter in groupby(keyed, key=lambda k: k[0]):
+        group = [item for _, _, item in group_iter]
         for item in group:
-            out.append(make(item, position + 1, len(group) > 1))
+            # The rows are built here, unranked, and ranked before anyone sees them: setting the two
+            # fields in place avoids re-creating a thousand frozen rows.
+            object.__setattr__(item, "rank", position + 1)
+            object.__setattr__(item, "shared", len(group) > 1)
+            out.append(item)
         position += len(group)
     return out
 
@@ -245,48 +281,40 @@ def rank_players(entrants: Iterable[Entrant], tables: Iterable[TableResult], *,
     penalties = penalties or {}
     tables = list(tables)
     sessions = sorted(set(session_numbers) if session_numbers is not None else {t.session for t in tables})
-    cells: dict[int, dict[int, SessionCell]] = {}
+    unit = _unit(max((len(t.scores) for t in tables), default=4))
+    zero = Fraction(0)
+    # per player: {session: (cell, table points in 1/unit)}
+    cells: dict[int, dict[int, tuple[SessionCell, int]]] = {}
     for table in tables:
-        placings = split_table_points(table.scores, table_points) if table.counted else {}
+        placings = _split_units(table.scores, table_points, unit) if table.counted else {}
         for player_id, score in table.scores.items():
-            placing = placings.get(player_id)
-            cells.setdefault(player_id, {})[table.session] = SessionCell(
-                session=table.session, table=table.table,
-                place=placing.place if placing else None,
-                table_points=placing.table_points if placing else Fraction(0),
-                score=score,
-            )
+            place, units = placings.get(player_id, (None, 0))
+            cell = SessionCell(session=table.session, table=table.table, place=place,
+                               table_points=_fraction(units, unit) if place else zero, score=score)
+            cells.setdefault(player_id, {})[table.session] = (cell, units)
 
+    missed = {s: (SessionCell(session=s, table=None, place=None, table_points=zero, score=0), 0) for s in sessions}
     rows = []
     for e in entrants:
         if not e.ranked:
             continue
         mine = cells.get(e.player_id, {})
-        row_cells = tuple(mine.get(s) or SessionCell(session=s, table=None, place=None,
-                                                     table_points=Fraction(0), score=0) for s in sessions)
-        played = [c for c in row_cells if c.played]
+        pairs = [mine.get(s) or missed[s] for s in sessions]
+        row_cells = tuple(cell for cell, _ in pairs)
+        places = [cell.place for cell in row_cells]
         rows.append(RankedRow(
             rank=0, shared=False, player_id=e.player_id, name=e.name, sort_name=e.sort_name,
             country=e.country, team=e.team,
-            table_points=sum((c.table_points for c in row_cells), Fraction(0)),
-            score=sum(c.score for c in row_cells),
-            firsts=sum(1 for c in row_cells if c.place == 1),
-            seconds=sum(1 for c in row_cells if c.place == 2),
-            best_session=max((c.score for c in played), default=0),
+            table_points=_fraction(sum(units for _, units in pairs), unit),
+            score=sum(cell.score for cell in row_cells),
+            firsts=places.count(1),
+            seconds=places.count(2),
+            best_session=max((cell.score for cell in row_cells if cell.table is not None), default=0),
             penalties=penalties.get(e.player_id, 0),
             sessions=row_cells,
         ))
     tie_breaks = tuple(tie_breaks)
-    return _assign_ranks(
-        rows,
-        key=lambda r: ranking_key(r, tie_breaks),
-        name=_by_name,
-        make=lambda r, rank, shared: _replace_rank(r, rank, shared),
-    )
-
-
-def _replace_rank(row: R, rank: int, shared: bool) -> R:
-    return replace(row, rank=rank, shared=shared)
+    return _assign_ranks(rows, key=lambda r: ranking_key(r, tie_breaks), name=_by_name)
 
 
 def rank_teams(rows: Iterable[RankedRow]) -> list[TeamRow]:
@@ -307,9 +335,4 @@ def rank_teams(rows: Iterable[RankedRow]) -> list[TeamRow]:
                 score=sum(r.score for r in group))
         for key, group in members.items()
     ]
-    return _assign_ranks(
-        teams,
-        key=lambda t: (t.table_points, t.score),
-        name=lambda t: (fold(t.team), t.team),
-        make=lambda t, rank, shared: _replace_rank(t, rank, shared),
-    )
+    return _assign_ranks(teams, key=lambda t: (t.table_points, t.score), name=lambda t: (fold(t.team), t.team))

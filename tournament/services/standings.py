@@ -12,11 +12,12 @@ total (totals-only tables). Active penalties are deducted from the offender's se
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 
-from sqlalchemy import func, select
+from sqlalchemy import ColumnElement, Row, Select, func, select
 
 from tournament.extensions import db
 from tournament.models import (
@@ -111,6 +112,11 @@ class SessionResults:
 # ----------------------------------------------------------------------------- table facts
 
 
+def _rows(statement: Select) -> Sequence[Row]:
+    """Plain rows through the session's connection: no ORM result processing for thousands of rows."""
+    return db.session.connection().execute(statement).all()
+
+
 @dataclass
 class _Table:
     """The facts of one table while they are gathered."""
@@ -134,27 +140,35 @@ class _Table:
         return scores
 
 
-def _load_tables(session_filter, session_key) -> dict[tuple[int, int], _Table]:
-    """Seats, hand payments and totals of the sessions selected by `session_filter`: three queries.
+def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int]) -> dict[tuple[int, int], _Table]:
+    """Seats, hand payments and totals of the sessions matching `sessions_where`: three queries.
 
+    Each query starts from the tournament's sessions and joins down (the session index drives it).
     `session_key` maps a session id to the key used in the result (the session number).
     """
     tables: dict[tuple[int, int], _Table] = {}
 
     def table(session_id: int, number: int) -> _Table:
-        return tables.setdefault((session_key[session_id], number), _Table(seats={}))
+        key = (session_key[session_id], number)
+        facts = tables.get(key)
+        if facts is None:
+            facts = tables[key] = _Table(seats={})
+        return facts
 
-    for session_id, number, wind, player_id in db.session.execute(
-        select(Seat.session_id, Seat.table_number, Seat.seat_wind, Seat.player_id).where(session_filter(Seat))
+    for session_id, number, wind, player_id in _rows(
+        select(Seat.session_id, Seat.table_number, Seat.seat_wind, Seat.player_id)
+        .join(TournamentSession, TournamentSession.id == Seat.session_id).where(sessions_where)
     ):
         table(session_id, number).seats[player_id] = wind
 
     # One row per (session, table, player) with the summed deltas; a hand without payments (a draw)
     # still yields a row with no player, which is enough to make the table counted.
-    for session_id, number, player_id, total in db.session.execute(
+    for session_id, number, player_id, total in _rows(
         select(Hand.session_id, Hand.table_number, HandPayment.player_id, func.sum(HandPayment.delta))
+        .select_from(TournamentSession)
+        .join(Hand, Hand.session_id == TournamentSession.id)
         .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
-        .where(session_filter(Hand))
+        .where(sessions_where)
         .group_by(Hand.session_id, Hand.table_number, HandPayment.player_id)
     ):
         facts = table(session_id, number)
@@ -163,11 +177,12 @@ def _load_tables(session_filter, session_key) -> dict[tuple[int, int], _Table]:
             facts.payments = facts.payments or {}
             facts.payments[player_id] = int(total or 0)
 
-    for session_id, number, mode, player_id, score in db.session.execute(
+    for session_id, number, mode, player_id, score in _rows(
         select(SessionTable.session_id, SessionTable.table_number, SessionTable.mode,
                TableTotal.player_id, TableTotal.score)
+        .join(TournamentSession, TournamentSession.id == SessionTable.session_id)
         .outerjoin(TableTotal, TableTotal.table_id == SessionTable.id)
-        .where(session_filter(SessionTable))
+        .where(sessions_where)
     ):
         facts = table(session_id, number)
         facts.mode = str(mode)
@@ -177,11 +192,12 @@ def _load_tables(session_filter, session_key) -> dict[tuple[int, int], _Table]:
     return tables
 
 
-def _load_penalties(session_filter, session_key) -> dict[tuple[int, int], int]:
+def _load_penalties(sessions_where: ColumnElement[bool], session_key: dict[int, int]) -> dict[tuple[int, int], int]:
     """Active penalty points per (session number, player)."""
-    rows = db.session.execute(
+    rows = _rows(
         select(Penalty.session_id, Penalty.player_id, func.sum(Penalty.amount))
-        .where(session_filter(Penalty), Penalty.cancelled_at.is_(None))
+        .join(TournamentSession, TournamentSession.id == Penalty.session_id)
+        .where(sessions_where, Penalty.cancelled_at.is_(None))
         .group_by(Penalty.session_id, Penalty.player_id)
     )
     return {(session_key[session_id], player_id): int(total) for session_id, player_id, total in rows}
@@ -198,12 +214,17 @@ def _penalties_at(penalties: dict[tuple[int, int], int], session: int) -> dict[i
 # ----------------------------------------------------------------------------- standings
 
 
-def _entrant(player: Player, played: set[int]) -> Entrant:
-    """Substitutes are never ranked; nor the disqualified, nor those who withdrew without playing."""
+def _entrant(player: Row, played: set[int]) -> Entrant:
+    """Substitutes are never ranked; nor the disqualified, nor those who withdrew without playing.
+
+    Names as `Player.full_name` and `Player.sort_name` give them, from plain columns (no ORM objects
+    for a thousand players).
+    """
     ranked = not player.is_substitute and player.status != PlayerStatus.DISQUALIFIED and (
         player.id in played or player.status != PlayerStatus.WITHDRAWN
     )
-    return Entrant(player_id=player.id, name=player.full_name, sort_name=player.sort_name,
+    return Entrant(player_id=player.id, name=f"{player.first_name} {player.last_name}",
+                   sort_name=f"{player.last_name}, {player.first_name}",
                    country=player.country or "", team=(player.team or "").strip(), ranked=ranked)
 
 
@@ -219,16 +240,15 @@ def standings(t: Tournament) -> Standings:
         .order_by(TournamentSession.number)
     ).all()
     session_key = {session_id: number for session_id, number in sessions}
-    players = list(db.session.scalars(select(Player).where(Player.tournament_id == t.id).order_by(Player.id)))
-
-    def counted_sessions(model):
-        return model.session_id.in_(
-            select(TournamentSession.id).where(TournamentSession.tournament_id == t.id,
-                                               TournamentSession.status.in_(COUNTED_STATUSES))
-        )
-
-    tables = _load_tables(counted_sessions, session_key) if sessions else {}
-    penalties = _load_penalties(counted_sessions, session_key) if sessions else {}
+    players = _rows(
+        select(Player.id, Player.first_name, Player.last_name, Player.country, Player.team,
+               Player.is_substitute, Player.status)
+        .where(Player.tournament_id == t.id).order_by(Player.id)
+    )
+    # The sessions read above, by id: a session that starts meanwhile cannot half-appear.
+    counted = TournamentSession.id.in_(list(session_key))
+    tables = _load_tables(counted, session_key) if sessions else {}
+    penalties = _load_penalties(counted, session_key) if sessions else {}
     by_session: dict[int, dict[int, int]] = defaultdict(dict)
     for (session, player_id), amount in penalties.items():
         by_session[session][player_id] = amount
@@ -273,9 +293,7 @@ def session_results(t: Tournament, number: int) -> SessionResults:
     session_id, status = session
     session_key = {session_id: number}
 
-    def this_session(model):
-        return model.session_id == session_id
-
+    this_session = TournamentSession.id == session_id
     tables = _load_tables(this_session, session_key)
     penalties = _penalties_at(_load_penalties(this_session, session_key), number)
     hand_counts = dict(db.session.execute(
