@@ -95,7 +95,7 @@ def test_seating_is_locked_once_hands_exist(seated):
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
     session = play.get_session(t, 1)
     with pytest.raises(ServiceError, match="can no longer be redrawn"):
-        draw_service.swap(t, session, ids[0], ids[1])
+        draw_service.swap(t, session, ids[0], ids[1], session.version)
 
 
 # ----------------------------------------------------------------------------- wins and payments

@@ -13,6 +13,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.auth.routes import bp as auth_bp
     from tournament.web.checker.routes import bp as checker_bp
     from tournament.web.draws.routes import bp as draws_bp
+    from tournament.web.hands.routes import bp as hands_bp
     from tournament.web.players.routes import bp as players_bp
     from tournament.web.public.routes import bp as public_bp
     from tournament.web.seating.routes import bp as seating_bp
@@ -25,6 +26,7 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(players_bp)
     app.register_blueprint(api_bp)
     app.register_blueprint(draws_bp)
+    app.register_blueprint(hands_bp)
     app.register_blueprint(seating_bp)
     app.register_blueprint(checker_bp)
     errors.init_app(app)

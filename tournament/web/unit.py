@@ -26,6 +26,11 @@ def init_app(app: Flask) -> None:
     if _note_refusal not in refusal_listeners:
         refusal_listeners.append(_note_refusal)
 
+    @app.before_request
+    def begin_unit_of_work() -> None:
+        # `g` lives on the app context, which a test (or a CLI command) may share between requests.
+        g.unit_refused = False
+
     @app.after_request
     def end_unit_of_work(response: Response) -> Response:
         if response.status_code >= 400 or g.get("unit_refused"):

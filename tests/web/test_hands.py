@@ -1,0 +1,222 @@
+"""Score entry pages: sessions, the table page, entering, refusing, correcting and deleting hands."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from tests.conftest import csrf_token, login, make_user
+from tests.services.test_scoring import NOT_WINNING, UNDER_5, VALID_22
+from tournament.extensions import db
+from tournament.models import Hand, Penalty, ScoreChange
+from tournament.services import draws as draw_service
+from tournament.services import play, scoring
+from tournament.services import registration as reg
+from tournament.services.registration import PlayerData
+from tournament.services.scoring import HandData
+from tournament.services.tournaments import add_staff
+
+
+@pytest.fixture
+def in_play(tournament):
+    for i in range(8):
+        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
+    draw_service.draw_next(tournament, seed=3)
+    play.start_session(tournament, 1)
+    db.session.commit()
+    ids = [sp.player_id for sp in play.table_players(play.get_session(tournament, 1), 1)]
+    return tournament, ids
+
+
+def base(t) -> str:
+    return f"/manage/tournaments/{t.id}/play/1"
+
+
+def hand_form(ids, number=1, **overrides) -> dict:
+    data = {"number": number, "result": "win", "winner_id": ids[0], "discarder_id": ids[1], "hand": VALID_22,
+            "flowers": 0}
+    for i, pid in enumerate(ids):
+        data[f"false_mahjongs-{i}-player_id"] = pid
+        data[f"false_mahjongs-{i}-kind"] = ""
+        data[f"false_mahjongs-{i}-hand"] = ""
+    data.update(overrides)
+    return data
+
+
+def post(client, url, data, form_url):
+    return client.post(url, data={"csrf_token": csrf_token(client, form_url), **data})
+
+
+def hand_count() -> int:
+    return db.session.scalar(select(func.count()).select_from(Hand))
+
+
+def test_session_and_table_pages_show_players_winds_and_missing_hands(organiser_client, in_play):
+    t, ids = in_play
+    page = organiser_client.get(base(t)).get_data(as_text=True)
+    assert "Table 1" in page and "Table 2" in page and "nothing entered yet" in page
+    table = organiser_client.get(base(t) + "/tables/1")
+    html = table.get_data(as_text=True)
+    assert table.status_code == 200
+    assert html.count('class="hand-row hand-missing"') == 16
+    assert "East round" in html and "North round" in html
+    assert "Enter hand 1" in html
+
+
+def test_enter_a_win_through_the_form_then_correct_and_delete_it(organiser_client, in_play):
+    t, ids = in_play
+    url = base(t) + "/tables/1/hands/new"
+    response = post(organiser_client, url, hand_form(ids, flowers=1), url + "?hand=1")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    db.session.expire_all()
+    hand = scoring.get_hand(t, 1, 1, 1)
+    assert hand.payment_map()[ids[1]] == -(8 + 23)
+    html = organiser_client.get(base(t) + "/tables/1").get_data(as_text=True)
+    assert "Pure Straight" in html and "23 points" in html
+    # Correct: the discarder was someone else.
+    edit = base(t) + "/tables/1/hands/1/edit"
+    form_page = organiser_client.get(edit).get_data(as_text=True)
+    loaded = hand.version
+    assert f'value="{loaded}"' in form_page
+    response = post(organiser_client, edit, hand_form(ids, flowers=1, discarder_id=ids[2], version=loaded), edit)
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert scoring.get_hand(t, 1, 1, 1).payment_map()[ids[2]] == -31
+    # A second correction from the stale page is a conflict and changes nothing.
+    stale = post(organiser_client, edit, hand_form(ids, discarder_id=ids[3], version=loaded), edit)
+    assert stale.status_code == 409 and "changed by someone else" in stale.get_data(as_text=True)
+    db.session.expire_all()
+    assert scoring.get_hand(t, 1, 1, 1).payment_map()[ids[2]] == -31
+    # Delete with the current version.
+    current = scoring.get_hand(t, 1, 1, 1).version
+    response = post(organiser_client, base(t) + "/tables/1/hands/1/delete", {"version": current}, edit)
+    assert response.status_code == 302 and hand_count() == 0
+    history = organiser_client.get(base(t) + "/history").get_data(as_text=True)
+    assert "hand deleted" in history and "hand corrected" in history and "hand entered" in history
+
+
+def test_under_minimum_claim_is_refused_and_offered_as_false_mahjong(organiser_client, in_play):
+    t, ids = in_play
+    url = base(t) + "/tables/1/hands/new"
+    response = post(organiser_client, url, hand_form(ids, hand=UNDER_5, flowers=3), url)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert "5 points: under the 8-point minimum, flowers not counted" in html
+    assert "Record as a false mahjong" in html
+    assert hand_count() == 0
+    # The offer moves the claim into the claimant's false-mahjong row; nothing is stored yet.
+    converted = post(organiser_client, url, hand_form(ids, hand=UNDER_5, convert="1"), url)
+    html = converted.get_data(as_text=True)
+    assert converted.status_code == 200 and hand_count() == 0
+    assert f'id="false_mahjongs-0-hand" maxlength="120" name="false_mahjongs-0-hand" spellcheck="false" type="text" value="{UNDER_5}"' in html
+    # The hand goes on and ends in a draw: one record with its false mahjong.
+    draw = hand_form(ids, result="draw", winner_id="", discarder_id="", hand="")
+    draw["false_mahjongs-0-kind"] = "engine"
+    draw["false_mahjongs-0-hand"] = UNDER_5
+    assert post(organiser_client, url, draw, url).status_code == 302
+    db.session.expire_all()
+    hand = scoring.get_hand(t, 1, 1, 1)
+    assert [(fm.player_id, fm.kind) for fm in hand.false_mahjongs] == [(ids[0], "under_minimum")]
+    assert hand.payment_map() == {ids[0]: -30, ids[1]: 10, ids[2]: 10, ids[3]: 10}
+
+
+def test_double_submit_stores_the_hand_once(organiser_client, in_play):
+    t, ids = in_play
+    url = base(t) + "/tables/1/hands/new"
+    token = csrf_token(organiser_client, url)
+    first = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids)})
+    second = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids)})
+    assert first.status_code == 302 and second.status_code == 302
+    assert hand_count() == 1
+    # A different hand with the same number is a conflict, not an overwrite.
+    other = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids, result="draw", winner_id="",
+                                                                              discarder_id="", hand="")})
+    assert other.status_code == 409 and hand_count() == 1
+
+
+def test_field_errors_are_next_to_the_field(organiser_client, in_play):
+    t, ids = in_play
+    url = base(t) + "/tables/1/hands/new"
+    response = post(organiser_client, url, hand_form(ids, hand=NOT_WINNING, winner_id=ids[0], discarder_id=ids[0]), url)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 422
+    assert 'id="discarder_id-error"' in html
+    missing = post(organiser_client, url, hand_form(ids, number=""), url)
+    assert missing.status_code == 422 and 'id="number-error"' in missing.get_data(as_text=True)
+    fm = hand_form(ids, result="draw", winner_id="", discarder_id="", hand="")
+    fm["false_mahjongs-2-kind"] = "engine"
+    fm["false_mahjongs-2-hand"] = VALID_22
+    response = post(organiser_client, url, fm, url)
+    assert response.status_code == 422
+    assert 'id="false_mahjongs-2-hand-error"' in response.get_data(as_text=True)
+    assert hand_count() == 0
+
+
+def test_totals_only_table_through_the_form(organiser_client, in_play):
+    t, ids = in_play
+    url = base(t) + "/tables/2/totals"
+    bad = post(organiser_client, url, {f"scores-{i}": v for i, v in enumerate([10, 10, 10, 10])}, url)
+    assert bad.status_code == 422 and "sum to zero" in bad.get_data(as_text=True)
+    good = post(organiser_client, url, {f"scores-{i}": v for i, v in enumerate([90, -30, -30, -30])}, url)
+    assert good.status_code == 302
+    assert scoring.table_sheet(t, 1, 2).mode == "totals"
+
+
+def test_penalty_given_and_cancelled_through_the_pages(client, in_play):
+    t, ids = in_play
+    referee = make_user("ref@example.org", "referee")
+    add_staff(t, referee.email, "referee")
+    db.session.commit()
+    login(client, referee.email)
+    url = f"/manage/tournaments/{t.id}/play/penalties"
+    response = post(client, url, {"player_id": ids[2], "session": 1, "amount": 10, "reason": "slow play",
+                                  "hand": ""}, url)
+    assert response.status_code == 302
+    penalty = db.session.scalar(select(Penalty))
+    assert (penalty.player_id, penalty.amount, penalty.given_by_id) == (ids[2], 10, referee.id)
+    missing_reason = post(client, url + f"/{penalty.id}/cancel", {"reason": ""}, url)
+    assert missing_reason.status_code == 302
+    db.session.expire_all()
+    assert not db.session.get(Penalty, penalty.id).is_cancelled
+    post(client, url + f"/{penalty.id}/cancel", {"reason": "wrong table"}, url)
+    db.session.expire_all()
+    assert db.session.get(Penalty, penalty.id).is_cancelled
+    page = client.get(url).get_data(as_text=True)
+    assert "<s>slow play</s>" in page and "wrong table" in page
+    bad = post(client, url, {"player_id": ids[2], "session": 1, "amount": 0, "reason": "x"}, url)
+    assert bad.status_code == 422 and db.session.scalar(select(func.count()).select_from(Penalty)) == 1
+
+
+def test_closing_a_session_runs_the_check(organiser_client, in_play):
+    t, ids = in_play
+    url = base(t) + "/finish"
+    response = post(organiser_client, url, {}, base(t))
+    assert response.status_code == 302
+    page = organiser_client.get(base(t)).get_data(as_text=True)
+    assert "not complete" in page and "in play" in page
+    assert post(organiser_client, url, {"force": "y"}, base(t)).status_code == 302
+    assert play.get_session(t, 1).status == "finished"
+
+
+def test_outsiders_and_wrong_ids(client, in_play, organiser):
+    t, ids = in_play
+    assert client.get(base(t) + "/tables/1").status_code == 302  # to the login page
+    stranger = make_user("stranger@example.org", "referee")
+    db.session.commit()
+    login(client, stranger.email)
+    assert client.get(base(t) + "/tables/1").status_code == 403
+    client.post("/logout", data={"csrf_token": csrf_token(client, "/manage")})
+    login(client, organiser.email)
+    for path in ("/tables/9", "/tables/2147483648", "/tables/1/hands/5/edit", "/tables/1/hands/99/edit"):
+        assert client.get(base(t) + path).status_code == 404, path
+    assert client.get(f"/manage/tournaments/{t.id}/play/2147483648").status_code == 404
+    assert client.get(f"/manage/tournaments/{t.id}/play/7").status_code == 404
+
+
+def test_refused_entry_writes_nothing_to_the_history(organiser_client, in_play):
+    t, ids = in_play
+    scoring.enter_hand(t, 1, 1, HandData(number=2, result="draw"), None)
+    db.session.commit()
+    url = base(t) + "/tables/1/hands/new"
+    post(organiser_client, url, hand_form(ids, number=3, hand=NOT_WINNING), url)
+    assert db.session.scalar(select(func.count()).select_from(ScoreChange)) == 1

@@ -1,0 +1,173 @@
+"""Forms of score entry: a hand, a table's totals, a penalty and its cancelling, closing a session."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    Form,
+    FormField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+    SubmitField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from tournament.models import HANDS_PER_SESSION
+from tournament.services.play import SeatedPlayer
+from tournament.services.scoring import FalseMahjongData, HandData
+
+FALSE_MAHJONG_CHOICES = [
+    ("", "No false mahjong"),
+    ("engine", "False mahjong: the engine classes the tiles"),
+    ("under_minimum", "False mahjong: legal hand under 8 points"),
+    ("not_winning", "False mahjong: no winning hand"),
+]
+
+
+class FalseMahjongEntry(Form):
+    """One player's false mahjong in this hand (one row per player at the table)."""
+
+    player_id = HiddenField()
+    kind = SelectField("False mahjong", choices=FALSE_MAHJONG_CHOICES, default="")
+    hand = StringField("Claimed hand", validators=[Optional(), Length(max=120)],
+                       render_kw={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "off"})
+
+
+class HandForm(FlaskForm):
+    version = HiddenField()
+    number = IntegerField("Hand", validators=[InputRequired("Which hand (1-16)?"),
+                                              NumberRange(1, HANDS_PER_SESSION, "Hands are 1 to 16.")])
+    result = RadioField("Result", choices=[("win", "Mahjong (a win)"), ("draw", "Draw: wall exhausted")],
+                        default="win")
+    winner_id = SelectField("Winner", choices=[], validate_choice=False)
+    discarder_id = SelectField("Discarded by", choices=[], validate_choice=False)
+    hand = StringField("Winning hand", validators=[Optional(), Length(max=120)],
+                       description="Declared sets first ([123m] chow, [555p] pung, {EEEE} concealed kong), "
+                                   "then the concealed tiles; the last tile is the winning tile.",
+                       render_kw={"data-tile-picker": "", "data-hand-param": "hand", "autocomplete": "off",
+                                  "spellcheck": "false", "autocapitalize": "off"})
+    flowers = IntegerField("Flowers", default=0,
+                           validators=[Optional(), NumberRange(0, 8, "Flowers are 0 to 8.")],
+                           render_kw={"min": 0, "max": 8, "inputmode": "numeric", "data-hand-param": "flowers"})
+    last_tile = BooleanField("Last tile of its kind", render_kw={"data-hand-param": "last_tile"})
+    wall_last = BooleanField("Last tile of the wall (or last discard)", render_kw={"data-hand-param": "wall_last"})
+    kong = BooleanField("Kong: replacement tile (self-drawn) or robbing a kong",
+                        render_kw={"data-hand-param": "kong"})
+    false_mahjongs = FieldList(FormField(FalseMahjongEntry), min_entries=4, max_entries=4)
+    submit = SubmitField("Save hand")
+
+    def set_players(self, players: list[SeatedPlayer], labels: dict[int, str]) -> None:
+        options = [(str(sp.player_id), labels[sp.player_id]) for sp in players]
+        self.winner_id.choices = [("", "Choose the winner"), *options]
+        self.discarder_id.choices = [("", "Nobody: self-drawn"), *options]
+        while len(self.false_mahjongs) < len(players):
+            self.false_mahjongs.append_entry()
+        for entry, sp in zip(self.false_mahjongs, players, strict=False):
+            entry.player_id.data = str(sp.player_id)
+            entry.kind.label.text = f"False mahjong by {labels[sp.player_id]}"
+            entry.hand.label.text = f"Hand claimed by {labels[sp.player_id]}"
+
+    def fill(self, summary: dict) -> None:
+        """Load a stored hand (hand_summary) for a correction."""
+        self.number.data = summary["number"]
+        self.result.data = summary["result"] if summary["result"] in ("win", "draw") else "draw"
+        self.winner_id.data = str(summary["winner_id"] or "")
+        self.discarder_id.data = str(summary["discarder_id"] or "")
+        self.hand.data = summary["hand"]
+        self.flowers.data = summary["flowers"]
+        self.last_tile.data = summary["last_tile"]
+        self.wall_last.data = summary["wall_last"]
+        self.kong.data = summary["kong"]
+        self.version.data = str(summary["version"])
+        claims = {fm["player_id"]: fm for fm in summary["false_mahjongs"]}
+        for entry in self.false_mahjongs:
+            claim = claims.get(_int(entry.player_id.data))
+            if claim:
+                entry.kind.data = "engine" if claim["hand"] else claim["kind"]
+                entry.hand.data = claim["hand"]
+
+    def false_mahjong_rows(self) -> list[tuple[int, FalseMahjongData]]:
+        """(row index, claim) for every row with a false mahjong, in seat order."""
+        rows = []
+        for index, entry in enumerate(self.false_mahjongs):
+            kind = entry.kind.data or ""
+            if not kind:
+                continue
+            rows.append((index, FalseMahjongData(
+                player_id=_int(entry.player_id.data) or 0,
+                hand=(entry.hand.data or "").strip() or None,
+                kind=None if kind == "engine" else kind,
+            )))
+        return rows
+
+    def to_data(self) -> HandData:
+        win = self.result.data == "win"
+        return HandData(
+            number=self.number.data,
+            result=self.result.data or "",
+            winner_id=_int(self.winner_id.data) if win else None,
+            discarder_id=_int(self.discarder_id.data) if win else None,
+            hand=(self.hand.data or "").strip() if win else None,
+            flowers=(self.flowers.data or 0) if win else 0,
+            last_tile=bool(self.last_tile.data) and win,
+            wall_last=bool(self.wall_last.data) and win,
+            kong=bool(self.kong.data) and win,
+            false_mahjongs=tuple(claim for _, claim in self.false_mahjong_rows()),
+        )
+
+
+def _int(value) -> int | None:
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return None
+    return number if -(2**31) < number < 2**31 else None
+
+
+class ConvertForm(FlaskForm):
+    """Nothing but the CSRF token: buttons that post (delete, clear totals, start, reopen)."""
+
+
+class DeleteHandForm(FlaskForm):
+    version = HiddenField()
+
+
+class FinishForm(FlaskForm):
+    force = BooleanField("Close it anyway: the listed problems are known and accepted")
+    submit = SubmitField("Close the session")
+
+
+class PenaltyForm(FlaskForm):
+    player_id = SelectField("Player", choices=[], validate_choice=False)
+    session = SelectField("Session", choices=[], validate_choice=False)
+    hand = IntegerField("Hand (optional)", validators=[Optional(), NumberRange(1, HANDS_PER_SESSION)],
+                        render_kw={"min": 1, "max": HANDS_PER_SESSION, "inputmode": "numeric"})
+    amount = IntegerField("Points deducted", validators=[InputRequired("How many points?"),
+                                                         NumberRange(1, 1000, "1 to 1000 points.")],
+                          render_kw={"min": 1, "inputmode": "numeric"},
+                          description="The usual ladder: a warning, then 5, 10, 20, 30 ... 60.")
+    reason = StringField("Reason", validators=[InputRequired("Say why."), Length(max=500)])
+    submit = SubmitField("Give penalty")
+
+
+class CancelPenaltyForm(FlaskForm):
+    reason = StringField("Why cancel it", validators=[InputRequired("Say why it is cancelled."), Length(max=500)])
+    submit = SubmitField("Cancel penalty")
+
+
+class TotalsForm(FlaskForm):
+    """A totals-only table: the four session totals from the paper score sheet, in seat order."""
+
+    version = HiddenField()
+    scores = FieldList(
+        IntegerField("Session total", validators=[InputRequired("Enter this player's total."),
+                                                  NumberRange(-1_000_000, 1_000_000, "That is not a session total.")],
+                     render_kw={"inputmode": "numeric"}),
+        min_entries=4, max_entries=4,
+    )
+    submit = SubmitField("Save totals")

@@ -1,0 +1,467 @@
+"""Score entry for referees and organisers: sessions in play, table pages, hands, totals, penalties.
+
+    GET   /manage/tournaments/<id>/play                                      sessions to score
+    GET   /manage/tournaments/<id>/play/<n>                                  a session: its tables, the check
+    POST  /manage/tournaments/<id>/play/<n>/start                            publish if needed, start play
+    POST  /manage/tournaments/<id>/play/<n>/finish                           close (after the check)
+    POST  /manage/tournaments/<id>/play/<n>/reopen                           reopen a closed session
+    GET   /manage/tournaments/<id>/play/<n>/history                          every change (organisers)
+    GET   /manage/tournaments/<id>/play/<n>/tables/<t>                       the table page
+    GET|POST .../tables/<t>/hands/new                                        enter a hand
+    GET|POST .../tables/<t>/hands/<k>/edit                                   correct a hand
+    POST  .../tables/<t>/hands/<k>/delete                                    delete a hand
+    GET|POST .../tables/<t>/totals                                           totals-only table
+    POST  .../tables/<t>/totals/clear                                        back to hand by hand
+    GET|POST /manage/tournaments/<id>/play/penalties                         penalties: list, give
+    POST  /manage/tournaments/<id>/play/penalties/<pid>/cancel               cancel one
+"""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+
+from tournament.models import HANDS_PER_SESSION, SessionStatus, Tournament
+from tournament.services import ConflictError, NotFound, ServiceError, penalties, play, scoring
+from tournament.services import draws as draw_service
+from tournament.services.scoring import HandRefused
+from tournament.web.hands.forms import (
+    CancelPenaltyForm,
+    ConvertForm,
+    DeleteHandForm,
+    FinishForm,
+    HandForm,
+    PenaltyForm,
+    TotalsForm,
+)
+from tournament.web.helpers import managed_tournament, refereed_tournament, show_service_error
+
+bp = Blueprint("hands", __name__, url_prefix="/manage/tournaments/<int:tournament_id>/play")
+
+MAX_ID = 2**31 - 1
+
+
+def _session_or_404(t: Tournament, number: int):
+    if not 0 < number <= MAX_ID:
+        abort(404, "No such session.")
+    try:
+        return play.get_session(t, number)
+    except NotFound as exc:
+        abort(404, exc.message)
+
+
+def _table_or_404(session, table: int) -> list[play.SeatedPlayer]:
+    if not 0 < table <= MAX_ID:
+        abort(404, "No such table.")
+    try:
+        return play.table_players(session, table)
+    except NotFound as exc:
+        abort(404, exc.message)
+
+
+def _labels(players: list[play.SeatedPlayer]) -> dict[int, str]:
+    return {sp.player_id: sp.player.full_name for sp in players}
+
+
+def _table_url(t: Tournament, number: int, table: int) -> str:
+    return url_for("hands.table", tournament_id=t.id, number=number, table=table)
+
+
+# ----------------------------------------------------------------------------- sessions
+
+
+@bp.route("")
+@login_required
+def index(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    sessions = draw_service.drawn_sessions(t)
+    current = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), None)
+    if current is not None and request.args.get("all") is None:
+        return redirect(url_for("hands.session", tournament_id=t.id, number=current.number))
+    return render_template("hands/index.html", tournament=t, sessions=sessions, button=ConvertForm())
+
+
+@bp.route("/<int:number>")
+@login_required
+def session(tournament_id: int, number: int):
+    t = refereed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    sheets = [scoring.table_sheet(t, number, table) for table in play.table_numbers(s)]
+    problems = scoring.session_problems(t, number) if s.status in (SessionStatus.IN_PLAY,
+                                                                   SessionStatus.FINISHED) else []
+    return render_template("hands/session.html", tournament=t, session=s, sheets=sheets, problems=problems,
+                           finish_form=FinishForm(), button=ConvertForm(), hands_per_session=HANDS_PER_SESSION)
+
+
+@bp.route("/<int:number>/start", methods=["POST"])
+@login_required
+def start(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    _session_or_404(t, number)
+    if ConvertForm().validate_on_submit():
+        try:
+            play.start_session(t, number)
+            flash(f"Session {number} is in play: its seating is fixed and hands can be entered.", "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+
+
+@bp.route("/<int:number>/finish", methods=["POST"])
+@login_required
+def finish(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    _session_or_404(t, number)
+    form = FinishForm()
+    if form.validate_on_submit():
+        try:
+            scoring.finish_session(t, number, force=bool(form.force.data))
+            flash(f"Session {number} is closed.", "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+
+
+@bp.route("/<int:number>/reopen", methods=["POST"])
+@login_required
+def reopen(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    _session_or_404(t, number)
+    if ConvertForm().validate_on_submit():
+        try:
+            scoring.reopen_session(t, number)
+            flash(f"Session {number} is open again for corrections.", "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+
+
+@bp.route("/<int:number>/history")
+@login_required
+def history(tournament_id: int, number: int):
+    t = managed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    table = request.args.get("table", type=int)
+    changes = scoring.history(t, number, table if table and 0 < table <= MAX_ID else None)
+    names = {p.id: p.full_name for p in draw_service.registration.players_of(t)}
+    return render_template("hands/history.html", tournament=t, session=s, changes=changes, names=names,
+                           table=table)
+
+
+# ----------------------------------------------------------------------------- a table
+
+
+@bp.route("/<int:number>/tables/<int:table>")
+@login_required
+def table(tournament_id: int, number: int, table: int):
+    t = refereed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    _table_or_404(s, table)
+    sheet = scoring.table_sheet(t, number, table)
+    table_penalties = [p for p in penalties.penalties_of(t, number)
+                       if p.player_id in {sp.player_id for sp in sheet.players}]
+    return render_template("hands/table.html", tournament=t, session=s, sheet=sheet, penalties=table_penalties,
+                           labels=_labels(sheet.players), button=ConvertForm(),
+                           tables=play.table_numbers(s))
+
+
+def _winds_map(players: list[play.SeatedPlayer]) -> str:
+    """Seat and prevalent wind of every player in every hand, for the live score (hand-entry.js)."""
+    out = {}
+    for number in range(1, HANDS_PER_SESSION + 1):
+        hw = play.hand_winds(number)
+        out[number] = {"prevalent": hw.prevalent,
+                       "seats": {str(sp.player_id): hw.seat_winds[sp.start_wind] for sp in players}}
+    return json.dumps(out, separators=(",", ":"))
+
+
+def _place_errors(form: HandForm, exc: ServiceError, rows: list[int]) -> None:
+    """Service fields like "false_mahjongs.1.hand" name the n-th claim; put them on that player's row."""
+    for name, message in list(exc.errors.items()):
+        if name.startswith("false_mahjongs."):
+            _, index, *rest = name.split(".")
+            try:
+                entry = form.false_mahjongs[rows[int(index)]]
+            except (ValueError, IndexError):
+                continue
+            target = entry.hand if rest == ["hand"] else entry.kind
+            target.errors = [*list(target.errors or []), message]
+            exc.errors.pop(name)
+            exc.errors.setdefault("false_mahjongs", message)
+    show_service_error(form, exc)
+
+
+def _render_hand_form(t, s, table, players, form, *, editing=None, refusal=None, status=200):
+    return render_template(
+        "hands/hand_form.html", tournament=t, session=s, table=table, players=players, form=form,
+        labels=_labels(players), winds_map=_winds_map(players), editing=editing, refusal=refusal,
+        delete_form=DeleteHandForm(version=editing.version) if editing else None,
+    ), status
+
+
+def _offer_false_mahjong(form: HandForm, players: list[play.SeatedPlayer]) -> bool:
+    """Move a refused claim into the claimant's false-mahjong row; the referee then enters how the hand ended."""
+    winner = form.winner_id.data
+    for entry in form.false_mahjongs:
+        if entry.player_id.data == winner and winner:
+            entry.kind.data = "engine"
+            entry.hand.data = form.hand.data
+            form.winner_id.data = ""
+            form.discarder_id.data = ""
+            form.hand.data = ""
+            form.flowers.data = 0
+            form.last_tile.data = form.wall_last.data = form.kong.data = False
+            return True
+    return False
+
+
+@bp.route("/<int:number>/tables/<int:table>/hands/new", methods=["GET", "POST"])
+@login_required
+def new_hand(tournament_id: int, number: int, table: int):
+    t = refereed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    players = _table_or_404(s, table)
+    form = HandForm()
+    form.set_players(players, _labels(players))
+    if request.method == "GET":
+        sheet = scoring.table_sheet(t, number, table)
+        wanted = request.args.get("hand", type=int)
+        form.number.data = wanted if wanted in sheet.missing else (sheet.missing[0] if sheet.missing else None)
+        return _render_hand_form(t, s, table, players, form)
+    if request.form.get("convert") and form.validate_on_submit():
+        if _offer_false_mahjong(form, players):
+            flash("The claim is now a false mahjong below (the claimant's hand is dead). Enter how the hand "
+                  "ended: another player's win, or a draw.", "info")
+        return _render_hand_form(t, s, table, players, form)
+    if form.validate_on_submit():
+        rows = [index for index, _ in form.false_mahjong_rows()]
+        data = form.to_data()
+        try:
+            scoring.enter_hand(t, number, table, data, current_user)
+        except HandRefused as exc:
+            _place_errors(form, exc, rows)
+            offer = exc.check is not None and exc.check.is_false_mahjong and exc.field == "hand"
+            return _render_hand_form(t, s, table, players, form, refusal=exc.check if offer else None, status=422)
+        except ConflictError as exc:
+            if _same_hand_already_stored(t, number, table, data):
+                flash(f"Hand {data.number} was already saved.", "info")  # a double submit: stored once
+                return redirect(_table_url(t, number, table))
+            flash(exc.message, "error")
+            return _render_hand_form(t, s, table, players, form, status=409)
+        except ServiceError as exc:
+            _place_errors(form, exc, rows)
+            return _render_hand_form(t, s, table, players, form, status=422)
+        flash(f"Hand {data.number} saved.", "info")
+        return redirect(_table_url(t, number, table) + f"#hand-{data.number}")
+    return _render_hand_form(t, s, table, players, form, status=422 if request.method == "POST" else 200)
+
+
+def _same_hand_already_stored(t, number: int, table: int, data) -> bool:
+    try:
+        stored = scoring.get_hand(t, number, table, data.number)
+    except ServiceError:
+        return False
+    summary = scoring.hand_summary(stored)
+    return (summary["result"], summary["winner_id"], summary["discarder_id"], summary["hand"] or None,
+            summary["flowers"]) == (data.result, data.winner_id, data.discarder_id, data.hand or None, data.flowers)
+
+
+@bp.route("/<int:number>/tables/<int:table>/hands/<int:hand_number>/edit", methods=["GET", "POST"])
+@login_required
+def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
+    t = refereed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    players = _table_or_404(s, table)
+    try:
+        hand = scoring.get_hand(t, number, table, hand_number)
+    except NotFound as exc:
+        abort(404, exc.message)
+    form = HandForm()
+    form.set_players(players, _labels(players))
+    if request.method == "GET":
+        form.fill(scoring.hand_summary(hand))
+        return _render_hand_form(t, s, table, players, form, editing=hand)
+    if request.form.get("convert") and form.validate_on_submit():
+        _offer_false_mahjong(form, players)
+        return _render_hand_form(t, s, table, players, form, editing=hand)
+    if form.validate_on_submit():
+        rows = [index for index, _ in form.false_mahjong_rows()]
+        version = _version(form.version.data)
+        if version is None:
+            flash("This form has no record version: reload the hand and correct it again.", "error")
+            return _render_hand_form(t, s, table, players, form, editing=hand, status=409)
+        try:
+            scoring.correct_hand(t, number, table, hand_number, form.to_data(), current_user,
+                                 expected_version=version)
+        except HandRefused as exc:
+            _place_errors(form, exc, rows)
+            offer = exc.check is not None and exc.check.is_false_mahjong and exc.field == "hand"
+            return _render_hand_form(t, s, table, players, form, editing=hand, refusal=exc.check if offer else None,
+                                     status=422)
+        except ConflictError as exc:
+            flash(exc.message, "error")
+            return _render_hand_form(t, s, table, players, form, editing=hand, status=409)
+        except ServiceError as exc:
+            _place_errors(form, exc, rows)
+            return _render_hand_form(t, s, table, players, form, editing=hand, status=422)
+        flash(f"Hand {hand_number} corrected; the history keeps what it was.", "info")
+        return redirect(_table_url(t, number, table) + f"#hand-{hand_number}")
+    return _render_hand_form(t, s, table, players, form, editing=hand, status=422)
+
+
+def _version(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@bp.route("/<int:number>/tables/<int:table>/hands/<int:hand_number>/delete", methods=["POST"])
+@login_required
+def delete_hand(tournament_id: int, number: int, table: int, hand_number: int):
+    t = refereed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    _table_or_404(s, table)
+    form = DeleteHandForm()
+    if not form.validate_on_submit():
+        abort(400, "The form expired: reload the page and try again.")
+    version = _version(form.version.data)
+    if version is None:
+        abort(409, "This form has no record version: reload the hand and try again.")
+    try:
+        scoring.delete_hand(t, number, table, hand_number, current_user, expected_version=version)
+    except NotFound as exc:
+        abort(404, exc.message)
+    except ServiceError as exc:
+        flash(exc.message, "error")
+        return redirect(_table_url(t, number, table))
+    flash(f"Hand {hand_number} deleted; the history keeps it.", "info")
+    return redirect(_table_url(t, number, table))
+
+
+# ----------------------------------------------------------------------------- totals-only tables
+
+
+@bp.route("/<int:number>/tables/<int:table>/totals", methods=["GET", "POST"])
+@login_required
+def totals(tournament_id: int, number: int, table: int):
+    t = refereed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    players = _table_or_404(s, table)
+    sheet = scoring.table_sheet(t, number, table)
+    form = TotalsForm()
+    for entry, sp in zip(form.scores, players, strict=False):
+        entry.label.text = sp.player.full_name
+    status = 200
+    if request.method == "GET":
+        if sheet.mode == "totals":
+            for entry, sp in zip(form.scores, players, strict=False):
+                entry.data = sheet.totals.get(sp.player_id)
+        form.version.data = str(sheet.table.version) if sheet.table else ""
+    elif form.validate_on_submit():
+        scores = {sp.player_id: entry.data for entry, sp in zip(form.scores, players, strict=True)}
+        try:
+            scoring.enter_totals(t, number, table, scores, current_user,
+                                 expected_version=_version(form.version.data))
+        except ServiceError as exc:
+            for entry, sp in zip(form.scores, players, strict=False):
+                if f"score_{sp.player_id}" in exc.errors:
+                    entry.errors = [exc.errors.pop(f"score_{sp.player_id}")]
+            exc.errors.pop("scores", None)  # a problem of the four together: shown above the form
+            flash(exc.message, "error")
+            status = exc.status_code if exc.status_code != 400 else 422
+        else:
+            flash(f"Table {table}'s totals saved.", "info")
+            return redirect(_table_url(t, number, table))
+    else:
+        status = 422
+    return render_template("hands/totals.html", tournament=t, session=s, table=table, players=players, form=form,
+                           sheet=sheet, button=ConvertForm()), status
+
+
+@bp.route("/<int:number>/tables/<int:table>/totals/clear", methods=["POST"])
+@login_required
+def clear_totals(tournament_id: int, number: int, table: int):
+    t = refereed_tournament(tournament_id)
+    s = _session_or_404(t, number)
+    _table_or_404(s, table)
+    if ConvertForm().validate_on_submit():
+        try:
+            scoring.clear_totals(t, number, table, current_user)
+            flash(f"Table {table} is entered hand by hand again.", "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    return redirect(_table_url(t, number, table))
+
+
+# ----------------------------------------------------------------------------- penalties
+
+
+def _penalty_form(t: Tournament, form: PenaltyForm | None = None) -> PenaltyForm:
+    form = form or PenaltyForm()
+    players = sorted(draw_service.registration.players_of(t), key=lambda p: (p.last_name.casefold(),
+                                                                             p.first_name.casefold()))
+    form.player_id.choices = [("", "Choose the player"), *[(str(p.id), p.sort_name) for p in players]]
+    sessions = [s for s in draw_service.drawn_sessions(t) if s.is_locked]
+    form.session.choices = [(str(s.number), f"Session {s.number}") for s in sessions]
+    if not form.session.data and sessions:
+        current = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), sessions[-1])
+        form.session.data = str(current.number)
+    return form
+
+
+@bp.route("/penalties", methods=["GET", "POST"])
+@login_required
+def penalty_list(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    form = _penalty_form(t)
+    status = 200
+    if request.method == "GET":
+        wanted = request.args.get("player", type=int)
+        if wanted:
+            form.player_id.data = str(wanted)
+        if request.args.get("session", type=int):
+            form.session.data = str(request.args.get("session", type=int))
+    elif form.validate_on_submit():
+        try:
+            penalties.give_penalty(t, player_id=_version(form.player_id.data), session_number=_version(form.session.data),
+                                   amount=form.amount.data, reason=form.reason.data, user=current_user,
+                                   hand_number=form.hand.data)
+        except NotFound as exc:
+            show_service_error(form, ServiceError(exc.message, field="session"))
+            status = 422
+        except ServiceError as exc:
+            exc.errors = {("session" if k == "session" else "hand" if k == "hand" else k): v
+                          for k, v in exc.errors.items()}
+            show_service_error(form, exc)
+            status = 422
+        else:
+            flash("Penalty recorded: it is deducted from the player's session score.", "info")
+            return redirect(url_for("hands.penalty_list", tournament_id=t.id))
+    else:
+        status = 422
+    names = {p.id: p.full_name for p in draw_service.registration.players_of(t)}
+    return render_template("hands/penalties.html", tournament=t, form=form, penalties=penalties.penalties_of(t),
+                           names=names, cancel_form=CancelPenaltyForm()), status
+
+
+@bp.route("/penalties/<int:penalty_id>/cancel", methods=["POST"])
+@login_required
+def cancel_penalty(tournament_id: int, penalty_id: int):
+    t = refereed_tournament(tournament_id)
+    form = CancelPenaltyForm()
+    if not 0 < penalty_id <= MAX_ID:
+        abort(404, "No such penalty.")
+    if form.validate_on_submit():
+        try:
+            penalties.cancel_penalty(t, penalty_id, form.reason.data, current_user)
+            flash("Penalty cancelled; it stays on the list, struck through.", "info")
+        except NotFound as exc:
+            abort(404, exc.message)
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    else:
+        flash("Say why the penalty is cancelled.", "error")
+    return redirect(url_for("hands.penalty_list", tournament_id=t.id))
