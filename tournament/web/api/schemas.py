@@ -180,6 +180,16 @@ class HandInSchema(BodySchema):
     false_mahjongs = fields.List(fields.Nested(FalseMahjongInSchema))
 
 
+class HandCorrectionInSchema(HandInSchema):
+    number = StrictInteger(validate=validate.Range(min=1, max=HANDS_PER_SESSION),
+                           metadata={"description": "Defaults to the hand number of the URL."})
+    version = StrictInteger(validate=ID, metadata={"description": "The version read: a stale one is a 409."})
+
+
+class VersionInSchema(BodySchema):
+    version = StrictInteger(validate=ID, metadata={"description": "The version read: a stale one is a 409."})
+
+
 class FanSchema(Schema):
     name = fields.String(metadata={"description": "As in fans.csv; flowers as 'Flower Tiles'."})
     points = fields.Integer()
@@ -199,12 +209,14 @@ class HandSchema(Schema):
     result = fields.String()
     winner_id = fields.Integer(allow_none=True)
     discarder_id = fields.Integer(allow_none=True)
+    self_drawn = fields.Boolean()
     hand = fields.String(allow_none=True)
     flowers = fields.Integer()
     last_tile = fields.Boolean()
     wall_last = fields.Boolean()
     kong = fields.Boolean()
     fans = fields.List(fields.Nested(FanSchema))
+    fan_points = fields.Integer(metadata={"description": "Fan points, flowers not counted."})
     total = fields.Integer(metadata={"description": "Fan points plus flowers."})
     payments = fields.Dict(keys=fields.String(), values=fields.Integer(),
                            metadata={"description": "Score change per player id, false mahjongs included."})
@@ -239,10 +251,10 @@ class PenaltySchema(Schema):
     amount = fields.Integer()
     reason = fields.String()
     given_by = fields.String(allow_none=True)
-    given_at = fields.DateTime()
+    given_at = fields.String(metadata={"description": "UTC, ISO 8601."})
     cancelled = fields.Boolean()
-    cancelled_at = fields.DateTime(allow_none=True)
-    cancel_reason = fields.String()
+    cancelled_at = fields.String(allow_none=True, metadata={"description": "UTC, ISO 8601."})
+    cancel_reason = fields.String(allow_none=True)
 
 
 # ----------------------------------------------------------------------------- standings

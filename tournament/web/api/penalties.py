@@ -1,0 +1,33 @@
+"""Referee penalties (its staff)."""
+
+from __future__ import annotations
+
+from tournament.models import Tournament
+from tournament.services import penalties as penalty_service
+from tournament.services.penalties import penalty_json
+from tournament.web.api.common import api_blueprint, current_user, for_tournament
+from tournament.web.api.schemas import CancelPenaltyInSchema, PenaltyInSchema, PenaltySchema
+
+bp = api_blueprint("api_penalties", "Referee penalties (its staff).")
+
+
+@bp.route("/tournaments/<int:tournament_id>/penalties", methods=["POST"])
+@for_tournament("referee")
+@bp.arguments(PenaltyInSchema)
+@bp.response(201, PenaltySchema)
+def give(body: dict, t: Tournament):
+    """Give a penalty: `amount` points deducted from the player's score in that session."""
+    penalty = penalty_service.give_penalty(
+        t, player_id=body["player_id"], session_number=body["session"], amount=body["amount"],
+        reason=body["reason"], user=current_user(), hand_number=body.get("hand"),
+    )
+    return penalty_json(penalty)
+
+
+@bp.route("/tournaments/<int:tournament_id>/penalties/<int:penalty_id>", methods=["DELETE"])
+@for_tournament("referee")
+@bp.arguments(CancelPenaltyInSchema)
+@bp.response(200, PenaltySchema)
+def cancel(body: dict, t: Tournament, penalty_id: int):
+    """Cancel a penalty, with a reason: it is kept, shown struck through, and no longer deducted."""
+    return penalty_json(penalty_service.cancel_penalty(t, penalty_id, body["reason"], current_user()))

@@ -1,0 +1,63 @@
+"""Standings, as JSON and as the PDF."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from flask import Response, current_app
+
+from tournament.models import Tournament
+from tournament.pdf import save_export
+from tournament.pdf.standings import build_standings_pdf
+from tournament.services import standings as standings_service
+from tournament.web.api.common import api_blueprint, for_tournament
+from tournament.web.api.schemas import StandingsSchema
+
+bp = api_blueprint("api_standings", "Standings (any valid token).")
+
+
+def points(value: Fraction) -> float:
+    """Table points as a number exact to two decimals (7/3 -> 2.33)."""
+    return round(float(value), 2)
+
+
+@bp.route("/tournaments/<int:tournament_id>/standings", methods=["GET"])
+@for_tournament()
+@bp.response(200, StandingsSchema)
+def standings(t: Tournament):
+    """Ranked players, best first, with a result per session counted (in play or finished); substitutes
+    are never ranked."""
+    result = standings_service.standings(t)
+    return {
+        "rows": [
+            {
+                "rank": row.rank,
+                "player_id": row.player_id,
+                "name": row.name,
+                "country": row.country,
+                "table_points": points(row.table_points),
+                "score": row.score,
+                "sessions": [{"session": cell.session, "table_points": points(cell.table_points),
+                              "score": cell.score} for cell in row.sessions],
+            }
+            for row in result.rows
+        ]
+    }
+
+
+@bp.route("/tournaments/<int:tournament_id>/standings.pdf", methods=["GET"])
+@for_tournament()
+@bp.doc(responses={"200": {
+    "description": "The standings as a PDF; also saved under the export folder.",
+    "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}},
+}})
+def standings_pdf(t: Tournament):
+    """The standings PDF: rank, name, country, table points, score and a column per session."""
+    result = standings_service.standings(t)
+    sessions = result.session_numbers
+    subtitle = f"Standings after session {sessions[-1]}" if sessions else "Standings before play"
+    pdf = build_standings_pdf(t.name, subtitle, result.rows, sessions, result.generated_at)
+    filename = f"standings-{t.id}.pdf"
+    save_export(current_app.config["EXPORT_DIR"], filename, pdf)
+    return Response(pdf, mimetype="application/pdf",
+                    headers={"Content-Disposition": f'inline; filename="{filename}"'})
