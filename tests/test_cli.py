@@ -43,7 +43,17 @@ def test_demo_loads_a_tournament_with_players(runner, app_ctx):
 
     sessions = drawn_sessions(t)
     assert len(sessions) == t.session_count
-    assert sessions[0].status == "published"
+    assert [s.status for s in sessions[:3]] == ["finished", "in_play", "draft"]
+    # Session 1 is played and closed, with a false mahjong, a penalty and a correction; session 2 half-way.
+    from tournament.models import FalseMahjong, Hand, Penalty, ScoreChange
+    from tournament.services import scoring
+
+    assert scoring.session_problems(t, 1) == []
+    assert db.session.scalar(select(func.count(Hand.id))) == 8 * 16 + 8 * 8
+    assert db.session.scalar(select(func.count(FalseMahjong.id))) == 1
+    assert db.session.scalar(select(func.count(Penalty.id))) == 1
+    actions = set(db.session.scalars(select(ScoreChange.action)))
+    assert {"hand entered", "hand corrected", "penalty given"} <= actions
 
 
 def test_demo_with_an_odd_player_count_fills_the_tables(runner, app_ctx):

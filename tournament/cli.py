@@ -81,7 +81,8 @@ def demo_command(players: int, seed: int, owner_email: str | None, if_empty: boo
         raise click.ClickException(exc.message) from exc
     click.echo(f"Created demo tournament {t.name!r} (id {t.id}) with {players} players and "
                f"{demo_substitutes(players)} substitutes;"
-               f" all {t.session_count} sessions drawn, session 1 published.")
+               f" all {t.session_count} sessions drawn; session 1 played and closed, session 2 in play"
+               " (8 hands entered per table).")
     if password:
         click.echo(f"Log in as {owner_email or DEMO_EMAIL} with password: {password}")
 

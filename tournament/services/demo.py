@@ -82,4 +82,8 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
 
     sessions = draws.plan_all(t, seed=seed)
     draws.set_status(sessions[0], SessionStatus.PUBLISHED)
+    # Then play as referees would: session 1 closed, session 2 half-way, so standings show at once.
+    from tournament.services.demo_play import play_demo
+
+    play_demo(t, rng, owner)
     return t, password
