@@ -11,8 +11,10 @@ total (totals-only tables). Active penalties are deducted from the offender's se
 
 from __future__ import annotations
 
+import gc
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
@@ -228,12 +230,30 @@ def _entrant(player: Row, played: set[int]) -> Entrant:
                    country=player.country or "", team=(player.team or "").strip(), ranked=ranked)
 
 
+@contextmanager
+def _no_gc_pauses() -> Iterator[None]:
+    """Tens of thousands of short-lived tuples (rows, cells) would trigger many full cyclic-GC passes
+    over everything the process holds; they form no cycles, so collection waits until the end."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def standings(t: Tournament) -> Standings:
     """The tournament's individual and team standings, computed now from the recorded facts.
 
     Six queries whatever the size of the tournament: sessions, players, seats, summed payments,
     tables and totals, summed penalties.
     """
+    with _no_gc_pauses():
+        return _standings(t)
+
+
+def _standings(t: Tournament) -> Standings:
     sessions = db.session.execute(
         select(TournamentSession.id, TournamentSession.number)
         .where(TournamentSession.tournament_id == t.id, TournamentSession.status.in_(COUNTED_STATUSES))
