@@ -1,0 +1,78 @@
+"""Standings: public pages computed from recorded hands and penalties, and the PDF for staff.
+
+    GET  /t/<id>/standings                      the ranking, with a column per session
+    GET  /t/<id>/standings/sessions/<n>         one session's tables: scores, penalties, table points
+    GET  /t/<id>/standings/teams                the team ranking
+    GET  /manage/tournaments/<id>/standings.pdf the standings PDF (staff), also saved under exports/
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, render_template
+from flask_login import login_required
+
+from tournament.models import SessionStatus
+from tournament.pdf import save_export
+from tournament.pdf.standings import build_standings_pdf
+from tournament.services import NotFound
+from tournament.services import draws as draw_service
+from tournament.services import standings as standings_service
+from tournament.services.ranking import format_points
+from tournament.web.helpers import refereed_tournament, tournament_or_404
+
+bp = Blueprint("standings", __name__)
+
+
+@bp.app_template_filter("tp")
+def table_points_text(points) -> str:
+    """Table points as shown everywhere: 3, 1.75, 2.33 (kept exact, displayed rounded)."""
+    return format_points(points)
+
+
+SCORED = (SessionStatus.IN_PLAY, SessionStatus.FINISHED)
+
+
+@bp.route("/t/<int:tournament_id>/standings")
+def index(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    return render_template("standings/index.html", tournament=t, standings=standings_service.standings(t))
+
+
+@bp.route("/t/<int:tournament_id>/standings/sessions/<int:number>")
+def session(tournament_id: int, number: int):
+    t = tournament_or_404(tournament_id)
+    sessions = [s for s in draw_service.drawn_sessions(t) if s.status in SCORED]
+    if number not in {s.number for s in sessions}:
+        abort(404, "This session has no results yet.")
+    try:
+        results = standings_service.session_results(t, number)
+    except NotFound as exc:
+        abort(404, exc.message)
+    return render_template("standings/session.html", tournament=t, results=results,
+                           numbers=[s.number for s in sessions])
+
+
+@bp.route("/t/<int:tournament_id>/standings/teams")
+def teams(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    return render_template("standings/teams.html", tournament=t, standings=standings_service.standings(t))
+
+
+@bp.route("/manage/tournaments/<int:tournament_id>/standings.pdf")
+@login_required
+def pdf(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    data, filename = standings_pdf(t)
+    return current_app.response_class(data, mimetype="application/pdf", headers={
+        "Content-Disposition": f'inline; filename="{filename}"'})
+
+
+def standings_pdf(t) -> tuple[bytes, str]:
+    """Build the standings PDF and keep a copy under EXPORT_DIR; shared with the JSON API."""
+    result = standings_service.standings(t)
+    counted = ", ".join(str(n) for n in result.session_numbers) or "none yet"
+    data = build_standings_pdf(f"{t.name}: standings", f"Sessions counted: {counted}", result.rows,
+                               result.session_numbers, result.generated_at)
+    filename = f"standings-{t.id}-{result.generated_at:%Y%m%d-%H%M%S}.pdf"
+    save_export(current_app.config["EXPORT_DIR"], filename, data)
+    return data, filename
