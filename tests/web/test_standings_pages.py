@@ -37,7 +37,8 @@ def test_standings_pdf_is_for_staff_and_saved(client, organiser_client, in_play,
     t, ids = in_play
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
     db.session.commit()
-    anonymous = app.test_client().get(f"/manage/tournaments/{t.id}/standings.pdf")
+    with app.app_context():  # a context of its own: Flask-Login caches the user on `g`
+        anonymous = app.test_client().get(f"/manage/tournaments/{t.id}/standings.pdf")
     assert anonymous.status_code == 302 and "/login" in anonymous.headers["Location"]
     response = organiser_client.get(f"/manage/tournaments/{t.id}/standings.pdf")
     assert response.status_code == 200 and response.mimetype == "application/pdf"
