@@ -339,6 +339,7 @@ def test_every_api_route_answers_junk_and_wrong_ids_with_4xx(app, client, organi
     ids = register(api, tid, 8)
     check_in_all(api, tid, ids)
     api.post(f"/tournaments/{tid}/sessions/1/draw", {"seed": 3}, expect=201)
+    api.post(f"/tournaments/{tid}/sessions/1/start", expect=200)  # junk reaches score entry itself
     foreign = register(api, other.id, 1)[0]
     id_sets = [
         {"tournament_id": tid, "player_id": ids[0], "number": 1, "table": 1, "hand_number": 1, "penalty_id": 1},
@@ -364,3 +365,176 @@ def test_every_api_route_answers_junk_and_wrong_ids_with_4xx(app, client, organi
                         failures.append((method, url, body, response.status_code))
     assert requested > 100
     assert failures == []
+
+
+# ----------------------------------------------------------------------------- play: start, hands, penalties
+
+PURE_STRAIGHT = "123456789m123s5p5p"  # 22 fan points on a discard, whatever the winds
+UNDER_EIGHT = "123m345p567s678s99m"   # 5 fan points on a discard: a legal hand under the minimum
+NO_WIN = "13579m13579p1357s"
+
+
+@pytest.fixture
+def table(client, app_ctx, organiser, referee, tid):
+    """Session 1 drawn and in play; (organiser api, referee api, hands url, seats E S W N of table 1)."""
+    from tournament.models import Tournament
+    from tournament.services.tournaments import add_staff
+
+    add_staff(db.session.get(Tournament, tid), referee.email, "referee")
+    db.session.commit()
+    boss = Api(client, token_for(organiser))
+    check_in_all(boss, tid, register(boss, tid, 8))
+    drawn = boss.post(f"/tournaments/{tid}/sessions/1/draw", {"seed": 5}, expect=201).get_json()
+    started = boss.post(f"/tournaments/{tid}/sessions/1/start", expect=200).get_json()
+    assert (started["session"], started["status"]) == (1, "in_play")
+    seats = [seat["player_id"] for seat in drawn["tables"][0]["seats"]]
+    return boss, Api(client, token_for(referee)), f"/tournaments/{tid}/sessions/1/tables/1/hands", seats
+
+
+def test_start_again_is_200_finished_is_409(table, tid):
+    boss, _, _, _ = table
+    assert boss.post(f"/tournaments/{tid}/sessions/1/start", expect=200).get_json()["status"] == "in_play"
+    assert_error(boss.post(f"/tournaments/{tid}/sessions/2/start"), 404)
+    from tournament.models import Tournament
+    from tournament.services.scoring import finish_session
+
+    finish_session(db.session.get(Tournament, tid), 1, force=True)
+    db.session.commit()
+    assert_error(boss.post(f"/tournaments/{tid}/sessions/1/start"), 409)
+
+
+def test_discard_win_contract(table):
+    _, ref, url, (east, south, west, north) = table
+    body = {"number": 1, "result": "win", "winner_id": east, "discarder_id": south, "hand": PURE_STRAIGHT,
+            "flowers": 2}
+    hand = ref.post(url, body, expect=201).get_json()
+    assert {"id", "number", "fans", "payments"} <= set(hand)
+    assert hand["number"] == 1
+    assert all(set(fan) == {"name", "points", "count"} for fan in hand["fans"])
+    fans = {fan["name"]: (fan["points"], fan["count"]) for fan in hand["fans"]}
+    assert fans["Pure Straight"] == (16, 1) and fans["Flower Tiles"] == (1, 2)
+    base = sum(points * count for points, count in fans.values())
+    assert base == 24
+    assert hand["payments"] == {str(east): 8 + base + 16, str(south): -(8 + base), str(west): -8, str(north): -8}
+    assert ref.get(url, expect=200).get_json() == {"hands": [hand]}
+    # The same number again is a 409; nothing changes.
+    assert_error(ref.post(url, body), 409)
+    assert len(ref.get(url).get_json()["hands"]) == 1
+
+
+def test_self_drawn_win_and_false_mahjongs(table):
+    _, ref, url, (east, south, west, north) = table
+    hand = ref.post(url, {"number": 2, "result": "win", "winner_id": west, "discarder_id": None,
+                          "hand": PURE_STRAIGHT, "false_mahjongs": [{"player_id": north, "kind": "under_minimum"}]},
+                    expect=201).get_json()
+    base = sum(fan["points"] * fan["count"] for fan in hand["fans"])
+    assert "Fully Concealed Hand" in {fan["name"] for fan in hand["fans"]}  # self-drawn, nothing declared
+    assert hand["payments"] == {str(west): 3 * (8 + base) + 10, str(east): -(8 + base) + 10,
+                                str(south): -(8 + base) + 10, str(north): -(8 + base) - 30}
+    # A draw with a false mahjong whose kind the engine decides from the tiles.
+    draw = ref.post(url, {"number": 3, "result": "draw", "false_mahjongs": [{"player_id": east, "hand": NO_WIN}]},
+                    expect=201).get_json()
+    assert draw["fans"] == []
+    assert draw["payments"] == {str(east): -60, str(south): 20, str(west): 20, str(north): 20}
+
+
+def test_refused_claims_store_nothing(table):
+    _, ref, url, (east, south, _, _) = table
+    for claim in (NO_WIN, UNDER_EIGHT):
+        assert_error(ref.post(url, {"number": 1, "result": "win", "winner_id": east, "discarder_id": south,
+                                    "hand": claim}), 422)
+    assert ref.get(url, expect=200).get_json() == {"hands": []}
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"number": "1"}, "number"), ({"number": 0}, "number"), ({"number": 17}, "number"),
+    ({"result": "tsumo"}, "result"), ({"result": None}, "result"), ({"flowers": 9}, "flowers"),
+    ({"flowers": "2"}, "flowers"), ({"last_tile": "yes"}, "last_tile"), ({"kong": 1}, "kong"),
+    ({"winner_id": "east"}, "winner_id"), ({"winner_id": HUGE}, "winner_id"), ({"discarder_id": 1.5}, "discarder_id"),
+    ({"hand": 123}, "hand"), ({"false_mahjongs": {"player_id": 1}}, "false_mahjongs"),
+    ({"false_mahjongs": [{"player_id": 1, "kind": "bad"}]}, "false_mahjongs.0.kind"),
+    ({"false_mahjongs": [{"kind": "not_winning"}]}, "false_mahjongs.0.player_id"),
+])
+def test_hand_wrong_types_are_422(table, change, field):
+    _, ref, url, (east, south, _, _) = table
+    body = {"number": 1, "result": "win", "winner_id": east, "discarder_id": south, "hand": PURE_STRAIGHT, **change}
+    assert_error(ref.post(url, body), 422, field)
+
+
+def test_players_not_at_the_table_are_refused(client, table, organiser, tid):
+    boss, ref, url, seats = table
+    other_table = ref.get(url.replace("tables/1", "tables/2")).get_json()
+    assert other_table == {"hands": []}
+    stranger = [p["id"] for p in boss.get(f"/tournaments/{tid}/players").get_json()["players"]
+                if p["id"] not in seats][0]
+    other = create_tournament(organiser, TournamentData(name="Other Open"))
+    db.session.commit()
+    foreign = register(boss, other.id, 1)[0]
+    for winner in (stranger, foreign, 999999):
+        response = ref.post(url, {"number": 1, "result": "win", "winner_id": winner, "hand": PURE_STRAIGHT})
+        assert response.status_code in (400, 404, 422), response.get_json()
+        assert_error(response, response.status_code, "winner_id")
+    assert_error(ref.post(url.replace("tables/1", "tables/3"), {"number": 1, "result": "draw"}), 404)
+    assert_error(ref.post(url.replace("sessions/1", "sessions/2"), {"number": 1, "result": "draw"}), 404)
+
+
+def test_hands_need_a_session_in_play(table, tid):
+    boss, ref, _, _ = table
+    boss.post(f"/tournaments/{tid}/sessions/2/draw", expect=201)
+    assert_error(ref.post(f"/tournaments/{tid}/sessions/2/tables/1/hands", {"number": 1, "result": "draw"}), 409)
+
+
+def test_correct_and_delete(table):
+    _, ref, url, (east, south, west, north) = table
+    first = ref.post(url, {"number": 1, "result": "win", "winner_id": east, "discarder_id": south,
+                           "hand": PURE_STRAIGHT}, expect=201).get_json()
+    corrected = ref.put(f"{url}/1", {"number": 1, "result": "win", "winner_id": east, "discarder_id": south,
+                                     "hand": PURE_STRAIGHT, "flowers": 3, "version": first["version"]},
+                        expect=200).get_json()
+    assert corrected["id"] == first["id"] and {"id", "number", "fans", "payments"} <= set(corrected)
+    assert corrected["payments"][str(south)] == first["payments"][str(south)] - 3
+    # A correction from a stale copy is a conflict and changes nothing.
+    assert_error(ref.put(f"{url}/1", {"number": 1, "result": "draw", "version": first["version"]}), 409)
+    assert_error(ref.put(f"{url}/1", {"number": 2, "result": "draw"}), 400, "number")
+    assert_error(ref.put(f"{url}/2", {"number": 2, "result": "draw"}), 404)
+    assert_error(ref.put(f"{url}/1", {"number": 1, "result": "win", "winner_id": east, "hand": NO_WIN}), 422)
+    assert ref.get(url).get_json()["hands"] == [corrected]
+    deleted = ref.delete(f"{url}/1", expect=204)
+    assert deleted.data == b""
+    assert_error(ref.delete(f"{url}/1"), 404)
+    assert ref.get(url).get_json() == {"hands": []}
+    again = ref.post(url, {"number": 1, "result": "draw"}, expect=201).get_json()
+    assert again["payments"] in ({}, dict.fromkeys(map(str, (east, south, west, north)), 0))
+
+
+def test_penalties_contract(client, table, organiser, tid):
+    boss, ref, _, (east, _, _, _) = table
+    given = ref.post(f"/tournaments/{tid}/penalties",
+                     {"player_id": east, "session": 1, "amount": 10, "reason": "Slow play", "hand": 3},
+                     expect=201).get_json()
+    assert isinstance(given["id"], int)
+    assert (given["player_id"], given["session"], given["amount"], given["hand"], given["cancelled"]) == (
+        east, 1, 10, 3, False)
+    row = next(r for r in ref.get(f"/tournaments/{tid}/standings").get_json()["rows"] if r["player_id"] == east)
+    assert (row["score"], row["sessions"][0]["score"]) == (-10, -10)
+    assert_error(ref.delete(f"/tournaments/{tid}/penalties/{given['id']}", {}), 422, "reason")
+    cancelled = ref.delete(f"/tournaments/{tid}/penalties/{given['id']}", {"reason": "Wrong player"},
+                           expect=200).get_json()
+    assert cancelled["cancelled"] is True and cancelled["cancel_reason"] == "Wrong player"
+    assert_error(ref.delete(f"/tournaments/{tid}/penalties/{given['id']}", {"reason": "Again"}), 409)
+    row = next(r for r in ref.get(f"/tournaments/{tid}/standings").get_json()["rows"] if r["player_id"] == east)
+    assert row["score"] == 0
+    # Another tournament's penalty id is a 404 here.
+    other = boss.post("/tournaments", {"name": "Other"}, expect=201).get_json()["id"]
+    assert_error(boss.delete(f"/tournaments/{other}/penalties/{given['id']}", {"reason": "x"}), 404)
+
+
+@pytest.mark.parametrize(("change", "status", "field"), [
+    ({"amount": "10"}, 422, "amount"), ({"amount": 0}, 422, "amount"), ({"session": "1"}, 422, "session"),
+    ({"player_id": None}, 422, "player_id"), ({"hand": 17}, 422, "hand"), ({"reason": 5}, 422, "reason"),
+    ({"session": 4}, 404, None), ({"reason": "  "}, 400, "reason"),
+])
+def test_penalty_refusals(table, tid, change, status, field):
+    _, ref, _, (east, _, _, _) = table
+    body = {"player_id": east, "session": 1, "amount": 10, "reason": "Slow play", **change}
+    assert_error(ref.post(f"/tournaments/{tid}/penalties", body), status, field)

@@ -94,9 +94,6 @@ def _service_error(exc: ServiceError):
 
 
 def _authenticate_and_check_ids() -> None:
-    # The unit of work's "a service refused" flag lives in `g`, which outlives a request when an app
-    # context is already pushed (tests, scripts): each API request starts with a clean slate.
-    g.pop("unit_refused", None)
     authenticate()
     # Ids past PostgreSQL's integer range cannot exist; asking the database would be an overflow error.
     for value in (request.view_args or {}).values():
