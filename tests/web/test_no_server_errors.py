@@ -3,7 +3,7 @@
 import pytest
 
 from tests.conftest import csrf_token
-from tests.services.test_draws import add_players
+from tests.helpers import add_players
 from tournament.services import draws as draw_service
 
 JUNK_FORMS = [
@@ -34,16 +34,33 @@ def test_no_route_answers_500(app, client, organiser, tournament, as_organiser):
     players = add_players(tournament, 8)
     session = draw_service.draw_next(tournament, seed=1)
     draw_service.set_status(session, "published")
+    # The session in play with a hand and a penalty, and another tournament whose ids must not leak in.
+    from tournament.services import penalties, play, scoring
+    from tournament.services.scoring import HandData
+    from tournament.services.tournaments import TournamentData, create_tournament
+
+    play.start_session(tournament, 1)
+    scoring.enter_hand(tournament, 1, 1, HandData(number=1, result="draw"), None)
+    penalties.give_penalty(tournament, player_id=session.tables()[0][0], session_number=1, amount=5,
+                           reason="noise", user=None)
+    other = create_tournament(organiser, TournamentData(name="Other Open"))
+    other_players = add_players(other, 4)
+    draw_service.draw_next(other, seed=2)
+    play.start_session(other, 1)
+    other_penalty = penalties.give_penalty(other, player_id=other_players[0].id, session_number=1, amount=5,
+                                           reason="noise", user=None)
     if as_organiser:
         login(client, organiser.email)
     real = {"tournament_id": tournament.id, "player_id": players[0].id, "number": 1, "member_id": 1,
-            "token_id": 1, "action": "check-in", "p": players[0].id}
+            "token_id": 1, "action": "check-in", "p": players[0].id, "table": 1, "hand_number": 1,
+            "penalty_id": 1}
     missing = {"tournament_id": 99999, "player_id": 99999, "number": 99, "member_id": 99999, "token_id": 99999,
-               "action": "explode", "p": 99999}
+               "action": "explode", "p": 99999, "table": 2**31, "hand_number": 17, "penalty_id": 2**31}
+    foreign = {**real, "player_id": other_players[0].id, "p": other_players[0].id, "penalty_id": other_penalty.id}
     token = csrf_token(client, "/login") if not as_organiser else csrf_token(client, "/account")
     failures = []
     requested = 0
-    for rule, url in _urls(app, [real, missing]):
+    for rule, url in _urls(app, [real, missing, foreign]):
         for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
             if method == "GET":
                 responses = [client.get(url), client.get(url + "?q=%25&status=nope&by=x&view=1")]
@@ -58,3 +75,8 @@ def test_no_route_answers_500(app, client, organiser, tournament, as_organiser):
                     failures.append((method, url, response.status_code))
     assert requested > 150  # every route, with real and missing ids
     assert failures == []
+    from tournament.extensions import db
+    from tournament.models import Penalty
+
+    db.session.expire_all()
+    assert not db.session.get(Penalty, other_penalty.id).is_cancelled  # another tournament's: untouched
