@@ -8,7 +8,6 @@ starts from empty tables.
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 
 import pytest
@@ -21,11 +20,18 @@ from flask.testing import FlaskClient  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import create_engine, text  # noqa: E402
 
+from tests.helpers import (  # noqa: E402, F401 - csrf_token ... stay importable from here
+    PASSWORD,
+    AuthActions,
+    csrf_token,
+    login,
+    make_tournament,
+    make_user,
+    post_form,
+)
 from tournament import create_app  # noqa: E402
 from tournament.config import normalise_database_url  # noqa: E402
 from tournament.extensions import db  # noqa: E402
-
-PASSWORD = "correct-horse-42"
 
 
 def _database_url(tmp_dir: str) -> str:
@@ -112,33 +118,9 @@ def runner(app):
     return app.test_cli_runner()
 
 
-CSRF_RE = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
-
-
-def csrf_token(client, url: str = "/login") -> str:
-    """The CSRF token a browser would send, read from a form page."""
-    html = client.get(url).get_data(as_text=True)
-    match = CSRF_RE.search(html)
-    assert match, f"no CSRF token on {url}"
-    return match.group(1)
-
-
-def post_form(client, url: str, data: dict, form_url: str | None = None, **kwargs):
-    """POST like a browser: with the CSRF token of the form page."""
-    token = csrf_token(client, form_url or url)
-    return client.post(url, data={"csrf_token": token, **data}, **kwargs)
-
-
-def make_user(email: str, role: str, name: str = ""):
-    from tournament.services.users import create_user
-
-    user = create_user(email, PASSWORD, role, name=name)
-    db.session.commit()  # the test is the edge of its unit of work
-    return user
-
-
-def login(client, email: str, password: str = PASSWORD):
-    return post_form(client, "/login", {"email": email, "password": password})
+@pytest.fixture
+def auth(client) -> AuthActions:
+    return AuthActions(client)
 
 
 @pytest.fixture
@@ -152,26 +134,20 @@ def referee(app_ctx):
 
 
 @pytest.fixture
-def organiser_client(client, organiser):
-    response = login(client, organiser.email)
-    assert response.status_code == 302
+def organiser_client(client, auth, organiser):
+    auth.login(organiser)
     return client
 
 
 @pytest.fixture
-def referee_client(client, referee):
-    response = login(client, referee.email)
-    assert response.status_code == 302
+def referee_client(client, auth, referee):
+    auth.login(referee)
     return client
 
 
 @pytest.fixture
 def tournament(app_ctx, organiser):
-    from tournament.services.tournaments import TournamentData, create_tournament
-
-    t = create_tournament(organiser, TournamentData(name="Helsinki Open", venue="Helsinki"))
-    db.session.commit()
-    return t
+    return make_tournament(organiser)
 
 
 def pytest_sessionstart(session):

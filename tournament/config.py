@@ -12,6 +12,8 @@ import secrets
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# Under TESTING, passwords are hashed cheaply (setup was most of the web tests' time); never in production.
+TEST_PASSWORD_HASH_METHOD = "pbkdf2:sha256:1000"
 
 
 def normalise_database_url(url: str) -> str:
@@ -56,6 +58,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
     }
     config.update(overrides)
+    if config.get("TESTING"):
+        config.setdefault("PASSWORD_HASH_METHOD", TEST_PASSWORD_HASH_METHOD)
     if not config.get("SECRET_KEY"):
         config["SECRET_KEY"] = instance_secret_key(instance_path)
     return config

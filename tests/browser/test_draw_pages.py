@@ -3,7 +3,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.conftest import PASSWORD
-from tests.services.test_draws import add_players
+from tests.helpers import add_players
 from tournament.extensions import db
 
 pytestmark = pytest.mark.browser

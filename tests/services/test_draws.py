@@ -1,34 +1,10 @@
-from datetime import UTC, datetime
-
 import pytest
 
+from tests.helpers import add_players, seated
 from tournament.extensions import db
-from tournament.models import Player, PlayerStatus, SessionStatus
-from tournament.services import ConflictError, ServiceError
+from tournament.models import PlayerStatus, SessionStatus
+from tournament.services import ConflictError, NotFound, ServiceError
 from tournament.services import draws as draw_service
-
-
-def add_players(t, count, status=PlayerStatus.PRESENT, substitute=False, team=None, start=0):
-    players = []
-    for i in range(start, start + count):
-        p = Player(
-            tournament_id=t.id,
-            first_name=f"P{i:03d}",
-            last_name=f"Player{i:03d}",
-            country="FI",
-            team=(team(i) if callable(team) else team) or "",
-            is_substitute=substitute,
-            status=status.value,
-            checked_in_at=datetime.now(UTC).replace(tzinfo=None) if status == PlayerStatus.PRESENT else None,
-        )
-        db.session.add(p)
-        players.append(p)
-    db.session.commit()
-    return players
-
-
-def seated(session):
-    return [seat.player_id for seat in session.seats]
 
 
 def test_plan_all_seats_everyone_registered_once_per_session(tournament):
@@ -110,7 +86,7 @@ def test_redraw_only_until_play_starts(tournament):
     with pytest.raises(ServiceError, match="in play"):
         draw_service.draw_next(tournament, seed=3, number=1)
     with pytest.raises(ServiceError, match="in play"):
-        draw_service.swap(tournament, redrawn, seated(redrawn)[0], seated(redrawn)[1])
+        draw_service.swap(tournament, redrawn, seated(redrawn)[0], seated(redrawn)[1], redrawn.version)
     assert draw_service.get_session(tournament, 1).seed == 2
     assert session.number == 1
 
@@ -166,7 +142,7 @@ def test_swap_with_unseated_substitute_replaces_the_player(tournament):
     session = draw_service.draw_next(tournament, seed=4)
     assert sub.id not in seated(session)
     leaving = session.tables()[2][3]
-    draw_service.swap(tournament, session, leaving, sub.id)
+    draw_service.swap(tournament, session, leaving, sub.id, session.version)
     assert session.tables()[2][3] == sub.id
     assert leaving not in seated(session)
 
@@ -243,3 +219,51 @@ def test_swiss_draw_seats_ranking_neighbours_together(tournament):
     tables = [set(t) for t in session.tables()]
     assert set(ranking[:4]) in tables  # the top four share the top table
     assert set(ranking[-4:]) in tables
+
+
+def test_swap_without_a_version_is_refused_and_writes_nothing(tournament):
+    add_players(tournament, 16)
+    session = draw_service.draw_next(tournament, seed=4)
+    db.session.commit()
+    before, version = session.tables(), session.version
+    t = session.tables()
+    with pytest.raises(ServiceError, match="did not say which version") as exc:
+        draw_service.swap(tournament, session, t[0][0], t[1][0], expected_version=None)
+    assert exc.value.field == "version"
+    db.session.expire_all()
+    fresh = draw_service.get_session(tournament, 1)
+    assert fresh.tables() == before and fresh.version == version
+
+
+def test_redraw_needs_the_current_version(tournament):
+    add_players(tournament, 16)
+    session = draw_service.draw_next(tournament, seed=4)
+    db.session.commit()
+    before = session.tables()
+    with pytest.raises(ConflictError):
+        draw_service.redraw(tournament, session, session.version - 1, seed=5)
+    with pytest.raises(ServiceError, match="did not say which version"):
+        draw_service.redraw(tournament, session, None, seed=5)
+    db.session.expire_all()
+    assert draw_service.get_session(tournament, 1).tables() == before
+    redrawn = draw_service.redraw(tournament, draw_service.get_session(tournament, 1),
+                                  draw_service.get_session(tournament, 1).version, seed=5)
+    assert redrawn.seed == 5 and redrawn.number == 1
+
+
+def test_unknown_session_or_foreign_lookup_is_not_found(tournament):
+    with pytest.raises(NotFound):
+        draw_service.get_session(tournament, 1)
+
+
+def test_seating_page_groups_tables_and_sorts_names_ignoring_accents(tournament):
+    players = add_players(tournament, 8)
+    players[0].last_name, players[1].last_name = "Ängström", "Zeta"
+    players[2].last_name = "Azur"
+    db.session.commit()
+    page = draw_service.seating_page(draw_service.draw_next(tournament, seed=2))
+    assert [n for n, _ in page.tables] == [1, 2]
+    assert all([s.wind for s in seats] == ["E", "S", "W", "N"] for _, seats in page.tables)
+    names = [s.sort_name.split(",")[0] for s in page.by_name]
+    assert names[:2] == ["Ängström", "Azur"]  # Ä sorts as A, not after Z
+    assert names[-1] == "Zeta"

@@ -3,7 +3,7 @@ from sqlalchemy import func, select
 
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus
-from tournament.services import ConflictError, ServiceError
+from tournament.services import ConflictError, NotFound, ServiceError
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 
@@ -134,7 +134,7 @@ def test_update_player_and_stale_version(tournament):
 
 def test_update_may_keep_its_own_name_and_ema_number(tournament):
     p = add(tournament, ema_number="04000123")
-    reg.update_player(p, PlayerData("Aino", "Virtanen", ema_number="04000123", club="New club"))
+    reg.update_player(p, PlayerData("Aino", "Virtanen", ema_number="04000123", club="New club"), p.version)
     assert p.club == "New club"
 
 
@@ -142,7 +142,7 @@ def test_update_cannot_take_another_players_ema_number(tournament):
     add(tournament, ema_number="04000123")
     p = add(tournament, first="Mikko", last="Korhonen")
     with pytest.raises(ServiceError):
-        reg.update_player(p, PlayerData("Mikko", "Korhonen", ema_number="04000123"))
+        reg.update_player(p, PlayerData("Mikko", "Korhonen", ema_number="04000123"), p.version)
     db.session.expire_all()
     assert db.session.get(Player, p.id).ema_number is None
 
@@ -158,13 +158,77 @@ def test_concurrent_change_in_another_session_is_a_conflict(tournament, app):
         same.notes = "changed elsewhere"
         other.commit()
     with pytest.raises(ConflictError):
-        reg.update_player(p, PlayerData("Aino", "Virtanen", club="Mine"))
+        reg.update_player(p, PlayerData("Aino", "Virtanen", club="Mine"), p.version)  # the form's (stale) version
     db.session.expire_all()
     fresh = db.session.get(Player, p.id)
     assert (fresh.notes, fresh.club) == ("changed elsewhere", "")
 
 
+def test_update_without_a_version_is_refused_and_writes_nothing(tournament):
+    p = add(tournament)
+    db.session.commit()
+    with pytest.raises(ServiceError, match="did not say which version") as exc:
+        reg.update_player(p, PlayerData("Aino", "Berg"), expected_version=None)
+    assert exc.value.field == "version"
+    db.session.expire_all()
+    fresh = db.session.get(Player, p.id)
+    assert (fresh.last_name, fresh.version) == ("Virtanen", 1)
+
+
+def test_get_player_of_another_tournament_is_not_found(tournament, organiser):
+    from tests.helpers import make_tournament
+
+    other = make_tournament(organiser, name="Other Open")
+    p = add(other)
+    with pytest.raises(NotFound):
+        reg.get_player(tournament, p.id)
+    with pytest.raises(NotFound):
+        reg.get_player(tournament, 2**40)  # past the database's integer range: no query, no overflow
+    assert reg.get_player(other, p.id) is p
+
+
 # --- status ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("start", "target", "allowed"),
+    [
+        (PlayerStatus.REGISTERED, PlayerStatus.PRESENT, True),
+        (PlayerStatus.PRESENT, PlayerStatus.WITHDRAWN, True),
+        (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED, True),
+        (PlayerStatus.DISQUALIFIED, PlayerStatus.REGISTERED, True),
+        (PlayerStatus.DISQUALIFIED, PlayerStatus.PRESENT, False),
+        (PlayerStatus.DISQUALIFIED, PlayerStatus.WITHDRAWN, False),
+        (PlayerStatus.WITHDRAWN, PlayerStatus.PRESENT, False),
+    ],
+)
+def test_status_moves_follow_the_table(tournament, start, target, allowed):
+    assert reg.can_move(start, target) is allowed
+    p = add(tournament)
+    p.status = start
+    db.session.commit()
+    if allowed:
+        reg.set_status(p, target)
+        assert p.status == target
+    else:
+        with pytest.raises(ServiceError):
+            reg.set_status(p, target)
+        db.session.expire_all()
+        assert db.session.get(Player, p.id).status == start
+
+
+def test_edit_cannot_move_a_disqualified_player_straight_to_present(tournament):
+    p = add(tournament)
+    reg.disqualify(p, "cheating")
+    db.session.commit()
+    data = PlayerData.from_player(p)
+    data.status, data.club = PlayerStatus.PRESENT, "Sneaky club"
+    with pytest.raises(ServiceError, match="reinstate") as exc:
+        reg.update_player(p, data, p.version)
+    assert exc.value.field == "status"
+    db.session.expire_all()
+    fresh = db.session.get(Player, p.id)
+    assert (fresh.status, fresh.club, fresh.checked_in_at) == (PlayerStatus.DISQUALIFIED, "", None)
 
 
 def test_check_in_and_undo(tournament):

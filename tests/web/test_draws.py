@@ -1,7 +1,7 @@
 import re
 
 from tests.conftest import csrf_token, post_form
-from tests.services.test_draws import add_players
+from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.models import SessionStatus
 from tournament.services import draws as draw_service

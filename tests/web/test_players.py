@@ -292,3 +292,28 @@ def test_public_player_list(client, tournament, app_ctx):
     assert html.index("Virtanen, Aino") < html.index("Substitutes") < html.index("Aalto, Sanna")
     assert 'aria-current="page">Players</a>' in html
     assert client.get("/t/99999/players").status_code == 404
+
+
+def test_edit_form_cannot_move_a_disqualified_player_straight_to_present(organiser_client, tournament, app_ctx):
+    p = add(tournament)
+    reg.disqualify(p, "cheating")
+    db.session.commit()
+    edit_url = url(tournament, f"/{p.id}/edit")
+    response = post_form(organiser_client, edit_url,
+                         {**VALID, "club": "Sneaky", "status": "present", "version": str(p.version)})
+    assert response.status_code == 400
+    assert "reinstate them" in response.get_data(as_text=True)
+    db.session.expire_all()
+    fresh = db.session.get(Player, p.id)
+    assert (fresh.status, fresh.club, fresh.version) == ("disqualified", "", 2)
+
+
+def test_edit_without_its_version_is_refused_and_writes_nothing(organiser_client, tournament, app_ctx):
+    p = add(tournament)
+    db.session.commit()
+    response = post_form(organiser_client, url(tournament, f"/{p.id}/edit"), {**VALID, "club": "No version"})
+    assert response.status_code == 400
+    assert "did not say which version" in response.get_data(as_text=True)
+    db.session.expire_all()
+    fresh = db.session.get(Player, p.id)
+    assert (fresh.club, fresh.version) == ("", 1)

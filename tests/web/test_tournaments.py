@@ -153,3 +153,24 @@ def test_public_home_lists_tournaments_without_login(client, tournament):
 def test_unknown_pages_are_404_not_500(client):
     assert client.get("/t/999999").status_code == 404
     assert client.get("/no/such/page").status_code == 404
+
+
+def test_edit_without_its_version_is_refused_and_writes_nothing(organiser_client, tournament, app_ctx):
+    url = f"/manage/tournaments/{tournament.id}/edit"
+    response = post_form(organiser_client, url, {**VALID, "name": "No version"})
+    assert response.status_code == 400
+    assert "did not say which version" in response.get_data(as_text=True)
+    db.session.expire_all()
+    fresh = db.session.get(Tournament, tournament.id)
+    assert (fresh.name, fresh.version) == ("Helsinki Open", 1)
+
+
+def test_settings_are_stored_as_lists(organiser_client, tournament, app_ctx):
+    url = f"/manage/tournaments/{tournament.id}/edit"
+    data = {**VALID, "points_first": "8", "points_second": "4", "points_third": "2", "points_fourth": "0",
+            "tie_break_1": "seconds", "tie_break_2": "", "tie_break_3": "", "version": str(tournament.version)}
+    assert post_form(organiser_client, url, data).status_code == 302
+    db.session.expire_all()
+    fresh = db.session.get(Tournament, tournament.id)
+    assert (fresh.table_points, fresh.tie_breaks) == ([8, 4, 2, 0], ["seconds"])
+    assert (fresh.table_points_list, fresh.tie_break_list) == ([8, 4, 2, 0], ["seconds"])

@@ -14,10 +14,8 @@ import json
 import sys
 
 from .engine import plan_tournament
-from .model import DrawError
+from .model import SEAT_WINDS, DrawError
 from .report import quality_report
-
-WIND_NAMES = ("E", "S", "W", "N")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     for si, session in enumerate(schedule, 1):
         print(f"Session {si}")
         for ti, t in enumerate(session, 1):
-            seats = "  ".join(f"{w} {p:>4}" for w, p in zip(WIND_NAMES, t, strict=True))
+            seats = "  ".join(f"{w} {p:>4}" for w, p in zip(SEAT_WINDS, t, strict=True))
             print(f"  table {ti:>3}: {seats}")
     print()
     print(quality_report(schedule, groups).summary())

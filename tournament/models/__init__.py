@@ -28,7 +28,6 @@ from tournament.models.tournaments import (
     END_RULES,
     RULESETS,
     TIE_BREAKS,
-    StaffRole,
     Tournament,
     TournamentStaff,
 )
@@ -60,7 +59,6 @@ __all__ = [
     "Player",
     "PlayerStatus",
     "Role",
-    "StaffRole",
     "Tournament",
     "TournamentStaff",
     "User",

@@ -6,13 +6,13 @@ from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy import ForeignKey, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
+from tournament.draws.model import SEAT_WIND_NAMES, SEAT_WINDS
 from tournament.extensions import db
-from tournament.models._common import utcnow
+from tournament.models._common import EnumText, utcnow
 
-SEAT_WINDS = ("E", "S", "W", "N")
-SEAT_WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+__all__ = ["SEAT_WINDS", "SEAT_WIND_NAMES", "DrawMethod", "Seat", "SessionStatus", "TournamentSession"]
 
 
 class SessionStatus(StrEnum):
@@ -37,8 +37,8 @@ class TournamentSession(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
     number: Mapped[int]
-    status: Mapped[str] = mapped_column(String(20), default=SessionStatus.DRAFT.value)
-    method: Mapped[str] = mapped_column(String(20), default=DrawMethod.DRAW.value)
+    status: Mapped[SessionStatus] = mapped_column(EnumText(SessionStatus, 20), default=SessionStatus.DRAFT)
+    method: Mapped[DrawMethod] = mapped_column(EnumText(DrawMethod, 20), default=DrawMethod.DRAW)
     # The draw is a function of this seed and the earlier sessions' seating: recorded to reproduce it.
     seed: Mapped[int] = mapped_column(default=0)
     drawn_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -52,6 +52,14 @@ class TournamentSession(db.Model):
         cascade="all, delete-orphan",
         order_by="(Seat.table_number, Seat.id)",
     )
+
+    @validates("status")
+    def _status_member(self, key: str, value: str) -> SessionStatus:
+        return SessionStatus(value)
+
+    @validates("method")
+    def _method_member(self, key: str, value: str) -> DrawMethod:
+        return DrawMethod(value)
 
     @property
     def is_locked(self) -> bool:
@@ -89,7 +97,3 @@ class Seat(db.Model):
     @property
     def wind_order(self) -> int:
         return SEAT_WINDS.index(self.seat_wind)
-
-    @property
-    def wind_name(self) -> str:
-        return SEAT_WIND_NAMES[self.seat_wind]

@@ -6,10 +6,10 @@ from datetime import datetime
 from enum import StrEnum
 
 from sqlalchemy import ForeignKey, String
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.extensions import db
-from tournament.models._common import utcnow
+from tournament.models._common import EnumText, utcnow
 
 
 class PlayerStatus(StrEnum):
@@ -31,7 +31,7 @@ class Player(db.Model):
     team: Mapped[str] = mapped_column(String(120), default="")
     ema_number: Mapped[str | None] = mapped_column(String(8))
     is_substitute: Mapped[bool] = mapped_column(default=False)
-    status: Mapped[str] = mapped_column(String(20), default=PlayerStatus.REGISTERED.value)
+    status: Mapped[PlayerStatus] = mapped_column(EnumText(PlayerStatus, 20), default=PlayerStatus.REGISTERED)
     notes: Mapped[str] = mapped_column(String(1000), default="")
     checked_in_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -40,6 +40,10 @@ class Player(db.Model):
     __mapper_args__ = {"version_id_col": version}
 
     tournament: Mapped[Tournament] = relationship()  # noqa: F821
+
+    @validates("status")
+    def _status_member(self, key: str, value: str) -> PlayerStatus:
+        return PlayerStatus(value)
 
     @property
     def full_name(self) -> str:

@@ -3,15 +3,22 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from enum import StrEnum
+from typing import Any
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.extensions import db
-from tournament.models._common import utcnow
+from tournament.mcr.rulesets import RULESETS as RULESET_NAMES
+from tournament.models._common import EnumText, utcnow
+from tournament.models.users import Role
 
-RULESETS = {"ema": "EMA (Green Book)", "chinese": "Chinese practice"}
+# The engine names the rulesets; this only gives each a label for people.
+_RULESET_LABELS = {"ema": "EMA (Green Book)", "chinese": "Chinese practice"}
+RULESETS = {name: _RULESET_LABELS.get(name, name) for name in RULESET_NAMES}
+DEFAULT_RULESET = RULESET_NAMES[0]
+DEFAULT_TABLE_POINTS = (4, 2, 1, 0)
+DEFAULT_TIE_BREAKS = ("firsts", "best_session")
 END_RULES = {
     "finish_hand": "Finish the hand in progress (EMA 2019)",
     "stop_immediately": "Stop at once; the hand in progress scores nothing (GB 3.5.6)",
@@ -31,11 +38,6 @@ DRAW_SEPARATIONS = {
 }
 
 
-class StaffRole(StrEnum):
-    ORGANISER = "organiser"
-    REFEREE = "referee"
-
-
 class Tournament(db.Model):
     __tablename__ = "tournaments"
 
@@ -44,17 +46,19 @@ class Tournament(db.Model):
     venue: Mapped[str] = mapped_column(String(200), default="")
     start_date: Mapped[date | None]
     end_date: Mapped[date | None]
-    ruleset: Mapped[str] = mapped_column(String(20), default="ema")
+    ruleset: Mapped[str] = mapped_column(String(20), default=DEFAULT_RULESET)
     session_count: Mapped[int] = mapped_column(default=7)
     session_minutes: Mapped[int] = mapped_column(default=120)
     end_rule: Mapped[str] = mapped_column(String(20), default="finish_hand")
     false_mahjong_under_minimum: Mapped[int] = mapped_column(default=10)
     false_mahjong_not_winning: Mapped[int] = mapped_column(default=20)
-    # Table points for 1st..4th place, e.g. "4,2,1,0".
-    table_points: Mapped[str] = mapped_column(String(40), default="4,2,1,0")
-    # Comma-separated keys of TIE_BREAKS, applied after table points and score.
-    tie_breaks: Mapped[str] = mapped_column(String(120), default="firsts,best_session")
+    # Table points for 1st..4th place, e.g. [4, 2, 1, 0].
+    table_points: Mapped[list[int]] = mapped_column(JSON, default=lambda: list(DEFAULT_TABLE_POINTS))
+    # Keys of TIE_BREAKS, applied in this order after table points and score.
+    tie_breaks: Mapped[list[str]] = mapped_column(JSON, default=lambda: list(DEFAULT_TIE_BREAKS))
     draw_separation: Mapped[str] = mapped_column(String(10), default="team", server_default="team")
+    # Hidden: the standings pages, JSON and PDFs answer staff only (e.g. before the last session).
+    standings_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
@@ -67,13 +71,24 @@ class Tournament(db.Model):
         back_populates="tournament", cascade="all, delete-orphan"
     )
 
+    @validates("table_points")
+    def _points_list(self, key: str, value: Any) -> list[int]:
+        # A JSON list; comma text (what the column held before) is still accepted and stored as a list.
+        items = value.split(",") if isinstance(value, str) else value
+        return [int(p) for p in items]
+
+    @validates("tie_breaks")
+    def _tie_break_list(self, key: str, value: Any) -> list[str]:
+        items = value.split(",") if isinstance(value, str) else value
+        return [str(t) for t in items if t]
+
     @property
     def table_points_list(self) -> list[int]:
-        return [int(p) for p in self.table_points.split(",")]
+        return list(self.table_points or DEFAULT_TABLE_POINTS)
 
     @property
     def tie_break_list(self) -> list[str]:
-        return [t for t in self.tie_breaks.split(",") if t]
+        return list(self.tie_breaks if self.tie_breaks is not None else DEFAULT_TIE_BREAKS)
 
     @property
     def ruleset_label(self) -> str:
@@ -100,7 +115,11 @@ class TournamentStaff(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    role: Mapped[str] = mapped_column(String(20))
+    role: Mapped[Role] = mapped_column(EnumText(Role, 20))
 
     tournament: Mapped[Tournament] = relationship(back_populates="staff")
     user: Mapped[User] = relationship()  # noqa: F821 - resolved by SQLAlchemy's registry
+
+    @validates("role")
+    def _role_member(self, key: str, value: str) -> Role:
+        return Role(value)

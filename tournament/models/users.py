@@ -6,16 +6,19 @@ import hashlib
 from datetime import datetime
 from enum import StrEnum
 
+from flask import current_app, has_app_context
 from flask_login import UserMixin
 from sqlalchemy import ForeignKey, String
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from tournament.extensions import db
-from tournament.models._common import utcnow
+from tournament.models._common import EnumText, utcnow
 
 
 class Role(StrEnum):
+    """An account's role, and the same words for a place on a tournament's staff."""
+
     ORGANISER = "organiser"
     REFEREE = "referee"
 
@@ -27,7 +30,7 @@ class User(UserMixin, db.Model):
     email: Mapped[str] = mapped_column(String(254), unique=True)
     name: Mapped[str] = mapped_column(String(120), default="")
     password_hash: Mapped[str] = mapped_column(String(256))
-    role: Mapped[str] = mapped_column(String(20), default=Role.REFEREE.value)
+    role: Mapped[Role] = mapped_column(EnumText(Role, 20), default=Role.REFEREE)
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -35,8 +38,17 @@ class User(UserMixin, db.Model):
         back_populates="user", cascade="all, delete-orphan", order_by="ApiToken.id"
     )
 
+    @validates("role")
+    def _role_member(self, key: str, value: str) -> Role:
+        return Role(value)
+
     def set_password(self, password: str) -> None:
-        self.password_hash = generate_password_hash(password)
+        # PASSWORD_HASH_METHOD lets the tests pick a cheap hash; production keeps werkzeug's default.
+        method = current_app.config.get("PASSWORD_HASH_METHOD") if has_app_context() else None
+        if method:
+            self.password_hash = generate_password_hash(password, method=method)
+        else:
+            self.password_hash = generate_password_hash(password)
 
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)

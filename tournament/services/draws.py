@@ -27,7 +27,8 @@ from tournament.models import (
 from tournament.models._common import utcnow
 from tournament.services import registration
 from tournament.services.db import changes
-from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.errors import NotFound, ServiceError
+from tournament.services.records import expect_version
 
 MAX_SEED = 2**31 - 1
 
@@ -108,12 +109,18 @@ def quality(t: Tournament, upto: int | None = None) -> engine.QualityReport:
 # ----------------------------------------------------------------------------- writing
 
 
-def _store(t: Tournament, number: int, tables: Sequence[Sequence[int]], seed: int, method: str) -> TournamentSession:
-    session = TournamentSession(tournament_id=t.id, number=number, seed=seed, method=method,
-                                status=SessionStatus.DRAFT.value, drawn_at=utcnow())
+def _seat(session: TournamentSession, tables: Sequence[Sequence[int]]) -> None:
+    """Seat the tables (player ids in wind order E, S, W, N), numbered from 1."""
     for table_number, table in enumerate(tables, start=1):
         for wind, player_id in zip(SEAT_WINDS, table, strict=True):
             session.seats.append(Seat(table_number=table_number, seat_wind=wind, player_id=int(player_id)))
+
+
+def _store(t: Tournament, number: int, tables: Sequence[Sequence[int]], seed: int,
+           method: DrawMethod) -> TournamentSession:
+    session = TournamentSession(tournament_id=t.id, number=number, seed=seed, method=method,
+                                status=SessionStatus.DRAFT, drawn_at=utcnow())
+    _seat(session, tables)
     db.session.add(session)
     return session
 
@@ -177,7 +184,7 @@ def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
             db.session.delete(s)
         db.session.flush()
         stored = [
-            _store(t, number, tables, seed, DrawMethod.PLAN.value)
+            _store(t, number, tables, seed, DrawMethod.PLAN)
             for number, tables in enumerate(planned, start=len(kept) + 1)
         ]
     return stored
@@ -218,7 +225,7 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
                                      substitutes=substitutes, ranking=ranking, total_sessions=t.session_count)
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=False)) from exc
-    method = DrawMethod.SWISS.value if ranking else DrawMethod.DRAW.value
+    method = DrawMethod.SWISS if ranking else DrawMethod.DRAW
     with changes():
         for s in replaced:
             db.session.delete(s)
@@ -227,16 +234,27 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     return session
 
 
+def redraw(t: Tournament, session: TournamentSession, expected_version: int | None,
+           seed: int | None = None) -> TournamentSession:
+    """Draw the last drawn session again, unless it changed since the page was loaded."""
+    expect_version(session, expected_version, _stale_message(session))
+    return draw_next(t, seed=seed, number=session.number)
+
+
 def _draw_error_message(exc: engine.DrawError, planning: bool) -> str:
     who = "registered" if planning else "checked in"
     return f"The draw cannot be made: {exc}. Players {who} and substitutes are seated."
 
 
+def _stale_message(session: TournamentSession) -> str:
+    return (f"Session {session.number} was changed by someone else meanwhile. "
+            "Nothing was changed; check the seating again.")
+
+
 def _expect_version(session: TournamentSession, expected_version: int | None) -> None:
-    if expected_version is not None and expected_version != session.version:
-        raise ConflictError(
-            f"Session {session.number} was changed by someone else meanwhile. Nothing was changed; check the seating again."
-        )
+    # set_status is also called by code holding the current row (the demo, play): no version to compare.
+    if expected_version is not None:
+        expect_version(session, expected_version, _stale_message(session))
 
 
 def set_status(session: TournamentSession, status: str, expected_version: int | None = None) -> TournamentSession:
@@ -270,12 +288,12 @@ class SwapResult:
 
 
 def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int,
-         expected_version: int | None = None) -> SwapResult:
+         expected_version: int | None) -> SwapResult:
     """Exchange two players' seats in a session; an unseated player takes the seated one's place."""
     if session.tournament_id != t.id:
         raise NotFound("No such session in this tournament.")
     _refuse_locked([session])
-    _expect_version(session, expected_version)
+    expect_version(session, expected_version, _stale_message(session))
     if player_a == player_b:
         raise ServiceError("Choose two different players.", field="player_b")
     players = {p.id: p for p in registration.players_of(t)}
@@ -297,9 +315,7 @@ def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int
         for seat in list(session.seats):
             session.seats.remove(seat)
         db.session.flush()
-        for table_number, table in enumerate(swapped, start=1):
-            for wind, player_id in zip(SEAT_WINDS, table, strict=True):
-                session.seats.append(Seat(table_number=table_number, seat_wind=wind, player_id=int(player_id)))
+        _seat(session, swapped)
         session.drawn_at = utcnow()  # bumps the version: other open pages see the change
     db.session.refresh(session)
     return SwapResult(session=session, before=before, after=quality(t, upto=session.number))
@@ -326,6 +342,7 @@ class SeatView:
     sort_name: str
     country: str
     is_substitute: bool
+    name_order: tuple[str, str]
 
 
 def seating(session: TournamentSession) -> list[SeatView]:
@@ -338,9 +355,26 @@ def seating(session: TournamentSession) -> list[SeatView]:
             sort_name=s.player.sort_name,
             country=s.player.country,
             is_substitute=s.player.is_substitute,
+            name_order=registration.name_order(s.player.last_name, s.player.first_name),
         )
         for s in sorted(session.seats, key=lambda s: (s.table_number, s.wind_order))
     ]
+
+
+@dataclass(frozen=True)
+class SeatingPage:
+    """A session's seats as the pages show them: by table (in wind order) and by player name."""
+
+    tables: list[tuple[int, list[SeatView]]]
+    by_name: list[SeatView]
+
+
+def seating_page(session: TournamentSession | None) -> SeatingPage:
+    seats = seating(session) if session is not None else []
+    tables: dict[int, list[SeatView]] = {}
+    for seat in seats:
+        tables.setdefault(seat.table, []).append(seat)
+    return SeatingPage(tables=sorted(tables.items()), by_name=sorted(seats, key=lambda s: s.name_order))
 
 
 @dataclass(frozen=True)

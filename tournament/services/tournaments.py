@@ -13,13 +13,14 @@ from tournament.models import (
     RULESETS,
     TIE_BREAKS,
     Role,
-    StaffRole,
     Tournament,
     TournamentStaff,
     User,
 )
+from tournament.models.tournaments import DEFAULT_RULESET, DEFAULT_TABLE_POINTS, DEFAULT_TIE_BREAKS
 from tournament.services.db import changes
-from tournament.services.errors import ConflictError, NotFound, PermissionDenied, ServiceError
+from tournament.services.errors import PermissionDenied, ServiceError
+from tournament.services.records import expect_version, get_or_404
 from tournament.services.users import find_user_by_email
 
 # Limits shared by the form and the service, so both say the same thing.
@@ -40,14 +41,14 @@ class TournamentData:
     venue: str = ""
     start_date: date | None = None
     end_date: date | None = None
-    ruleset: str = "ema"
+    ruleset: str = DEFAULT_RULESET
     session_count: int = 7
     session_minutes: int = 120
     end_rule: str = "finish_hand"
     false_mahjong_under_minimum: int = 10
     false_mahjong_not_winning: int = 20
-    table_points: tuple[int, int, int, int] = (4, 2, 1, 0)
-    tie_breaks: tuple[str, ...] = ("firsts", "best_session")
+    table_points: tuple[int, int, int, int] = DEFAULT_TABLE_POINTS
+    tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
 
     @classmethod
     def from_tournament(cls, t: Tournament) -> TournamentData:
@@ -107,11 +108,8 @@ def validate(data: TournamentData) -> dict[str, str]:
 
 def _apply(t: Tournament, data: TournamentData) -> None:
     for f in fields(TournamentData):
-        if f.name in ("table_points", "tie_breaks"):
-            continue
-        setattr(t, f.name, getattr(data, f.name))
-    t.table_points = ",".join(str(p) for p in data.table_points)
-    t.tie_breaks = ",".join(data.tie_breaks)
+        value = getattr(data, f.name)
+        setattr(t, f.name, list(value) if f.name in ("table_points", "tie_breaks") else value)
 
 
 def create_tournament(owner: User, data: TournamentData) -> Tournament:
@@ -123,31 +121,25 @@ def create_tournament(owner: User, data: TournamentData) -> Tournament:
     with changes():
         t = Tournament(created_by_id=owner.id)
         _apply(t, data)
-        t.staff.append(TournamentStaff(user_id=owner.id, role=StaffRole.ORGANISER.value))
+        t.staff.append(TournamentStaff(user_id=owner.id, role=Role.ORGANISER))
         db.session.add(t)
     return t
 
 
-def update_tournament(t: Tournament, data: TournamentData, expected_version: int | None = None) -> Tournament:
+def update_tournament(t: Tournament, data: TournamentData, expected_version: int | None) -> Tournament:
     """Apply `data`; refuse when the tournament changed since the form was loaded."""
     errors = validate(data)
     if errors:
         raise ServiceError("Please correct the marked fields.", errors=errors)
-    if expected_version is not None and expected_version != t.version:
-        raise ConflictError(
-            "This tournament was changed by someone else while you were editing. "
-            "Your changes were not saved; the form now shows the current values."
-        )
+    expect_version(t, expected_version, "This tournament was changed by someone else while you were editing. "
+                   "Your changes were not saved; the form now shows the current values.")
     with changes():
         _apply(t, data)
     return t
 
 
 def get_tournament(tournament_id: int) -> Tournament:
-    t = db.session.get(Tournament, tournament_id)
-    if t is None:
-        raise NotFound("No such tournament.")
-    return t
+    return get_or_404(Tournament, tournament_id, "No such tournament.")
 
 
 def list_tournaments() -> list[Tournament]:
@@ -158,7 +150,7 @@ def list_tournaments() -> list[Tournament]:
     )
 
 
-def staff_role(user: User | None, t: Tournament) -> str | None:
+def staff_role(user: User | None, t: Tournament) -> Role | None:
     """The user's role in this tournament: 'organiser', 'referee' or None."""
     if user is None or not getattr(user, "is_authenticated", False):
         return None
@@ -169,11 +161,11 @@ def staff_role(user: User | None, t: Tournament) -> str | None:
 
 
 def can_manage(user: User | None, t: Tournament) -> bool:
-    return staff_role(user, t) == StaffRole.ORGANISER and bool(user and user.is_organiser)
+    return staff_role(user, t) == Role.ORGANISER and bool(user and user.is_organiser)
 
 
 def can_referee(user: User | None, t: Tournament) -> bool:
-    return staff_role(user, t) in (StaffRole.ORGANISER, StaffRole.REFEREE)
+    return staff_role(user, t) in (Role.ORGANISER, Role.REFEREE)
 
 
 def tournaments_for(user: User) -> list[Tournament]:
@@ -188,12 +180,12 @@ def tournaments_for(user: User) -> list[Tournament]:
 
 
 def add_staff(t: Tournament, email: str, role: str) -> TournamentStaff:
-    if role not in {r.value for r in StaffRole}:
+    if role not in {r.value for r in Role}:
         raise ServiceError("Choose organiser or referee.", field="role")
     user = find_user_by_email(email or "")
     if user is None:
         raise ServiceError(f"No account with the email {email!r}. Create it first.", field="email")
-    if role == StaffRole.ORGANISER and user.role != Role.ORGANISER:
+    if role == Role.ORGANISER and user.role != Role.ORGANISER:
         raise ServiceError(f"{user.email} is a referee account and cannot organise.", field="role")
     if staff_role(user, t):
         raise ServiceError(f"{user.email} is already on the staff.", field="email")
@@ -204,12 +196,10 @@ def add_staff(t: Tournament, email: str, role: str) -> TournamentStaff:
     return member
 
 
-def remove_staff(t: Tournament, member_id: int, acting: User) -> None:
-    member = db.session.get(TournamentStaff, member_id)
-    if member is None or member.tournament_id != t.id:
-        raise NotFound("No such staff member.")
-    organisers = [m for m in t.staff if m.role == StaffRole.ORGANISER]
-    if member.role == StaffRole.ORGANISER and len(organisers) == 1:
+def remove_staff(t: Tournament, member_id: int) -> None:
+    member = get_or_404(TournamentStaff, member_id, "No such staff member.", tournament_id=t.id)
+    organisers = [m for m in t.staff if m.role == Role.ORGANISER]
+    if member.role == Role.ORGANISER and len(organisers) == 1:
         raise ServiceError("A tournament keeps at least one organiser.")
     with changes():
         db.session.delete(member)

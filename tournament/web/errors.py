@@ -34,7 +34,8 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(ServiceError)
     def service_error(exc: ServiceError):
         db.session.rollback()
-        return error_response(exc.status_code, "Request refused", exc.message)
+        title = "Not Found" if exc.status_code == 404 else "Request refused"
+        return error_response(exc.status_code, title, exc.message)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -1,16 +1,22 @@
-"""Small helpers shared by the blueprints: access checks, form errors, template globals."""
+"""Small helpers shared by the blueprints: access checks, form handling, safe redirects, template globals."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import wraps
+from typing import TypeVar
+from urllib.parse import urlsplit
 
-from flask import Flask, abort, flash
+from flask import Flask, abort, flash, redirect
 from flask_login import current_user, login_required
+from werkzeug.wrappers import Response
 
 from tournament.extensions import db, login_manager
-from tournament.models import TIE_BREAKS, Tournament, User
+from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, SessionStatus, Tournament, User
 from tournament.services import ServiceError
 from tournament.services import tournaments as tournament_service
+
+T = TypeVar("T")
 
 
 @login_manager.user_loader
@@ -35,10 +41,8 @@ def organiser_required(view):
 
 
 def tournament_or_404(tournament_id: int) -> Tournament:
-    t = db.session.get(Tournament, tournament_id)
-    if t is None:
-        abort(404, "No such tournament.")
-    return t
+    """The tournament; the service's NotFound becomes the 404 page (or JSON) in the error handlers."""
+    return tournament_service.get_tournament(tournament_id)
 
 
 def managed_tournament(tournament_id: int) -> Tournament:
@@ -62,11 +66,35 @@ def show_service_error(form, error: ServiceError) -> None:
     placed = False
     for name, message in error.errors.items():
         field = getattr(form, name, None) if form is not None else None
-        if field is not None:
+        if field is not None and field.type != "HiddenField":  # nobody sees a hidden field's errors
             field.errors = [*list(field.errors or []), message]
             placed = True
     if not placed or not error.errors:
         flash(error.message, "error")
+
+
+def submit_form(form, action: Callable[[], T], success: Callable[[T], tuple[str, str]]) -> Response | None:
+    """The POST half of a form view: validate, call the service, then flash `success`'s message and
+    redirect to its URL. None when the page must be shown again, with the errors next to the fields."""
+    if not form.validate_on_submit():
+        return None
+    try:
+        result = action()
+    except ServiceError as exc:
+        show_service_error(form, exc)
+        return None
+    message, url = success(result)
+    flash(message, "success")
+    return redirect(url)
+
+
+def safe_next(target: str | None, fallback: str) -> str:
+    """`target` when it is a path on this site, else `fallback`: a `next` parameter is no open redirect."""
+    if target and target.startswith("/") and not target.startswith(("//", "/\\")):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
+    return fallback
 
 
 def init_app(app: Flask) -> None:
@@ -76,4 +104,7 @@ def init_app(app: Flask) -> None:
             "can_manage": lambda t: tournament_service.can_manage(current_user, t),
             "can_referee": lambda t: tournament_service.can_referee(current_user, t),
             "tie_break_labels": TIE_BREAKS,
+            "wind_names": SEAT_WIND_NAMES,
+            "PlayerStatus": PlayerStatus,
+            "SessionStatus": SessionStatus,
         }

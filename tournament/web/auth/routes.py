@@ -6,30 +6,24 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user, logout_user
 
 from tournament.services import users as user_service
 from tournament.web.auth.forms import LoginForm
+from tournament.web.helpers import safe_next
 
 bp = Blueprint("auth", __name__)
 
 
-def _safe_next(target: str | None) -> str:
-    """Only follow `next` to a path on this site (no open redirects)."""
-    if target:
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc and target.startswith("/"):
-            return target
-    return url_for("tournaments.dashboard")
+def _after_login() -> str:
+    return safe_next(request.args.get("next"), url_for("tournaments.dashboard"))
 
 
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if current_user.is_authenticated:
-        return redirect(_safe_next(request.args.get("next")))
+        return redirect(_after_login())
     form = LoginForm()
     status = 200
     if form.validate_on_submit():
@@ -37,7 +31,7 @@ def login():
         if user is not None:
             login_user(user, remember=form.remember.data)
             flash(f"Welcome, {user.display_name}.", "success")
-            return redirect(_safe_next(request.args.get("next")))
+            return redirect(_after_login())
         form.password.errors.append("Wrong email or password.")
         status = 401
     elif form.is_submitted():

@@ -4,7 +4,7 @@ from wtforms.validators import InputRequired, NumberRange, Optional
 
 from tournament.models import DRAW_SEPARATIONS
 from tournament.services.draws import MAX_SEED
-from tournament.web.forms import choices
+from tournament.web.forms import VersionedForm, choices
 
 SEED_HINT = "Leave empty for a random seed. The same seed and history always give the same draw."
 
@@ -24,9 +24,8 @@ class DrawForm(FlaskForm):
     submit = SubmitField("Draw next session")
 
 
-class RedrawForm(FlaskForm):
+class RedrawForm(VersionedForm):
     seed = _seed_field()
-    version = HiddenField()
     submit = SubmitField("Redraw this session")
 
 
@@ -35,15 +34,13 @@ class SeparationForm(FlaskForm):
     submit = SubmitField("Save")
 
 
-class StatusForm(FlaskForm):
+class StatusForm(VersionedForm):
     status = HiddenField()
-    version = HiddenField()
     submit = SubmitField("Change")
 
 
-class SwapForm(FlaskForm):
+class SwapForm(VersionedForm):
     player_a = SelectField("Player", coerce=int, validators=[InputRequired("Choose a player.")])
     player_b = SelectField("Swap with", coerce=int, validators=[InputRequired("Choose a player.")],
                            description="Both change table and seat. A player not seated in this session takes the other's seat.")
-    version = HiddenField()
     submit = SubmitField("Swap and recheck quality")

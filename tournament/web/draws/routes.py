@@ -20,7 +20,7 @@ from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.web.draws.forms import DrawForm, PlanForm, RedrawForm, SeparationForm, StatusForm, SwapForm
 from tournament.web.forms import form_version
-from tournament.web.helpers import managed_tournament, organiser_required, show_service_error
+from tournament.web.helpers import managed_tournament, organiser_required, show_service_error, submit_form
 
 bp = Blueprint("draws", __name__, url_prefix="/manage/tournaments/<int:tournament_id>/draws")
 
@@ -54,12 +54,12 @@ def _render_index(t, plan_form=None, draw_form=None, separation_form=None, statu
 
 
 def _names(t) -> dict[int, str]:
-    return {p.id: p.full_name for p in t_players(t)}
+    return {p.id: p.full_name for p in registration_service.players_of(t)}
 
 
-def t_players(t) -> list[Player]:
+def _players_by_name(t) -> list[Player]:
     """Players by last name, as organisers look them up."""
-    return sorted(registration_service.players_of(t), key=lambda p: (p.last_name.casefold(), p.first_name.casefold()))
+    return registration_service.by_name(registration_service.players_of(t))
 
 
 @bp.route("")
@@ -73,16 +73,13 @@ def index(tournament_id: int):
 def plan(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = PlanForm()
-    if form.validate_on_submit():
-        try:
-            stored = draw_service.plan_all(t, seed=form.seed.data)
-        except ServiceError as exc:
-            show_service_error(form, exc)
-        else:
-            flash(f"Planned sessions {stored[0].number}–{stored[-1].number} (seed {stored[0].seed}). "
-                  "Check the quality, then publish.", "success")
-            return redirect(url_for("draws.index", tournament_id=t.id))
-    return _render_index(t, plan_form=form, status=400)
+    done = submit_form(
+        form,
+        lambda: draw_service.plan_all(t, seed=form.seed.data),
+        lambda stored: (f"Planned sessions {stored[0].number}–{stored[-1].number} (seed {stored[0].seed}). "
+                        "Check the quality, then publish.", url_for("draws.index", tournament_id=t.id)),
+    )
+    return done or _render_index(t, plan_form=form, status=400)
 
 
 @bp.route("/next", methods=["POST"])
@@ -90,15 +87,13 @@ def plan(tournament_id: int):
 def draw_next(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = DrawForm()
-    if form.validate_on_submit():
-        try:
-            session = draw_service.draw_next(t, seed=form.seed.data)
-        except ServiceError as exc:
-            show_service_error(form, exc)
-        else:
-            flash(f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.", "success")
-            return redirect(url_for("draws.session", tournament_id=t.id, number=session.number))
-    return _render_index(t, draw_form=form, status=400)
+    done = submit_form(
+        form,
+        lambda: draw_service.draw_next(t, seed=form.seed.data),
+        lambda session: (f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.",
+                         url_for("draws.session", tournament_id=t.id, number=session.number)),
+    )
+    return done or _render_index(t, draw_form=form, status=400)
 
 
 @bp.route("/separation", methods=["POST"])
@@ -114,15 +109,12 @@ def separation(tournament_id: int):
 
 
 def _render_session(t, session, swap_form=None, redraw_form=None, status=200, before=None):
-    seats = draw_service.seating(session)
-    tables: dict[int, list] = {}
-    for seat in seats:
-        tables.setdefault(seat.table, []).append(seat)
-    players = t_players(t)
-    seated = {s.player_id for s in seats}
+    page = draw_service.seating_page(session)
+    players = _players_by_name(t)
+    seated = {s.player_id for s in page.by_name}
     if swap_form is None:
         swap_form = SwapForm(version=session.version)
-    options = [(p.id, f"{p.last_name}, {p.first_name}" + ("" if p.id in seated else " (not seated)"))
+    options = [(p.id, p.sort_name + ("" if p.id in seated else " (not seated)"))
                for p in players
                if p.id in seated or p.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)]
     swap_form.player_a.choices = options
@@ -131,8 +123,8 @@ def _render_session(t, session, swap_form=None, redraw_form=None, status=200, be
         "draws/session.html",
         tournament=t,
         session=session,
-        tables=sorted(tables.items()),
-        by_name=sorted(seats, key=lambda s: s.sort_name.casefold()),
+        tables=page.tables,
+        by_name=page.by_name,
         report=draw_service.quality(t, upto=session.number),
         before=before,
         swap_form=swap_form,
@@ -158,13 +150,12 @@ def redraw(tournament_id: int, number: int):
     current = draw_service.get_session(t, number)
     form = RedrawForm()
     if form.validate_on_submit():
-        if form_version(form) is not None and form_version(form) != current.version:
-            flash(f"Session {number} was changed by someone else meanwhile; nothing was redrawn.", "error")
-            return _render_session(t, current, status=409)
         try:
-            session = draw_service.draw_next(t, seed=form.seed.data, number=number)
+            session = draw_service.redraw(t, current, form_version(form), seed=form.seed.data)
         except ServiceError as exc:
             flash(exc.message, "error")
+            if exc.status_code == 409:
+                return _render_session(t, current, status=409)
         else:
             flash(f"Session {number} redrawn (seed {session.seed}).", "success")
             return redirect(url_for("draws.session", tournament_id=t.id, number=number))
@@ -194,7 +185,7 @@ def swap(tournament_id: int, number: int):
     session = draw_service.get_session(t, number)
     form = SwapForm()
     # Choices are set before validation so WTForms can check the submitted ids.
-    everyone = [(p.id, p.full_name) for p in t_players(t)]
+    everyone = [(p.id, p.full_name) for p in _players_by_name(t)]
     form.player_a.choices = everyone
     form.player_b.choices = everyone
     if form.validate_on_submit():

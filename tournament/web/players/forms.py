@@ -3,8 +3,9 @@ from flask_wtf.file import FileField
 from wtforms import BooleanField, HiddenField, SelectField, StringField, SubmitField, TextAreaField
 from wtforms.validators import DataRequired, Length
 
+from tournament.models import PlayerStatus
 from tournament.services.registration import LIMITS, STATUS_LABELS, PlayerData
-from tournament.web.forms import choices
+from tournament.web.forms import VersionedForm, choices
 
 
 class PlayerForm(FlaskForm):
@@ -36,10 +37,9 @@ class PlayerForm(FlaskForm):
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
     is_substitute = BooleanField("Substitute (plays only to fill an incomplete table)")
-    status = SelectField("Status", choices=choices(STATUS_LABELS), default="registered")
+    status = SelectField("Status", choices=choices(STATUS_LABELS), default=PlayerStatus.REGISTERED.value)
     notes = TextAreaField("Notes", validators=[Length(max=LIMITS["notes"])],
                           description="Only the staff see the notes.")
-    version = HiddenField()
     submit = SubmitField("Save player")
 
     def to_data(self) -> PlayerData:
@@ -55,6 +55,9 @@ class PlayerForm(FlaskForm):
             notes=self.notes.data or "",
         )
 
+
+
+class EditPlayerForm(VersionedForm, PlayerForm):
     def fill_from(self, data: PlayerData, version: int) -> None:
         for name in ("first_name", "last_name", "country", "club", "team", "is_substitute", "status", "notes"):
             getattr(self, name).data = getattr(data, name)

@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from urllib.parse import urlsplit
 
 from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     jsonify,
     redirect,
@@ -44,9 +42,11 @@ from tournament.web.helpers import (
     managed_tournament,
     organiser_required,
     refereed_tournament,
+    safe_next,
     show_service_error,
+    submit_form,
 )
-from tournament.web.players.forms import ConfirmImportForm, ImportForm, PlayerForm, StatusForm
+from tournament.web.players.forms import ConfirmImportForm, EditPlayerForm, ImportForm, PlayerForm, StatusForm
 
 bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournament_id>")
 
@@ -72,26 +72,7 @@ def status_label_filter(status: str) -> str:
 
 @bp.app_context_processor
 def player_globals():
-    return {
-        "status_labels": STATUS_LABELS,
-        "has_endpoint": lambda name: name in current_app.view_functions,
-    }
-
-
-def _player_or_404(t: Tournament, player_id: int) -> Player:
-    player = registration_service.get_player(t, player_id)
-    if player is None:
-        abort(404, "No such player in this tournament.")
-    return player
-
-
-def _safe_next(target: str | None, fallback: str) -> str:
-    """Only go back to a path on this site (no open redirects)."""
-    if target:
-        parts = urlsplit(target)
-        if not parts.scheme and not parts.netloc and target.startswith("/") and not target.startswith("//"):
-            return target
-    return fallback
+    return {"status_labels": STATUS_LABELS}
 
 
 def _field(t: Tournament, players: list[Player]) -> dict:
@@ -104,7 +85,7 @@ def _field(t: Tournament, players: list[Player]) -> dict:
     }
 
 
-def _form_page(t: Tournament, form: PlayerForm, player: Player | None, status: int = 200):
+def _form_page(t: Tournament, form: PlayerForm | EditPlayerForm, player: Player | None, status: int = 200):
     return render_template(
         "players/form.html",
         tournament=t,
@@ -142,16 +123,14 @@ def new(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = PlayerForm()
     form.submit.label.text = "Add player"
-    if form.validate_on_submit():
-        try:
-            player = registration_service.add_player(t, form.to_data())
-        except ServiceError as exc:
-            show_service_error(form, exc)
-        else:
-            flash(f"{player.full_name} is registered.", "success")
-            if request.form.get("another"):
-                return redirect(url_for("players.new", tournament_id=t.id))
-            return redirect(url_for("players.index", tournament_id=t.id))
+    next_page = "players.new" if request.form.get("another") else "players.index"
+    done = submit_form(
+        form,
+        lambda: registration_service.add_player(t, form.to_data()),
+        lambda player: (f"{player.full_name} is registered.", url_for(next_page, tournament_id=t.id)),
+    )
+    if done:
+        return done
     return _form_page(t, form, None, 400 if form.is_submitted() else 200)
 
 
@@ -159,14 +138,14 @@ def new(tournament_id: int):
 @organiser_required
 def edit(tournament_id: int, player_id: int):
     t = managed_tournament(tournament_id)
-    player = _player_or_404(t, player_id)
-    form = PlayerForm()
+    player = registration_service.get_player(t, player_id)
+    form = EditPlayerForm()
     if form.validate_on_submit():
         try:
             registration_service.update_player(player, form.to_data(), expected_version=form_version(form))
         except ConflictError as exc:
             flash(exc.message, "error")
-            form = PlayerForm(formdata=None)
+            form = EditPlayerForm(formdata=None)
             form.fill_from(PlayerData.from_player(player), player.version)
             return _form_page(t, form, player, 409)
         except ServiceError as exc:
@@ -185,8 +164,8 @@ def change_status(tournament_id: int, player_id: int, action: str):
     t = managed_tournament(tournament_id)
     if action not in STATUS_ACTIONS:
         abort(404, "No such action.")
-    player = _player_or_404(t, player_id)
-    back = _safe_next(request.form.get("next"), url_for("players.index", tournament_id=t.id))
+    player = registration_service.get_player(t, player_id)
+    back = safe_next(request.form.get("next"), url_for("players.index", tournament_id=t.id))
     form = StatusForm()
     if not form.validate_on_submit():
         flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
@@ -322,7 +301,7 @@ def checkin(tournament_id: int):
 
 def _desk_action(tournament_id: int, player_id: int, function, message: str):
     t = refereed_tournament(tournament_id)
-    player = _player_or_404(t, player_id)
+    player = registration_service.get_player(t, player_id)
     try:
         function(player)
     except ServiceError as exc:

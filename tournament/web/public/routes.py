@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
+from tournament.models import PlayerStatus
 from tournament.services import registration as registration_service
 from tournament.services import tournaments as tournament_service
 from tournament.web.helpers import tournament_or_404
@@ -29,7 +30,7 @@ def tournament(tournament_id: int):
 @bp.route("/t/<int:tournament_id>/players")
 def players(tournament_id: int):
     t = tournament_or_404(tournament_id)
-    shown = [p for p in registration_service.list_players(t) if p.status in ("registered", "present")]
+    shown = [p for p in registration_service.list_players(t) if p.status in (PlayerStatus.REGISTERED, PlayerStatus.PRESENT)]
     return render_template(
         "public/players.html",
         tournament=t,

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from tournament.extensions import db
-from tournament.models import Player, SessionStatus
+from tournament.models import SessionStatus
 from tournament.services import draws as draw_service
+from tournament.services import registration as registration_service
 from tournament.web.helpers import tournament_or_404
 
 bp = Blueprint("seating", __name__, url_prefix="/t/<int:tournament_id>/seating")
@@ -31,17 +31,8 @@ def _published_session(t, number: int):
 
 
 def _context(t, sessions, current) -> dict:
-    seats = draw_service.seating(current) if current else []
-    tables: dict[int, list] = {}
-    for seat in seats:
-        tables.setdefault(seat.table, []).append(seat)
-    return {
-        "tournament": t,
-        "sessions": sessions,
-        "current": current,
-        "tables": sorted(tables.items()),
-        "by_name": sorted(seats, key=lambda s: s.sort_name.casefold()),
-    }
+    page = draw_service.seating_page(current)
+    return {"tournament": t, "sessions": sessions, "current": current, "tables": page.tables, "by_name": page.by_name}
 
 
 @bp.route("")
@@ -69,8 +60,6 @@ def projector(tournament_id: int, number: int):
 @bp.route("/player/<int:player_id>")
 def player(tournament_id: int, player_id: int):
     t = tournament_or_404(tournament_id)
-    p = db.session.get(Player, player_id)
-    if p is None or p.tournament_id != t.id:
-        abort(404, "No such player in this tournament.")
+    p = registration_service.get_player(t, player_id)
     return render_template("seating/player.html", tournament=t, player=p,
                            entries=draw_service.player_schedule(t, p.id))

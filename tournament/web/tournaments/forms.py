@@ -2,7 +2,6 @@ from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
     EmailField,
-    HiddenField,
     IntegerField,
     SelectField,
     StringField,
@@ -10,9 +9,10 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from tournament.models import END_RULES, RULESETS, TIE_BREAKS
+from tournament.models import END_RULES, RULESETS, TIE_BREAKS, Role
+from tournament.models.tournaments import DEFAULT_RULESET, DEFAULT_TABLE_POINTS, DEFAULT_TIE_BREAKS
 from tournament.services.tournaments import LIMITS, TournamentData
-from tournament.web.forms import choices
+from tournament.web.forms import VersionedForm, choices
 
 
 def _range(name: str, label: str, **kwargs) -> IntegerField:
@@ -25,6 +25,11 @@ def _range(name: str, label: str, **kwargs) -> IntegerField:
 
 
 TIE_BREAK_CHOICES = choices([("", "(none)"), *TIE_BREAKS.items()])
+ROLE_LABELS = {Role.REFEREE.value: "Referee", Role.ORGANISER.value: "Organiser"}
+
+
+def _tie_break(index: int) -> str:
+    return DEFAULT_TIE_BREAKS[index] if index < len(DEFAULT_TIE_BREAKS) else ""
 
 
 class TournamentForm(FlaskForm):
@@ -32,7 +37,7 @@ class TournamentForm(FlaskForm):
     venue = StringField("Venue", validators=[Length(max=200)])
     start_date = DateField("First day", validators=[Optional()])
     end_date = DateField("Last day", validators=[Optional()])
-    ruleset = SelectField("Ruleset", choices=choices(RULESETS), default="ema")
+    ruleset = SelectField("Ruleset", choices=choices(RULESETS), default=DEFAULT_RULESET)
     session_count = _range("session_count", "Sessions", default=7)
     session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
     end_rule = SelectField("When time is called", choices=choices(END_RULES), default="finish_hand")
@@ -42,14 +47,13 @@ class TournamentForm(FlaskForm):
     false_mahjong_not_winning = _range(
         "false_mahjong_not_winning", "False mahjong, not a winning hand (to each opponent)", default=20
     )
-    points_first = _range("table_point", "1st", default=4)
-    points_second = _range("table_point", "2nd", default=2)
-    points_third = _range("table_point", "3rd", default=1)
-    points_fourth = _range("table_point", "4th", default=0)
-    tie_break_1 = SelectField("First tie-break", choices=TIE_BREAK_CHOICES, default="firsts")
-    tie_break_2 = SelectField("Second tie-break", choices=TIE_BREAK_CHOICES, default="best_session")
-    tie_break_3 = SelectField("Third tie-break", choices=TIE_BREAK_CHOICES, default="")
-    version = HiddenField()
+    points_first = _range("table_point", "1st", default=DEFAULT_TABLE_POINTS[0])
+    points_second = _range("table_point", "2nd", default=DEFAULT_TABLE_POINTS[1])
+    points_third = _range("table_point", "3rd", default=DEFAULT_TABLE_POINTS[2])
+    points_fourth = _range("table_point", "4th", default=DEFAULT_TABLE_POINTS[3])
+    tie_break_1 = SelectField("First tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(0))
+    tie_break_2 = SelectField("Second tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(1))
+    tie_break_3 = SelectField("Third tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(2))
     submit = SubmitField("Save")
 
     # Service field names that map onto a group of form fields.
@@ -79,6 +83,9 @@ class TournamentForm(FlaskForm):
             ),
         )
 
+
+
+class EditTournamentForm(VersionedForm, TournamentForm):
     def fill_from(self, data: TournamentData, version: int) -> None:
         for name in (
             "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
@@ -98,7 +105,7 @@ class TournamentForm(FlaskForm):
 
 class StaffForm(FlaskForm):
     email = EmailField("Email of an existing account", validators=[DataRequired("Enter an email."), Length(max=254)])
-    role = SelectField("Role", choices=choices([("referee", "Referee"), ("organiser", "Organiser")]), default="referee")
+    role = SelectField("Role", choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
     submit = SubmitField("Add to staff")
 
 

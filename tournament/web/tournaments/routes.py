@@ -22,8 +22,9 @@ from tournament.web.helpers import (
     organiser_required,
     refereed_tournament,
     show_service_error,
+    submit_form,
 )
-from tournament.web.tournaments.forms import ConfirmForm, StaffForm, TournamentForm
+from tournament.web.tournaments.forms import ConfirmForm, EditTournamentForm, StaffForm, TournamentForm
 
 bp = Blueprint("tournaments", __name__, url_prefix="/manage")
 
@@ -38,14 +39,13 @@ def dashboard():
 @organiser_required
 def create():
     form = TournamentForm()
-    if form.validate_on_submit():
-        try:
-            t = tournament_service.create_tournament(current_user, form.to_data())
-        except ServiceError as exc:
-            show_service_error(form, exc)
-        else:
-            flash(f"Tournament “{t.name}” created.", "success")
-            return redirect(url_for("tournaments.overview", tournament_id=t.id))
+    done = submit_form(
+        form,
+        lambda: tournament_service.create_tournament(current_user, form.to_data()),
+        lambda t: (f"Tournament “{t.name}” created.", url_for("tournaments.overview", tournament_id=t.id)),
+    )
+    if done:
+        return done
     status = 400 if form.is_submitted() else 200
     return render_template("tournaments/form.html", form=form, tournament=None), status
 
@@ -63,7 +63,7 @@ def overview(tournament_id: int):
 @organiser_required
 def edit(tournament_id: int):
     t = managed_tournament(tournament_id)
-    form = TournamentForm()
+    form = EditTournamentForm()
     if form.validate_on_submit():
         try:
             tournament_service.update_tournament(t, form.to_data(), expected_version=form_version(form))
@@ -87,14 +87,14 @@ def edit(tournament_id: int):
 def add_staff(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = StaffForm()
-    if form.validate_on_submit():
-        try:
-            member = tournament_service.add_staff(t, form.email.data, form.role.data)
-        except ServiceError as exc:
-            show_service_error(form, exc)
-        else:
-            flash(f"{member.user.email} added as {member.role}.", "success")
-            return redirect(url_for("tournaments.overview", tournament_id=t.id))
+    done = submit_form(
+        form,
+        lambda: tournament_service.add_staff(t, form.email.data, form.role.data),
+        lambda member: (f"{member.user.email} added as {member.role}.",
+                        url_for("tournaments.overview", tournament_id=t.id)),
+    )
+    if done:
+        return done
     return render_template("tournaments/overview.html", tournament=t, staff_form=form,
                            confirm_form=ConfirmForm()), 400
 
@@ -105,7 +105,7 @@ def remove_staff(tournament_id: int, member_id: int):
     t = managed_tournament(tournament_id)
     if ConfirmForm().validate_on_submit():
         try:
-            tournament_service.remove_staff(t, member_id, current_user)
+            tournament_service.remove_staff(t, member_id)
         except ServiceError as exc:
             flash(exc.message, "error")
         else:

@@ -1,0 +1,217 @@
+"""Players in and out of spreadsheets: a CSV import previewed row by row (nothing is saved until the
+whole file is clean) and an export the import reads back unchanged."""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+
+from tournament.models import Player, Tournament
+from tournament.services.db import changes
+from tournament.services.errors import ServiceError
+from tournament.services.registration.lists import list_players
+from tournament.services.registration.players import (
+    PlayerData,
+    canonical_team,
+    duplicate_problems,
+    new_player,
+    players_of,
+    validate,
+)
+
+CSV_COLUMNS = ["first_name", "last_name", "country", "club", "team", "ema_number", "substitute", "notes"]
+REQUIRED_COLUMNS = ["first_name", "last_name"]
+MAX_IMPORT_ROWS = 2000
+TRUE_WORDS = {"yes", "y", "1", "true"}
+FALSE_WORDS = {"no", "n", "0", "false", ""}
+# Spreadsheets run cells that start with these as formulas; exports quote them with a leading '.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+@dataclass
+class CsvRow:
+    """One data row of an uploaded file, as the spreadsheet numbers it (header = row 1)."""
+
+    number: int
+    values: dict[str, str]
+    data: PlayerData | None = None
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass
+class CsvPreview:
+    rows: list[CsvRow] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # problems with the file itself (header, encoding)
+    columns: list[str] = field(default_factory=list)
+
+    @property
+    def bad_rows(self) -> list[CsvRow]:
+        return [r for r in self.rows if r.errors]
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors and not self.bad_rows and bool(self.rows)
+
+    def error_messages(self) -> dict[str, str]:
+        """{'file': ..., 'row 3': ...}: every problem, for a ServiceError."""
+        messages = {f"file {i + 1}" if i else "file": m for i, m in enumerate(self.errors)}
+        messages.update({f"row {r.number}": " ".join(r.errors) for r in self.bad_rows})
+        return messages
+
+
+def decode_csv(raw: bytes) -> str:
+    """Text of an uploaded file: UTF-8, with or without a byte order mark."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise ServiceError(
+            "The file is not UTF-8 text. Save it as “CSV UTF-8” (Excel) or “Text CSV” with UTF-8 "
+            "(LibreOffice) and upload it again.",
+            field="file",
+        ) from exc
+
+
+def _column_name(header: str) -> str:
+    return "_".join(header.strip().lower().replace("-", " ").split())
+
+
+def _delimiter(text: str) -> str:
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    return max((";", ",", "\t"), key=first.count) if first else ","
+
+
+def _unquote(value: str) -> str:
+    """Undo the export's protection against spreadsheet formulas ('=x is exported as '\\'=x')."""
+    value = value.strip()
+    if len(value) > 1 and value[0] == "'" and value[1] in FORMULA_START:
+        return value[1:]
+    return value
+
+
+def _substitute(value: str) -> bool | None:
+    word = value.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    return None
+
+
+def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
+    """Read a player list; every problem is reported per row and nothing is saved. With `tournament`,
+    rows that duplicate its players are reported too."""
+    preview = CsvPreview()
+    text = (text or "").lstrip("\ufeff")
+    if not text.strip():
+        preview.errors.append("The file is empty. The first row must name the columns: " + ",".join(CSV_COLUMNS))
+        return preview
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
+    records = list(enumerate(reader, start=1))
+    # Blank rows before the header are skipped; the header is the first row with a value.
+    while records and not any(cell.strip() for cell in records[0][1]):
+        records.pop(0)
+    if not records:
+        preview.errors.append("The file has no header row. The columns are: " + ",".join(CSV_COLUMNS))
+        return preview
+    header_number, header = records.pop(0)
+    columns = [_column_name(h.lstrip("\ufeff")) for h in header]
+    preview.columns = columns
+    unknown = [h for h, c in zip(header, columns, strict=True) if c and c not in CSV_COLUMNS]
+    if unknown:
+        preview.errors.append(
+            f"Unknown column{'s' if len(unknown) > 1 else ''} {', '.join(repr(u.strip()) for u in unknown)} "
+            f"in row {header_number}. The columns are: {', '.join(CSV_COLUMNS)}."
+        )
+    missing = [c for c in REQUIRED_COLUMNS if c not in columns]
+    if missing:
+        preview.errors.append(
+            f"Missing required column{'s' if len(missing) > 1 else ''} {', '.join(missing)} in row {header_number}."
+        )
+    repeated = sorted({c for c in columns if c and columns.count(c) > 1})
+    if repeated:
+        preview.errors.append(f"Column {', '.join(repeated)} appears more than once in row {header_number}.")
+    if preview.errors:
+        return preview
+
+    existing = players_of(tournament) if tournament is not None else []
+    accepted: list[tuple[int, PlayerData]] = []
+    for number, cells in records:
+        if not any(cell.strip() for cell in cells):
+            continue  # blank line
+        row = CsvRow(number=number, values={})
+        preview.rows.append(row)
+        if len(preview.rows) > MAX_IMPORT_ROWS:
+            preview.rows.pop()
+            preview.errors.append(f"The file has more than {MAX_IMPORT_ROWS} players; split it.")
+            break
+        extra = [c for c in cells[len(columns):] if c.strip()]
+        if extra:
+            row.errors.append(f"This row has {len(cells)} cells but the header names {len(columns)} columns.")
+        row.values = {c: _unquote(cells[i]) if i < len(cells) else "" for i, c in enumerate(columns) if c}
+        substitute = _substitute(row.values.get("substitute", ""))
+        data = PlayerData(
+            first_name=row.values.get("first_name", ""),
+            last_name=row.values.get("last_name", ""),
+            country=row.values.get("country", ""),
+            club=row.values.get("club", ""),
+            team=row.values.get("team", ""),
+            ema_number=row.values.get("ema_number", ""),
+            is_substitute=bool(substitute),
+            notes=row.values.get("notes", ""),
+        )
+        problems = validate(data)
+        row.errors.extend(problems.values())
+        if substitute is None:
+            row.errors.append(f"Substitute must be yes or no (got '{row.values['substitute']}').")
+        if row.errors:
+            continue
+        for earlier_number, earlier in accepted:
+            found = duplicate_problems(data, [earlier], where=f" on row {earlier_number}")
+            if found:
+                row.errors.extend(found.values())
+                break
+        else:
+            row.errors.extend(duplicate_problems(data, existing, where=" in this tournament").values())
+        if not row.errors:
+            data.team = canonical_team(data.team, [*existing, *(d for _, d in accepted)])
+            row.data = data
+            accepted.append((number, data))
+    if not preview.rows and not preview.errors:
+        preview.errors.append("The file has a header but no players.")
+    return preview
+
+
+def import_csv(tournament: Tournament, text: str) -> list[Player]:
+    """Add every player of the file in one transaction, or none when any row has a problem."""
+    preview = parse_csv(text, tournament)
+    if not preview.ok:
+        bad = len(preview.bad_rows)
+        summary = (
+            f"{bad} row{'s have' if bad > 1 else ' has'} problems"
+            if bad else "The file has problems"
+        )
+        raise ServiceError(f"{summary}; nothing was imported.", errors=preview.error_messages())
+    with changes():
+        players = [new_player(tournament, row.data) for row in preview.rows if row.data is not None]
+    return players
+
+
+def _cell(value: str) -> str:
+    return "'" + value if value.startswith(FORMULA_START) else value
+
+
+def export_csv(tournament: Tournament) -> str:
+    """Every player, by last name, with the import's header (the file imports again unchanged)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(CSV_COLUMNS)
+    for p in list_players(tournament):
+        writer.writerow(
+            [_cell(v) for v in (p.first_name, p.last_name, p.country, p.club, p.team, p.ema_number or "",
+                                "yes" if p.is_substitute else "no", p.notes)]
+        )
+    return out.getvalue()

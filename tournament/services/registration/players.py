@@ -1,0 +1,165 @@
+"""Registering one player and editing them: validation, duplicates, teams' spelling."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, fields
+
+from sqlalchemy import select
+
+from tournament.extensions import db
+from tournament.models import Player, PlayerStatus, Tournament
+from tournament.services.db import changes
+from tournament.services.errors import ServiceError
+from tournament.services.records import expect_version, get_or_404
+from tournament.services.registration.countries import country_code
+from tournament.services.registration.statuses import STATUS_LABELS, move
+
+# Limits shared by the form and the service: the column sizes.
+LIMITS = {name: Player.__table__.c[name].type.length for name in ("first_name", "last_name", "club", "team", "notes")}
+
+
+@dataclass
+class PlayerData:
+    """What an organiser states about a player."""
+
+    first_name: str
+    last_name: str
+    country: str = ""
+    club: str = ""
+    team: str = ""
+    ema_number: str | None = None
+    is_substitute: bool = False
+    status: str = PlayerStatus.REGISTERED
+    notes: str = ""
+
+    @classmethod
+    def from_player(cls, p: Player) -> PlayerData:
+        return cls(**{f.name: getattr(p, f.name) for f in fields(cls)})
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.first_name} {self.last_name}"
+
+
+def validate(data: PlayerData) -> dict[str, str]:
+    """Every problem with `data`, keyed by field name (empty when all is well). Normalises `data`:
+    trims text, stores the country as an alpha-2 code and an empty EMA number as None."""
+    errors: dict[str, str] = {}
+    for name in ("first_name", "last_name", "club", "team"):
+        setattr(data, name, " ".join((getattr(data, name) or "").split()))
+    data.notes = (data.notes or "").strip()
+    for name, label in (("first_name", "first name"), ("last_name", "last name")):
+        value = getattr(data, name)
+        if not value:
+            errors[name] = f"The {label} is required."
+        elif len(value) > LIMITS[name]:
+            errors[name] = f"The {label} is at most {LIMITS[name]} characters."
+    for name, label in (("club", "club"), ("team", "team"), ("notes", "notes")):
+        if len(getattr(data, name)) > LIMITS[name]:
+            errors[name] = f"The {label} {'are' if name == 'notes' else 'is'} at most {LIMITS[name]} characters."
+    raw_country = data.country or ""
+    code = country_code(raw_country)
+    if code is None:
+        errors["country"] = (
+            f"Unknown country '{raw_country.strip()}': use an ISO 3166 code such as FI or FIN, "
+            "or the English name such as Finland."
+        )
+    else:
+        data.country = code
+    ema = "".join((data.ema_number or "").split())
+    if ema and not (len(ema) == 8 and ema.isascii() and ema.isdigit()):
+        errors["ema_number"] = f"The EMA number must be exactly 8 digits (got '{(data.ema_number or '').strip()}')."
+    else:
+        data.ema_number = ema or None
+    if data.status not in STATUS_LABELS:
+        errors["status"] = f"Unknown status '{data.status}': use {', '.join(STATUS_LABELS)}."
+    data.is_substitute = bool(data.is_substitute)
+    return errors
+
+
+def _name_key(first: str, last: str) -> tuple[str, str]:
+    return (" ".join(first.split()).casefold(), " ".join(last.split()).casefold())
+
+
+def duplicate_problems(
+    data: PlayerData, others: Iterable[Player | PlayerData], where: str = ""
+) -> dict[str, str]:
+    """Why `data` duplicates one of `others` (already-validated data): same name with the same EMA
+    number (or both without one), or the same EMA number on a different name."""
+    key = _name_key(data.first_name, data.last_name)
+    for other in others:
+        same_name = _name_key(other.first_name, other.last_name) == key
+        if same_name and other.ema_number == data.ema_number:
+            ema = f" with EMA number {data.ema_number}" if data.ema_number else " without an EMA number"
+            return {"first_name": f"{other.full_name}{ema} is already registered{where}."}
+        if data.ema_number and other.ema_number == data.ema_number:
+            return {
+                "ema_number": f"EMA number {data.ema_number} already belongs to {other.full_name}{where}."
+            }
+    return {}
+
+
+def players_of(tournament: Tournament) -> list[Player]:
+    """Every player of the tournament (substitutes and withdrawn included), in registration order."""
+    return list(
+        db.session.scalars(select(Player).where(Player.tournament_id == tournament.id).order_by(Player.id))
+    )
+
+
+def canonical_team(team: str, players: Iterable[Player | PlayerData]) -> str:
+    """Reuse an existing team's spelling when only the case differs ('team fi' joins 'Team FI')."""
+    if not team:
+        return team
+    for p in players:
+        if p.team and p.team.casefold() == team.casefold():
+            return p.team
+    return team
+
+
+def _check(tournament: Tournament, data: PlayerData, exclude: Player | None = None) -> None:
+    errors = validate(data)
+    if errors:
+        raise ServiceError("Please correct the marked fields.", errors=errors)
+    others = [p for p in players_of(tournament) if exclude is None or p.id != exclude.id]
+    errors = duplicate_problems(data, others)
+    if errors:
+        raise ServiceError(next(iter(errors.values())), errors=errors)
+    data.team = canonical_team(data.team, others)
+
+
+def apply(player: Player, data: PlayerData) -> None:
+    """Write validated `data` onto the player; the status only by an allowed move."""
+    move(player, data.status, field="status")
+    for f in fields(PlayerData):
+        if f.name != "status":
+            setattr(player, f.name, getattr(data, f.name))
+
+
+def new_player(tournament: Tournament, data: PlayerData) -> Player:
+    """A registered player with validated `data`, added to the session (the caller flushes)."""
+    player = Player(tournament_id=tournament.id, status=PlayerStatus.REGISTERED)
+    apply(player, data)
+    db.session.add(player)
+    return player
+
+
+def add_player(tournament: Tournament, data: PlayerData) -> Player:
+    _check(tournament, data)
+    with changes():
+        player = new_player(tournament, data)
+    return player
+
+
+def update_player(player: Player, data: PlayerData, expected_version: int | None) -> Player:
+    """Apply `data`; refuse when the player changed since the form was loaded."""
+    expect_version(player, expected_version, f"{player.full_name} was changed by someone else while you were "
+                   "editing. Your changes were not saved; the form now shows the current values.")
+    _check(player.tournament, data, exclude=player)
+    with changes():
+        apply(player, data)
+    return player
+
+
+def get_player(tournament: Tournament, player_id: int) -> Player:
+    return get_or_404(Player, player_id, "No such player in this tournament.", tournament_id=tournament.id)

@@ -1,0 +1,114 @@
+"""A player's status and the moves between statuses, in one table (as sessions have in draws).
+
+registered -> present (check-in) -> registered (undo); either -> withdrawn or disqualified; withdrawn ->
+disqualified; withdrawn or disqualified -> registered (reinstated: they check in again). Every change,
+from the desk, the status buttons or the edit form, goes through `set_status`, which refuses any other.
+"""
+
+from __future__ import annotations
+
+from tournament.models import Player, PlayerStatus
+from tournament.models._common import utcnow
+from tournament.services.db import changes
+from tournament.services.errors import ServiceError
+
+STATUS_LABELS = {
+    PlayerStatus.REGISTERED: "Registered",
+    PlayerStatus.PRESENT: "Present",
+    PlayerStatus.WITHDRAWN: "Withdrawn",
+    PlayerStatus.DISQUALIFIED: "Disqualified",
+}
+
+TRANSITIONS: dict[PlayerStatus, frozenset[PlayerStatus]] = {
+    PlayerStatus.REGISTERED: frozenset({PlayerStatus.PRESENT, PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED}),
+    PlayerStatus.PRESENT: frozenset({PlayerStatus.REGISTERED, PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED}),
+    PlayerStatus.WITHDRAWN: frozenset({PlayerStatus.REGISTERED, PlayerStatus.DISQUALIFIED}),
+    PlayerStatus.DISQUALIFIED: frozenset({PlayerStatus.REGISTERED}),
+}
+
+# The notes column's size: appended reasons keep the latest text.
+NOTES_LIMIT: int = Player.__table__.c.notes.type.length
+
+
+def known_status(status: str) -> PlayerStatus:
+    try:
+        return PlayerStatus(status)
+    except ValueError:
+        raise ServiceError(f"Unknown status '{status}': use {', '.join(STATUS_LABELS)}.", field="status") from None
+
+
+def can_move(current: PlayerStatus, status: PlayerStatus) -> bool:
+    return status == current or status in TRANSITIONS[current]
+
+
+def _refusal(player: Player, status: PlayerStatus) -> str:
+    name, current = player.full_name, player.status
+    if status == PlayerStatus.PRESENT:
+        return f"{name} is {current}: an organiser must reinstate them before check-in."
+    if current == PlayerStatus.DISQUALIFIED:
+        return f"{name} is disqualified; reinstate them first."
+    return f"{name} is {current}; they cannot become {status} from there."
+
+
+def _append_note(player: Player, note: str) -> None:
+    note = " ".join((note or "").split())
+    if note:
+        combined = f"{player.notes}\n{note}" if player.notes else note
+        player.notes = combined[-NOTES_LIMIT:]
+
+
+def move(player: Player, status: str, field: str | None = None) -> None:
+    """Change the status in memory (the caller flushes), keeping the check-in time consistent.
+    `field` names the form field a refusal belongs to (the edit form's status select)."""
+    target = known_status(status)
+    if target == player.status:
+        return
+    if not can_move(player.status, target):
+        raise ServiceError(_refusal(player, target), field=field)
+    if target == PlayerStatus.PRESENT:
+        player.checked_in_at = utcnow()
+    elif target == PlayerStatus.REGISTERED:
+        player.checked_in_at = None
+    player.status = target
+
+
+def set_status(player: Player, status: str, note: str = "") -> Player:
+    """A status change allowed by TRANSITIONS; `note` is appended to the notes."""
+    with changes():
+        move(player, status)
+        _append_note(player, note)
+    return player
+
+
+def check_in(player: Player) -> Player:
+    """Mark the player present (idempotent). Withdrawn or disqualified players are reinstated first."""
+    if player.status == PlayerStatus.PRESENT:
+        return player
+    return set_status(player, PlayerStatus.PRESENT)
+
+
+def undo_check_in(player: Player) -> Player:
+    if player.status == PlayerStatus.REGISTERED:
+        return player
+    if player.status != PlayerStatus.PRESENT:
+        raise ServiceError(f"{player.full_name} is {player.status}, not checked in.")
+    return set_status(player, PlayerStatus.REGISTERED)
+
+
+def withdraw(player: Player, note: str = "") -> Player:
+    if player.status == PlayerStatus.WITHDRAWN:
+        raise ServiceError(f"{player.full_name} has already withdrawn.")
+    return set_status(player, PlayerStatus.WITHDRAWN, f"Withdrawn: {note}" if note.strip() else "")
+
+
+def disqualify(player: Player, note: str = "") -> Player:
+    if player.status == PlayerStatus.DISQUALIFIED:
+        raise ServiceError(f"{player.full_name} is already disqualified.")
+    return set_status(player, PlayerStatus.DISQUALIFIED, f"Disqualified: {note}" if note.strip() else "")
+
+
+def reinstate(player: Player) -> Player:
+    """A withdrawn or disqualified player is registered again (and checks in again)."""
+    if player.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):
+        raise ServiceError(f"{player.full_name} is {player.status}; there is nothing to reinstate.")
+    return set_status(player, PlayerStatus.REGISTERED)
