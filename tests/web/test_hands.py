@@ -220,3 +220,27 @@ def test_refused_entry_writes_nothing_to_the_history(organiser_client, in_play):
     url = base(t) + "/tables/1/hands/new"
     post(organiser_client, url, hand_form(ids, number=3, hand=NOT_WINNING), url)
     assert db.session.scalar(select(func.count()).select_from(ScoreChange)) == 1
+
+
+def test_swiss_draw_button_seats_ranking_neighbours_together(organiser_client, in_play):
+    t, ids = in_play
+    # Table 1 plays: its winner and runner-up lead the standings; table 2 enters only draws.
+    scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=ids[0], discarder_id=ids[1],
+                                         hand=VALID_22), None)
+    scoring.enter_hand(t, 1, 2, HandData(number=1, result="draw"), None)
+    scoring.finish_session(t, 1, force=True)
+    db.session.commit()
+    from tournament.services import standings
+
+    ranking = standings.standings(t).player_ids
+    url = f"/manage/tournaments/{t.id}/draws/next"
+    response = post(organiser_client, url, {"seed": "", "method": "swiss"}, f"/manage/tournaments/{t.id}/draws")
+    assert response.status_code == 302, response.get_data(as_text=True)
+    session = play.get_session(t, 2)
+    assert session.method == "swiss"
+    # Tables of ranking neighbours (moved a little to avoid repeat opponents): the top table holds the
+    # better-ranked players on average.
+    position = {pid: i for i, pid in enumerate(ranking)}
+    top, bottom = (sum(position[p] for p in table) for table in session.tables())
+    assert top < bottom
+    assert ranking[0] in session.tables()[0]

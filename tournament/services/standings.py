@@ -7,12 +7,17 @@ queries (payments are summed per session, table and player by the database) and 
 Counted sessions are those in play or finished; draft and published ones have no results yet.
 A table counts for table points once it has an entered result: a hand (hand-by-hand tables) or a
 total (totals-only tables). Active penalties are deducted from the offender's session score.
+
+Many screens ask for the same standings between two hands, so the result is cached, keyed by
+`results_version`: the one place that says when the facts behind the standings have changed.
 """
 
 from __future__ import annotations
 
 import gc
-from collections import defaultdict
+import threading
+import weakref
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -28,6 +33,7 @@ from tournament.models import (
     Penalty,
     Player,
     PlayerStatus,
+    ScoreChange,
     Seat,
     SessionStatus,
     SessionTable,
@@ -243,14 +249,51 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def standings(t: Tournament) -> Standings:
-    """The tournament's individual and team standings, computed now from the recorded facts.
+def results_version(t: Tournament) -> tuple[int, ...]:
+    """A cheap fingerprint of everything the standings are computed from, in one query.
 
-    Six queries whatever the size of the tournament: sessions, players, seats, summed payments,
-    tables and totals, summed penalties.
+    Every hand, totals and penalty change writes a ScoreChange row (its id only grows); a session's
+    status or seating change bumps its version; a player's edit bumps theirs; settings bump the
+    tournament's. Pages use it as an ETag too.
     """
+    sessions = select(TournamentSession.id).where(TournamentSession.tournament_id == t.id)
+    row = db.session.execute(select(
+        select(func.coalesce(func.max(ScoreChange.id), 0))
+        .where(ScoreChange.session_id.in_(sessions)).scalar_subquery(),
+        select(func.coalesce(func.sum(TournamentSession.version), 0) * 1000 + func.count())
+        .where(TournamentSession.tournament_id == t.id).scalar_subquery(),
+        select(func.coalesce(func.sum(Player.version), 0) * 100000 + func.count())
+        .where(Player.tournament_id == t.id).scalar_subquery(),
+    )).one()
+    return (t.id, t.version, *(int(v) for v in row))
+
+
+_CACHE_SIZE = 16
+# One cache per database engine (an app has one): tests that reset a database get a fresh app and cache.
+_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_cache_lock = threading.Lock()
+
+
+def standings(t: Tournament) -> Standings:
+    """The tournament's individual and team standings, computed from the recorded facts.
+
+    Six queries whatever the size of the tournament (sessions, players, seats, summed payments,
+    tables and totals, summed penalties), or one when nothing changed since the last computation.
+    """
+    key = results_version(t)
+    with _cache_lock:
+        cache = _caches.setdefault(db.engine, OrderedDict())
+        hit = cache.get(key)
+        if hit is not None:
+            cache.move_to_end(key)
+            return hit
     with _no_gc_pauses():
-        return _standings(t)
+        result = _standings(t)
+    with _cache_lock:
+        cache[key] = result
+        while len(cache) > _CACHE_SIZE:
+            cache.popitem(last=False)
+    return result
 
 
 def _standings(t: Tournament) -> Standings:

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, flash, redirect, render_template, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from tournament.models import Player, PlayerStatus, SessionStatus
 from tournament.services import ServiceError
@@ -89,11 +89,20 @@ def draw_next(tournament_id: int):
     form = DrawForm()
     done = submit_form(
         form,
-        lambda: draw_service.draw_next(t, seed=form.seed.data),
+        lambda: draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t)),
         lambda session: (f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.",
                          url_for("draws.session", tournament_id=t.id, number=session.number)),
     )
     return done or _render_index(t, draw_form=form, status=400)
+
+
+def _swiss_ranking(t) -> list[int] | None:
+    """The "by the standings" button asks for Swiss seating: tables of ranking neighbours."""
+    if request.form.get("method") != "swiss":
+        return None
+    from tournament.services import standings as standings_service
+
+    return standings_service.standings(t).player_ids
 
 
 @bp.route("/separation", methods=["POST"])
