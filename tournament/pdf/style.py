@@ -27,7 +27,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.cidfonts import UnicodeCIDFont
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas as pdfcanvas
-from reportlab.platypus import Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle
 
 DEJAVU_DIR = Path("/usr/share/fonts/truetype/dejavu")
 CJK_FONT = "STSong-Light"
@@ -40,6 +40,7 @@ BODY_SIZE = 8.0
 TITLE_SIZE = 14.0
 SMALL_SIZE = 8.0
 CELL_PADDING = 3.0          # left and right padding of a table cell, points
+FRAME_PADDING = 6.0         # ReportLab's default padding inside the page's frame
 
 HEADER_BACKGROUND = colors.HexColor("#2f3e46")
 STRIPE = colors.HexColor("#eef2f3")
@@ -143,6 +144,11 @@ def content_width(wide: bool) -> float:
     return _page_size(wide)[0] - 2 * MARGIN
 
 
+def page_body_height(wide: bool) -> float:
+    """The height a page leaves for the story, between the header and the page numbers."""
+    return _page_size(wide)[1] - 2 * MARGIN - HEADER_HEIGHT - FOOTER_HEIGHT - 2 * FRAME_PADDING
+
+
 def format_generated(at: datetime) -> str:
     """The 'generated at' line: timestamps are naive UTC throughout the project."""
     zone = at.tzname() or "UTC"
@@ -175,13 +181,11 @@ def _numbered_canvas(label_font: str):
     return NumberedCanvas
 
 
-def build_table_pdf(title: str, subtitle: str, generated_at: datetime, header: Sequence[str],
-                    rows: Sequence[Sequence[str | Paragraph]], col_widths: Sequence[float], *,
-                    wide: bool = False, right_aligned: Sequence[int] = (), size: float = BODY_SIZE) -> bytes:
-    """A document made of one long table in the project's style; returns the PDF bytes.
+def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Sequence[Flowable], *,
+                    wide: bool = False) -> bytes:
+    """Any flowables (tables, headings, page breaks) on the project's pages; returns the PDF bytes.
 
-    Every page carries the title, the subtitle, when it was generated and 'Page n of m'; the
-    table header is repeated on every page. `right_aligned`: indexes of numeric columns.
+    Every page carries the title, the subtitle, when it was generated and 'Page n of m'.
     """
     f = fonts()
     page = _page_size(wide)
@@ -210,11 +214,14 @@ def build_table_pdf(title: str, subtitle: str, generated_at: datetime, header: S
                     page[1] - MARGIN - HEADER_HEIGHT + 2 * mm)
         canvas.restoreState()
 
-    data: list[Sequence[str | Paragraph]] = [
-        [cell(h, w, size, bold=True, color="white") for h, w in zip(header, col_widths, strict=True)], *rows
-    ]
-    table = Table(data, colWidths=list(col_widths), repeatRows=1)
-    commands: list[tuple] = [
+    doc.build(list(story), onFirstPage=decorate, onLaterPages=decorate, canvasmaker=_numbered_canvas(f.regular))
+    return buffer.getvalue()
+
+
+def table_commands(size: float = BODY_SIZE) -> list[tuple]:
+    """The look of a table: bold header row in white on dark, striped rows, thin rules."""
+    f = fonts()
+    return [
         ("FONT", (0, 0), (-1, 0), f.bold, size),
         ("FONT", (0, 1), (-1, -1), f.regular, size),
         ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
@@ -227,8 +234,33 @@ def build_table_pdf(title: str, subtitle: str, generated_at: datetime, header: S
         ("TOPPADDING", (0, 0), (-1, -1), 1.5),
         ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
     ]
+
+
+def styled_table(header: Sequence[str], rows: Sequence[Sequence[str | Paragraph]], col_widths: Sequence[float], *,
+                 right_aligned: Sequence[int] = (), size: float = BODY_SIZE) -> Table:
+    """A table in the project's look whose header row repeats on every page it spans."""
+    data: list[Sequence[str | Paragraph]] = [
+        [cell(h, w, size, bold=True, color="white") for h, w in zip(header, col_widths, strict=True)], *rows
+    ]
+    table = Table(data, colWidths=list(col_widths), repeatRows=1)
+    commands = table_commands(size)
     commands += [("ALIGN", (column, 0), (column, -1), "RIGHT") for column in right_aligned]
     table.setStyle(TableStyle(commands))
+    return table
+
+
+def heading(text: str, size: float = 11.0) -> Paragraph:
+    return Paragraph(markup(text), paragraph_style(size, bold=True))
+
+
+def build_table_pdf(title: str, subtitle: str, generated_at: datetime, header: Sequence[str],
+                    rows: Sequence[Sequence[str | Paragraph]], col_widths: Sequence[float], *,
+                    wide: bool = False, right_aligned: Sequence[int] = (), size: float = BODY_SIZE) -> bytes:
+    """A document made of one long table in the project's style; returns the PDF bytes.
+
+    Every page carries the title, the subtitle, when it was generated and 'Page n of m'; the
+    table header is repeated on every page. `right_aligned`: indexes of numeric columns.
+    """
+    table = styled_table(header, rows, col_widths, right_aligned=right_aligned, size=size)
     story = [table] if rows else [table, Spacer(1, 4 * mm), Paragraph("No rows yet.", paragraph_style())]
-    doc.build(story, onFirstPage=decorate, onLaterPages=decorate, canvasmaker=_numbered_canvas(f.regular))
-    return buffer.getvalue()
+    return build_story_pdf(title, subtitle, generated_at, story, wide=wide)

@@ -1,0 +1,106 @@
+"""Players' schedule cards: one card per player with their table and seat in every session, six to
+an A4 page, in alphabetical order so that the desk finds a card quickly. Built from plain rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from reportlab.lib import colors
+from reportlab.lib.units import mm
+from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
+
+from tournament.pdf.style import (
+    BODY_SIZE,
+    GRID,
+    build_story_pdf,
+    content_width,
+    heading,
+    markup,
+    paragraph_style,
+    table_commands,
+)
+from tournament.services.ranking import fold
+
+WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+CARDS_PER_ROW = 2
+CARD_GAP = 6 * mm
+NOT_DRAWN = "–"
+CARD_HEADER = ("Session", "Table", "Seat")
+
+
+@dataclass(frozen=True)
+class CardEntry:
+    session: int
+    table: int
+    wind: str
+
+
+@dataclass(frozen=True)
+class ScheduleCard:
+    player_id: int
+    name: str
+    sort_name: str
+    country: str
+    entries: Sequence[CardEntry]   # the sessions the player is seated in
+
+
+def card_rows(card: ScheduleCard, session_numbers: Sequence[int]) -> list[list[str]]:
+    """One row per session; a session without a seat for this player shows dashes."""
+    by_session = {e.session: e for e in card.entries}
+    rows = []
+    for number in session_numbers:
+        entry = by_session.get(number)
+        if entry is None:
+            rows.append([str(number), NOT_DRAWN, NOT_DRAWN])
+        else:
+            rows.append([str(number), str(entry.table), WIND_NAMES.get(entry.wind, entry.wind)])
+    return rows
+
+
+def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float) -> Table:
+    title = markup(card.name) + (f" <font size='7'>({markup(card.country)})</font>" if card.country else "")
+    name = Paragraph(title, paragraph_style(10.0, bold=True))
+    columns = [width * 0.34, width * 0.33, width * 0.33]
+    rows = card_rows(card, session_numbers)
+    inner = Table([list(CARD_HEADER), *rows], colWidths=columns, repeatRows=1)
+    inner.setStyle(TableStyle([*table_commands(BODY_SIZE), ("ALIGN", (0, 0), (1, -1), "CENTER")]))
+    outer = Table([[name], [inner]], colWidths=[width])
+    outer.setStyle(TableStyle([
+        ("BOX", (0, 0), (-1, -1), 0.75, GRID),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (0, 0), 3),
+        ("BOTTOMPADDING", (0, 0), (0, 0), 3),
+        ("LEFTPADDING", (0, 0), (0, 0), 4),
+        ("BACKGROUND", (0, 0), (0, 0), colors.HexColor("#eef2f3")),
+    ]))
+    return outer
+
+
+def build_cards_pdf(title: str, subtitle: str, cards: Sequence[ScheduleCard], session_numbers: Sequence[int],
+                    generated_at: datetime) -> bytes:
+    """Every player's card, alphabetically, two across; a row of cards never splits across pages."""
+    total = content_width(False)
+    width = (total - CARD_GAP * (CARDS_PER_ROW - 1)) / CARDS_PER_ROW
+    ordered = sorted(cards, key=lambda c: (fold(c.sort_name), c.sort_name, c.player_id))
+    grid_rows = []
+    for start in range(0, len(ordered), CARDS_PER_ROW):
+        row: list[Flowable | str] = [_card(c, session_numbers, width) for c in ordered[start:start + CARDS_PER_ROW]]
+        row += [""] * (CARDS_PER_ROW - len(row))
+        grid_rows.append(row)
+    story: list[Flowable] = []
+    if grid_rows:
+        grid = Table(grid_rows, colWidths=[width + CARD_GAP] * (CARDS_PER_ROW - 1) + [width])
+        grid.setStyle(TableStyle([
+            ("VALIGN", (0, 0), (-1, -1), "TOP"),
+            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+            ("RIGHTPADDING", (0, 0), (-2, -1), CARD_GAP),
+            ("RIGHTPADDING", (-1, 0), (-1, -1), 0),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), CARD_GAP),
+        ]))
+        story.append(grid)
+    else:
+        story.append(heading("No player to print a card for."))
+    return build_story_pdf(title, subtitle, generated_at, story)
