@@ -1,0 +1,193 @@
+"""The standings after each session, a player's record and the change marker, through the scoring services."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from tests.helpers import add_players
+from tournament.extensions import db
+from tournament.services import NotFound, penalties, play, progress, scoring, standings
+from tournament.services import draws as draw_service
+from tournament.services.scoring import HandData
+
+VALID_22 = "123456789m123s5p5p"  # 22 fan points on a discard, 24 self-drawn
+
+
+def table_ids(t, session_number: int, table: int) -> list[int]:
+    return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
+
+
+def win(t, session_number: int, table: int, number: int, winner: int, discarder: int | None = None):
+    return scoring.enter_hand(t, session_number, table, HandData(
+        number=number, result="win", winner_id=winner, discarder_id=discarder, hand=VALID_22), None)
+
+
+@pytest.fixture
+def two_sessions(tournament):
+    """8 players, session 1 played (two wins at each table) and finished, then session 2 drawn and started.
+
+    Returns (tournament, the standings as they stood after session 1, before session 2 began)."""
+    add_players(tournament, 8)
+    draw_service.draw_next(tournament, seed=5)
+    play.start_session(tournament, 1)
+    for table in (1, 2):
+        e, s, w, n = table_ids(tournament, 1, table)
+        win(tournament, 1, table, 1, e, s)
+        win(tournament, 1, table, 2, w)  # self-drawn
+    penalties.give_penalty(tournament, player_id=table_ids(tournament, 1, 2)[3], session_number=1, amount=10,
+                           reason="slow play", user=None)
+    scoring.finish_session(tournament, 1, force=True)
+    db.session.commit()
+    after_one = standings.standings(tournament)
+    draw_service.draw_next(tournament, seed=6)
+    play.start_session(tournament, 2)
+    db.session.commit()
+    return tournament, after_one
+
+
+def summary(rows):
+    return [(r.player_id, r.rank, r.shared, r.table_points, r.score) for r in rows]
+
+
+def test_the_standings_after_session_one_are_what_they_were_before_session_two(two_sessions):
+    t, after_one = two_sessions
+    # Session 2: a big win at table 1 reshuffles the ranking.
+    e, s, w, n = table_ids(t, 2, 1)
+    win(t, 2, 1, 1, n, e)
+    win(t, 2, 1, 2, n)
+    result = progress.progress(t)
+    assert result.session_numbers == (1, 2)
+    assert summary(result.after[1]) == summary(after_one.rows)
+    assert summary(result.after[2]) == summary(standings.standings(t).rows)
+    assert summary(progress.standings_after(t, 1)) == summary(after_one.rows)
+    assert summary(result.after[1]) != summary(result.after[2])  # the win above did move people
+    with pytest.raises(NotFound):
+        progress.standings_after(t, 3)
+
+
+def test_history_gives_each_players_rank_after_each_session(two_sessions):
+    t, after_one = two_sessions
+    e, s, w, n = table_ids(t, 2, 1)
+    win(t, 2, 1, 1, n, e)
+    result = progress.progress(t)
+    now = standings.standings(t)
+    for row in now.rows:
+        history = result.history(row.player_id)
+        assert [h.session for h in history] == [1, 2]
+        before = next(r for r in after_one.rows if r.player_id == row.player_id)
+        assert (history[0].rank, history[0].table_points, history[0].score) == (before.rank, before.table_points,
+                                                                                before.score)
+        assert (history[1].rank, history[1].table_points, history[1].score) == (row.rank, row.table_points, row.score)
+        assert history[1].field_size == 8
+
+
+def test_a_penalty_in_session_two_counts_from_session_two_only(two_sessions):
+    t, _ = two_sessions
+    victim = table_ids(t, 2, 1)[0]
+    before = progress.progress(t)
+    penalties.give_penalty(t, player_id=victim, session_number=2, amount=500, reason="misconduct", user=None)
+    after = progress.progress(t)
+    assert summary(after.after[1]) == summary(before.after[1])
+    last = after.history(victim)[-1]
+    assert last.score == before.history(victim)[-1].score - 500
+    # Table points come first: -500 puts the victim last among those with the same table points.
+    same = [r for r in after.after[2] if r.table_points == last.table_points]
+    assert same[-1].player_id == victim and last.rank == same[-1].rank
+    assert [r.player_id for r in same] != [r.player_id for r in before.after[2] if r.table_points == last.table_points]
+
+
+def test_player_record_lists_tables_opponents_winds_and_results(two_sessions):
+    t, _ = two_sessions
+    e, s, w, n = table_ids(t, 2, 1)
+    win(t, 2, 1, 1, n, e)
+    record = progress.player_record(t, n)
+    assert [line.session for line in record.sessions] == [1, 2]
+    line = record.sessions[1]
+    assert (line.table, line.wind, line.status) == (1, "N", "in_play")
+    assert [(o.player_id, o.wind) for o in line.opponents] == [(e, "E"), (s, "S"), (w, "W")]
+    assert (line.hands_won, line.self_draws, line.deal_ins, line.fan_points) == (1, 0, 0, 22)
+    results = {p.player_id: p for tr in standings.session_results(t, 2).tables for p in tr.players}
+    assert (line.score, line.table_points, line.place) == (results[n].score, results[n].table_points,
+                                                           results[n].place)
+    assert line.rank_after is not None and line.rank_after.session == 2
+    assert record.row is not None and record.row.player_id == n
+    assert (22, 2, 1, 1, False) in [(h.points, h.session, h.table, h.hand, h.self_drawn) for h in record.hands]
+    assert [h.points for h in record.hands] == sorted((h.points for h in record.hands), reverse=True)
+    assert sum(h.points for h in record.hands) == sum(line.fan_points for line in record.sessions)
+    dealer = progress.player_record(t, e)
+    assert dealer.sessions[1].deal_ins == 1 and dealer.sessions[1].hands_won == 0
+
+
+def test_player_record_counts_self_draws_and_penalties_of_session_one(two_sessions):
+    t, _ = two_sessions
+    e, s, w, n = table_ids(t, 1, 2)
+    record = progress.player_record(t, w)
+    first = record.sessions[0]
+    assert (first.hands_won, first.self_draws, first.fan_points) == (1, 1, 24)
+    penalised = progress.player_record(t, n).sessions[0]
+    assert penalised.penalty == 10
+    results = {p.player_id: p for tr in standings.session_results(t, 1).tables for p in tr.players}
+    assert penalised.score == results[n].score  # penalty included, as on the results page
+    assert penalised.table_points == results[n].table_points
+
+
+def test_player_of_another_tournament_is_not_found(two_sessions, organiser):
+    from tests.helpers import make_tournament
+
+    t, _ = two_sessions
+    other = make_tournament(organiser, name="Other Open")
+    stranger = add_players(other, 1, start=100)[0]
+    with pytest.raises(NotFound):
+        progress.player_record(t, stranger.id)
+    with pytest.raises(NotFound):
+        progress.player_record(t, 10**9)
+
+
+def test_no_session_in_play_means_an_empty_history(tournament):
+    players = add_players(tournament, 4)
+    draw_service.draw_next(tournament, seed=1)
+    result = progress.progress(tournament)
+    assert result.session_numbers == () and result.final == []
+    record = progress.player_record(tournament, players[0].id)
+    assert record.history == [] and record.sessions == []  # a draft seating is not shown
+
+
+def test_shared_ranks_and_fractional_table_points_survive(tournament):
+    add_players(tournament, 4)
+    draw_service.draw_next(tournament, seed=1)
+    play.start_session(tournament, 1)
+    scoring.enter_hand(tournament, 1, 1, HandData(number=1, result="draw"), None)
+    result = progress.progress(tournament)
+    history = result.history(table_ids(tournament, 1, 1)[0])
+    assert [(h.rank, h.shared, h.table_points) for h in history] == [(1, True, Fraction(7, 4))]
+    assert history[0].rank_label == "1=" and history[0].table_points_text == "1.75"
+
+
+def test_change_marker_moves_with_every_change_and_only_then(two_sessions):
+    t, _ = two_sessions
+    marker = progress.change_marker(t.id)
+    assert marker == progress.change_marker(t.id)
+    e, s, w, n = table_ids(t, 2, 1)
+    win(t, 2, 1, 1, n, e)
+    db.session.commit()
+    after_hand = progress.change_marker(t.id)
+    assert after_hand != marker
+    penalty = penalties.give_penalty(t, player_id=e, session_number=2, amount=5, reason="noise", user=None)
+    db.session.commit()
+    after_penalty = progress.change_marker(t.id)
+    assert after_penalty != after_hand
+    penalties.cancel_penalty(t, penalty.id, "mistake", None)
+    db.session.commit()
+    after_cancel = progress.change_marker(t.id)
+    assert after_cancel != after_penalty
+    player = db.session.get(type(penalty.player), n)
+    player.first_name = "Renamed"
+    db.session.commit()
+    after_rename = progress.change_marker(t.id)
+    assert after_rename != after_cancel
+    scoring.finish_session(t, 2, force=True)
+    db.session.commit()
+    assert progress.change_marker(t.id) != after_rename
+    assert progress.change_marker(10**9) is None

@@ -1,0 +1,143 @@
+"""Statistics and awards counted from hands entered through the scoring services."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+
+from tests.helpers import add_players
+from tournament.extensions import db
+from tournament.services import draws as draw_service
+from tournament.services import penalties, play, scoring, statistics
+from tournament.services.scoring import FalseMahjongData, HandData
+
+VALID_22 = "123456789m123s5p5p"     # 22 on a discard (Pure Straight 16 ...), 24 self-drawn
+BIG_HAND = "111222333m444p55p"      # Four Concealed Pungs, Pure Shifted Pungs ...: 91
+UNDER_5 = "[234m][456p][678s]22s23s4s"
+
+
+def ids(t, session_number: int, table: int) -> list[int]:
+    return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
+
+
+def enter(t, session_number, table, number, **kwargs):
+    return scoring.enter_hand(t, session_number, table, HandData(number=number, **kwargs), None)
+
+
+@pytest.fixture
+def played(tournament):
+    """8 players over two sessions: wins on discards and self-drawn, a draw, a false mahjong, penalties."""
+    add_players(tournament, 8)
+    draw_service.draw_next(tournament, seed=5)
+    play.start_session(tournament, 1)
+    e, s, w, n = ids(tournament, 1, 1)
+    enter(tournament, 1, 1, 1, result="win", winner_id=e, discarder_id=s, hand=VALID_22)
+    enter(tournament, 1, 1, 2, result="win", winner_id=e, hand=VALID_22)  # self-drawn: 24
+    enter(tournament, 1, 1, 3, result="draw",
+          false_mahjongs=(FalseMahjongData(player_id=w, hand=UNDER_5),))
+    e2, s2, w2, n2 = ids(tournament, 1, 2)
+    enter(tournament, 1, 2, 1, result="win", winner_id=n2, discarder_id=s2, hand=VALID_22, flowers=3)
+    penalties.give_penalty(tournament, player_id=s2, session_number=1, amount=10, reason="slow", user=None)
+    cancelled = penalties.give_penalty(tournament, player_id=e2, session_number=1, amount=5, reason="x", user=None)
+    penalties.cancel_penalty(tournament, cancelled.id, "mistake", None)
+    scoring.finish_session(tournament, 1, force=True)
+    draw_service.draw_next(tournament, seed=6)
+    play.start_session(tournament, 2)
+    a, b, c, d = ids(tournament, 2, 2)
+    big = enter(tournament, 2, 2, 1, result="win", winner_id=c, discarder_id=a, hand=BIG_HAND)
+    db.session.commit()
+    return tournament, {"e": e, "s": s, "w": w, "s2": s2, "n2": n2, "e2": e2, "c": c, "a": a, "big": big}
+
+
+def test_counts_wins_self_draws_deal_ins_false_mahjongs_and_penalties(played):
+    t, p = played
+    stats = statistics.statistics(t)
+    assert (stats.hands, stats.wins, stats.self_draws, stats.draws) == (5, 4, 1, 1)
+    assert (stats.false_mahjongs, stats.penalties, stats.penalty_points) == (1, 1, 10)  # cancelled one left out
+    by_id = {row.player_id: row for row in stats.players}
+    assert (by_id[p["e"]].wins, by_id[p["e"]].self_draws, by_id[p["e"]].best_hand) == (2, 1, 24)
+    assert by_id[p["s"]].deal_ins == 1 and by_id[p["s"]].wins == 0
+    assert by_id[p["w"]].false_mahjongs == 1
+    assert (by_id[p["s2"]].penalties, by_id[p["s2"]].penalty_points, by_id[p["s2"]].deal_ins) == (1, 10, 1)
+    assert p["e2"] not in by_id or by_id[p["e2"]].penalties == 0
+    assert by_id[p["a"]].deal_ins == 1
+    assert sum(r.wins for r in stats.players) == stats.wins
+    assert [r.name for r in stats.players] == sorted((r.name for r in stats.players),
+                                                     key=lambda n: n.split()[1])  # by family name
+
+
+def test_top_hands_best_first_and_best_of_each_session(played):
+    t, p = played
+    stats = statistics.statistics(t)
+    points = [h.points for h in stats.top_hands]
+    assert points == sorted(points, reverse=True) and len(points) == 4
+    top = stats.top_hands[0]
+    assert (top.player_id, top.session, top.table, top.hand, top.points) == (p["c"], 2, 2, 1, p["big"].fan_points)
+    assert top.points > 24 and not top.self_drawn and top.discarder
+    assert set(stats.best_of_session) == {1, 2}
+    assert (stats.best_of_session[1].player_id, stats.best_of_session[1].points) == (p["e"], 24)
+    assert stats.best_of_session[2].points == p["big"].fan_points
+    flowered = next(h for h in stats.top_hands if h.player_id == p["n2"])
+    assert (flowered.points, flowered.flowers) == (22, 3)  # flowers kept apart from the fan points
+
+
+def test_fan_counts_follow_the_hands(played):
+    from collections import Counter
+
+    from sqlalchemy import select
+
+    from tournament.models import Hand
+
+    t, p = played
+    stats = statistics.statistics(t)
+    fans = {f.name: f for f in stats.fans}
+    # Counted independently from the stored hands.
+    hands, times = Counter(), Counter()
+    for hand in db.session.scalars(select(Hand).where(Hand.result == "win")):
+        for fan in hand.fans:
+            hands[fan["name"]] += 1
+            times[fan["name"]] += fan["count"]
+    assert {name: (f.hands, f.times) for name, f in fans.items()} == {name: (hands[name], times[name])
+                                                                      for name in hands}
+    assert fans["Pure Straight"].hands == 3 and fans["Pure Straight"].points == 16
+    assert fans["Fully Concealed Hand"].hands == 1
+    assert fans["Four Concealed Pungs"].hands == 1 and fans["Four Concealed Pungs"].points == 64
+    counts = [f.hands for f in stats.fans]
+    assert counts == sorted(counts, reverse=True)
+    assert "Flower Tiles" not in fans
+
+
+def test_a_fixed_number_of_queries_whatever_the_size(played, app):
+    t, _ = played
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    engine = db.engine
+    assert t.id  # loaded before counting: committing expired it
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        statistics.statistics(t)
+        small = len(statements)
+        # More hands at more tables: the query count stays the same.
+        for table in (1, 2):
+            players = ids(t, 2, table)
+            for number in range(2, 8):
+                enter(t, 2, table, number, result="win", winner_id=players[number % 4],
+                      discarder_id=players[(number + 1) % 4], hand=VALID_22)
+        db.session.commit()
+        assert t.id
+        statements.clear()
+        statistics.statistics(t)
+        assert len(statements) == small == 5
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+
+
+def test_nothing_played_gives_empty_statistics(tournament):
+    add_players(tournament, 4)
+    draw_service.draw_next(tournament, seed=1)
+    stats = statistics.statistics(tournament)
+    assert (stats.hands, stats.wins, stats.top_hands, stats.fans, stats.players) == (0, 0, [], [], [])
+    assert stats.best_of_session == {}
