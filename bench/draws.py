@@ -56,6 +56,11 @@ SESSION_BY_SESSION = [
     (20, 7, 0.5),
 ]
 
+# The hard instances the test suite once timed (a wall-clock assertion is flaky on a loaded machine):
+# a 48-player, 12-session plan and a first 20-player session with a 7-session look-ahead, from seed 1,
+# with no cached plan. About half a second on a laptop.
+HARD_INSTANCES_LIMIT = 3.0
+
 
 def main() -> int:
     ap = argparse.ArgumentParser()
@@ -100,6 +105,16 @@ def main() -> int:
         failures += not ok
         print(f"{n:>7} {s:>8} {q.excess_repeats:>6} {q.max_meetings:>4} {'yes' if q.wind_balanced else 'no':>5} "
               f"{q.wind_max_deviation:>3} {max(times):>7.2f} {sum(times):>7.2f}  {'ok' if ok else 'MISS'}")
+    print()
+    engine._plan_cached.cache_clear()
+    t0 = time.perf_counter()
+    plan_tournament(list(range(1, 49)), 12, seed=1)
+    draw_session(list(range(1, 21)), seed=1, total_sessions=7)
+    hard = time.perf_counter() - t0
+    ok = hard < HARD_INSTANCES_LIMIT
+    failures += not ok
+    print(f"hard instances (plan 48 x 12 + draw 20 of 7, seed 1): {hard:.2f} s "
+          f"(limit {HARD_INSTANCES_LIMIT:.1f})  {'ok' if ok else 'MISS'}")
     return 1 if failures else 0
 
 

@@ -396,16 +396,14 @@ def test_stagnation_stop_is_reproducible():
     assert d1 == d2
 
 
-def test_hard_instances_are_quick():
-    import time
-
-    from tournament.draws.engine import _plan_cached
-
-    _plan_cached.cache_clear()
-    t0 = time.perf_counter()
-    plan_tournament(list(range(1, 49)), 12, seed=1)
-    draw_session(list(range(1, 21)), seed=1, total_sessions=7)
-    assert time.perf_counter() - t0 < 3.0  # about 0.5 s on a laptop; generous for CI
+def test_hard_instances_are_valid():
+    # Their speed is a figure of `bench/draws.py` ("hard instances"), not a wall-clock assertion: a loaded
+    # machine must not fail the suite. The search budgets are iteration counts, so the result is fixed.
+    players = list(range(1, 49))
+    plan = plan_tournament(players, 12, seed=1)
+    assert_valid(plan, players)
+    assert quality_report(plan).wind_balanced
+    assert_valid([draw_session(list(range(1, 21)), seed=1, total_sessions=7)], list(range(1, 21)))
 
 
 def test_history_from_another_seed_continues_the_design():

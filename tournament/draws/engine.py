@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 
 from . import search as S
 from .designs import design_rounds, match_design
@@ -19,6 +20,14 @@ from .winds import balance_winds, best_seating, seat_cost, wind_counts
 
 SWISS_STEP = 300  # cost per squared table of distance from a player's ranking table
 WIND_PAIR = 30_000  # two players who both need the same wind, at one table
+WIND_ACCEPTABLE = 100  # a seat wind costing less keeps the player within floor/ceil of S/4
+WIND_REPAIR_ITERS = 600  # swaps tried to give every table a seating within everyone's wind balance
+SWISS_TABU_ITERS = 2_000
+SWISS_TABU_STALL = 200  # iterations without improvement before the Swiss search stops
+SWISS_TABU_EVALS = 300_000
+DESIGN_RELABEL_ITERS = 400  # tabu steps to relabel a design so that teammates/clubmates sit apart
+MIN_TABU_ITERS = 300
+TABU_ITER_WORK = 3_000_000  # tabu iterations scale as this / (players x rounds)
 
 
 # ---------------------------------------------------------------- seating the field
@@ -66,7 +75,7 @@ def _group_index(ids: Sequence[int], groups: Mapping[int, Hashable] | None) -> l
 
 
 def _max_iter(n: int, rounds: int) -> int:
-    return max(300, 3_000_000 // (n * max(rounds, 1)))
+    return max(MIN_TABU_ITERS, TABU_ITER_WORK // (n * max(rounds, 1)))
 
 
 # Search budgets, in scored swaps (about a microsecond each): a plan of up to 64 players
@@ -139,7 +148,7 @@ def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.
     take = rng.sample(range(len(design)), min(sessions, len(design)))
     rounds = [design[i] for i in take]
     if any(g is not None for g in grp):
-        perm = _relabel_for_groups(rounds, grp, rng, iters=400)
+        perm = _relabel_for_groups(rounds, grp, rng, iters=DESIGN_RELABEL_ITERS)
     else:
         perm = rng.sample(range(n), n)
     return [[[perm[p] for p in t] for t in rnd] for rnd in rounds]
@@ -302,6 +311,195 @@ def _history_index(history: Sequence[Sequence[Sequence[int]]], index: Mapping[in
     return out
 
 
+@dataclass
+class _Field:
+    """The players of one draw over internal indices 0..n-1 (actives first, then the substitutes used)."""
+
+    ids: list[int]
+    index: dict[int, int]
+    subs_flag: list[bool]
+    grp: list[int | None]
+
+    @property
+    def n(self) -> int:
+        return len(self.ids)
+
+
+@dataclass
+class _History:
+    """The earlier sessions over internal indices: their pair costs, tables and seat-wind counts."""
+
+    pc: S.PairCosts
+    fixed: list[list[list[int]]]
+    played: list[int]
+    counts: list[list[int]]
+
+
+def _draw_field(players: Sequence[int], substitutes: Sequence[int], history: Sequence[Sequence[Sequence[int]]],
+                groups: Mapping[int, Hashable] | None) -> _Field:
+    # Substitutes who have sat out most are seated first.
+    sub_use: dict[int, int] = {}
+    for session in history:
+        for table in session:
+            for p in table:
+                sub_use[int(p)] = sub_use.get(int(p), 0) + 1
+    active, used = _seat_field(players, substitutes, sub_use)
+    ids = active + used
+    return _Field(ids=ids, index={p: i for i, p in enumerate(ids)},
+                  subs_flag=[False] * len(active) + [True] * len(used), grp=_group_index(ids, groups))
+
+
+def _follow_plan(players: Sequence[int], history: Sequence[Sequence[Sequence[int]]], field: _Field, *, seed: int,
+                 groups: Mapping[int, Hashable] | None, substitutes: Sequence[int], total: int | None,
+                 ranking: Sequence[int] | None) -> list[Table] | None:
+    """Strategy 1: an unchanged field drawn from the same seed follows its own up-front plan."""
+    k = len(history) + 1
+    if total is None or ranking is not None or (history and (not design_rounds(field.n) or groups)):
+        return None
+    plan = plan_tournament(players, total, seed=seed, groups=groups, substitutes=substitutes)
+    prefix = [{frozenset(t) for t in s} for s in plan[:k - 1]]
+    if prefix == [{frozenset(int(p) for p in t) for t in s} for s in history]:
+        return plan[k - 1]
+    return None
+
+
+def _load_history(history: Sequence[Sequence[Sequence[int]]], field: _Field) -> _History:
+    n = field.n
+    state = _History(pc=S.PairCosts(n, subs=field.subs_flag, groups=field.grp), fixed=[], played=[0] * n,
+                     counts=[[0, 0, 0, 0] for _ in range(n)])
+    for rnd in _history_index(history, field.index):
+        kept = []
+        for t in rnd:
+            members = [p for p in t if p >= 0]
+            for w, p in enumerate(t):
+                if p >= 0 and w < 4:
+                    state.counts[p][w] += 1
+                    state.played[p] += 1
+            state.pc.add_table(members)
+            kept.append(members)
+        state.fixed.append(kept)
+    return state
+
+
+def _wind_costs(field: _Field, state: _History, sessions_left: int) -> dict[int, list[int]]:
+    """Per player, the cost of each seat wind now, aiming at floor/ceil over `sessions_left` more sessions."""
+    cost_of = {}
+    for p in range(field.n):
+        if field.subs_flag[p]:
+            cost_of[p] = [0, 0, 0, 0]  # a substitute's winds do not matter
+        else:
+            target = state.played[p] + 1 + sessions_left
+            cost_of[p] = [seat_cost(state.counts[p], state.played[p], target, w) for w in range(4)]
+    return cost_of
+
+
+def _design_continuation(field: _Field, state: _History, rng: random.Random) -> list[list[list[int]]]:
+    """The unused rounds of the zero-repeat design the history is part of (relabelled), if it is one:
+    e.g. sessions drawn one by one with a different seed each time."""
+    n = field.n
+    if any(field.subs_flag) or any(g is not None for g in field.grp) or not state.fixed:
+        return []
+    design = design_rounds(n)
+    if len(design) <= len(state.fixed):
+        return []
+    found = match_design(state.fixed, design, n, budget=MATCH_BUDGET)
+    if found is None:
+        return []
+    point, used_rounds = found
+    player_at = [0] * n
+    for p, v in enumerate(point):
+        player_at[v] = p
+    cont = [[[player_at[v] for v in t] for t in design[r]] for r in range(len(design)) if r not in used_rounds]
+    rng.shuffle(cont)
+    return cont
+
+
+def _design_round(state: _History, cont: list[list[list[int]]], cost_of: dict[int, list[int]]) -> S.Schedule:
+    """Strategy 2: the unused design round whose tables seat best for the winds, kept intact so that the
+    next draw can continue the design too."""
+    nxt = min(cont, key=lambda rnd: sum(best_seating(t, cost_of)[0] for t in rnd))
+    for t in nxt:
+        state.pc.add_table(t)
+    return S.Schedule(state.pc, state.fixed + [nxt], mutable=[len(state.fixed)])
+
+
+def _swiss_order(field: _Field, ranking: Sequence[int]) -> list[int]:
+    """Internal indices best first: the ranked players present, then the others."""
+    order = [field.index[int(p)] for p in ranking if int(p) in field.index]
+    seen = set(order)
+    return list(dict.fromkeys(order)) + [i for i in range(field.n) if i not in seen]
+
+
+def _swiss_round(field: _Field, state: _History, order: list[int], rng: random.Random) -> S.Schedule:
+    """Strategy 3: tables of ranking neighbours, moved as little as possible to avoid repeats."""
+    home = {p: pos // 4 for pos, p in enumerate(order)}
+    tables = field.n // 4
+    aff = [[SWISS_STEP * (t - home[p]) ** 2 for t in range(tables)] for p in range(field.n)]
+    rnd = S.greedy_round(state.pc, order, rng, affinity=aff, ranked=True)
+    for t in rnd:
+        state.pc.add_table(t)
+    r = len(state.fixed)
+    sched = S.Schedule(state.pc, state.fixed + [rnd], mutable=[r], affinity={r: aff})
+    S.descent(sched, r)
+    S.tabu(sched, rng, max_iter=SWISS_TABU_ITERS, stall=SWISS_TABU_STALL, evals=SWISS_TABU_EVALS)
+    S.descent(sched, r)
+    return sched
+
+
+def _lookahead_round(field: _Field, state: _History, cont: list[list[list[int]]], sessions: int,
+                     rng: random.Random) -> S.Schedule:
+    """Strategy 4: plan this and the remaining sessions together; only this one is kept (see `_keep_first`)."""
+    new = _plan_internal(field.n, sessions, field.subs_flag, field.grp, rng, history=state.fixed,
+                         evals=LOOKAHEAD_EVALS, start=cont)
+    for t in new[0]:
+        state.pc.add_table(t)
+    return S.Schedule(state.pc, state.fixed + [new[0]], mutable=[len(state.fixed)])
+
+
+def _greedy_round(field: _Field, state: _History, rng: random.Random) -> S.Schedule:
+    """Strategy 5 (no known end): a greedy round improved by a tabu search."""
+    rnd = S.greedy_round(state.pc, list(range(field.n)), rng)
+    for t in rnd:
+        state.pc.add_table(t)
+    sched = S.Schedule(state.pc, state.fixed + [rnd], mutable=[len(state.fixed)])
+    S.tabu(sched, rng, max_iter=_max_iter(field.n, 1), evals=_evals(field.n, SESSION_EVALS))
+    return sched
+
+
+def _keep_first(sched: S.Schedule, r: int) -> S.Schedule:
+    """Drop look-ahead rounds after round r from the schedule and its pair counts."""
+    if len(sched.rounds) <= r + 1:
+        return sched
+    for rnd in sched.rounds[r + 1:]:
+        for t in rnd:
+            sched.pc.add_table(t, -1)
+    return S.Schedule(sched.pc, sched.rounds[:r + 1], mutable=[r], affinity=sched.affinity)
+
+
+def _separate_single_winds(sched: S.Schedule, cost_of: dict[int, list[int]], n: int, rng: random.Random) -> None:
+    """Players left with a single acceptable wind must not share a table with another player needing the
+    same wind: a pair cost for this round, above clashes."""
+    single = {}
+    for p in range(n):
+        ok = [w for w in range(4) if cost_of[p][w] < WIND_ACCEPTABLE]
+        if len(ok) == 1:
+            single[p] = ok[0]
+    if not single:
+        return
+    for p, w in single.items():
+        for q, v in single.items():
+            if p != q and v == w:
+                sched.pc.add_clash(p, q, WIND_PAIR)
+    S.tabu(sched, rng, max_iter=_max_iter(n, 1), evals=_evals(n, SESSION_EVALS))
+
+
+def _design_repair_budget(sched: S.Schedule, r: int, cost_of: dict[int, list[int]], total: int | None) -> int:
+    """Keep a design round intact, so that the remaining sessions stay zero-repeat; with no known end,
+    rather repair a seating that leaves a wind out of balance."""
+    worst = max(best_seating(t, cost_of)[0] - sum(min(cost_of[p]) for p in t) for t in sched.rounds[r])
+    return WIND_REPAIR_ITERS if total is None and worst >= WIND_ACCEPTABLE else 0
+
+
 def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequence[Sequence[int]]] = (),
                  groups: Mapping[int, Hashable] | None = None, substitutes: Sequence[int] = (),
                  ranking: Sequence[int] | None = None, total_sessions: int | None = None) -> list[Table]:
@@ -311,140 +509,46 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
     ``ranking`` (best first) asks for Swiss seating: tables of ranking neighbours, moved
     as little as possible to avoid repeats.  ``total_sessions`` lets the seat winds aim at
     the final floor/ceil and lets the draw look ahead at the remaining sessions.
+
+    One of five strategies picks the players' tables (the first that applies): follow the up-front plan,
+    continue a design, Swiss, look ahead at the remaining sessions, or greedy with a tabu search. Then
+    the seat winds are settled.
     """
-    sub_use: dict[int, int] = {}
-    for session in history:
-        for table in session:
-            for p in table:
-                sub_use[int(p)] = sub_use.get(int(p), 0) + 1
-    active, used = _seat_field(players, substitutes, sub_use)
-    ids = active + used
-    n = len(ids)
-    index = {p: i for i, p in enumerate(ids)}
-    subs_flag = [False] * len(active) + [True] * len(used)
-    grp = _group_index(ids, groups)
+    field = _draw_field(players, substitutes, history, groups)
     k = len(history) + 1
     total = total_sessions if total_sessions and total_sessions >= k else None
     rng = random.Random(seed)
 
-    hist = _history_index(history, index)
-    # plan-consistency: an unchanged field drawn from the same seed follows its own plan
-    if total is not None and ranking is None and (not history or (design_rounds(n) and not groups)):
-        plan = plan_tournament(players, total, seed=seed, groups=groups, substitutes=substitutes)
-        prefix = [{frozenset(t) for t in s} for s in plan[:k - 1]]
-        if prefix == [{frozenset(int(p) for p in t) for t in s} for s in history]:
-            return plan[k - 1]
+    planned = _follow_plan(players, history, field, seed=seed, groups=groups, substitutes=substitutes,
+                           total=total, ranking=ranking)
+    if planned is not None:
+        return planned
 
-    pc = S.PairCosts(n, subs=subs_flag, groups=grp)
-    played = [0] * n
-    counts = [[0, 0, 0, 0] for _ in range(n)]
-    fixed: list[list[list[int]]] = []
-    for rnd in hist:
-        kept = []
-        for t in rnd:
-            members = [p for p in t if p >= 0]
-            for w, p in enumerate(t):
-                if p >= 0 and w < 4:
-                    counts[p][w] += 1
-                    played[p] += 1
-            pc.add_table(members)
-            kept.append(members)
-        fixed.append(kept)
-
-    everyone = list(range(n))
-    cost_of = {}
-    for p in everyone:
-        t_p = played[p] + 1 + ((total - k) if total is not None else 0)
-        if subs_flag[p]:
-            cost_of[p] = [0, 0, 0, 0]  # a substitute's winds do not matter
-        else:
-            cost_of[p] = [seat_cost(counts[p], played[p], t_p, w) for w in range(4)]
-    # a history that is part of a (relabelled) zero-repeat design continues with its
-    # unused rounds, e.g. sessions drawn one by one with a different seed each time
-    cont: list[list[list[int]]] = []
-    if ranking is None and not any(subs_flag) and not any(g is not None for g in grp) and fixed:
-        design = design_rounds(n)
-        if len(design) > len(fixed):
-            found = match_design(fixed, design, n, budget=MATCH_BUDGET)
-            if found is not None:
-                point, used_rounds = found
-                player_at = [0] * n
-                for p, v in enumerate(point):
-                    player_at[v] = p
-                cont = [[[player_at[v] for v in t] for t in design[r]]
-                        for r in range(len(design)) if r not in used_rounds]
-                rng.shuffle(cont)
+    state = _load_history(history, field)
+    cost_of = _wind_costs(field, state, (total - k) if total is not None else 0)
+    cont = _design_continuation(field, state, rng) if ranking is None else []
     in_design = ranking is None and bool(cont) and (total is None or total - k + 1 <= len(cont))
+    order: list[int] = []
     if in_design:
-        # the unused design round whose tables seat best for the winds, kept intact so
-        # that the next draw can continue the design too
-        def wind_cost(rnd: list[list[int]]) -> int:
-            return sum(best_seating(t, cost_of)[0] for t in rnd)
-
-        nxt = min(cont, key=wind_cost)
-        for t in nxt:
-            pc.add_table(t)
-        sched = S.Schedule(pc, fixed + [nxt], mutable=[len(fixed)])
+        sched = _design_round(state, cont, cost_of)
     elif ranking is not None:
-        order = [index[int(p)] for p in ranking if int(p) in index]
-        seen = set(order)
-        order = list(dict.fromkeys(order)) + [i for i in everyone if i not in seen]
-        home = {p: pos // 4 for pos, p in enumerate(order)}
-        tables = n // 4
-        aff = [[0] * tables for _ in range(n)]
-        for p in everyone:
-            for t in range(tables):
-                aff[p][t] = SWISS_STEP * (t - home[p]) ** 2
-        rnd = S.greedy_round(pc, order, rng, affinity=aff, ranked=True)
-        for t in rnd:
-            pc.add_table(t)
-        sched = S.Schedule(pc, fixed + [rnd], mutable=[len(fixed)], affinity={len(fixed): aff})
-        S.descent(sched, len(fixed))
-        S.tabu(sched, rng, max_iter=2000, stall=200, evals=300_000)
-        S.descent(sched, len(fixed))
+        order = _swiss_order(field, ranking)
+        sched = _swiss_round(field, state, order, rng)
     elif total is not None and total > k:
-        new = _plan_internal(n, total - k + 1, subs_flag, grp, rng, history=fixed, evals=LOOKAHEAD_EVALS,
-                             start=cont)
-        for t in new[0]:
-            pc.add_table(t)
-        sched = S.Schedule(pc, fixed + [new[0]], mutable=[len(fixed)])
+        sched = _lookahead_round(field, state, cont, total - k + 1, rng)
     else:
-        rnd = S.greedy_round(pc, everyone, rng)
-        for t in rnd:
-            pc.add_table(t)
-        sched = S.Schedule(pc, fixed + [rnd], mutable=[len(fixed)])
-        S.tabu(sched, rng, max_iter=_max_iter(n, 1), evals=_evals(n, SESSION_EVALS))
+        sched = _greedy_round(field, state, rng)
 
-    r = len(fixed)
-    if len(sched.rounds) > r + 1:  # drop look-ahead rounds from the counts
-        for rnd in sched.rounds[r + 1:]:
-            for t in rnd:
-                pc.add_table(t, -1)
-        sched = S.Schedule(pc, sched.rounds[:r + 1], mutable=[r], affinity=sched.affinity)
-    # players left with a single acceptable wind must not share a table with another
-    # player needing the same wind: a pair cost for this round, above clashes
-    single = {}
-    for p in everyone:
-        ok = [w for w in range(4) if cost_of[p][w] < 100]
-        if len(ok) == 1:
-            single[p] = ok[0]
-    if single and not in_design:
-        for p, w in single.items():
-            for q, v in single.items():
-                if p != q and v == w:
-                    pc.add_clash(p, q, WIND_PAIR)
-        S.tabu(sched, rng, max_iter=_max_iter(n, 1), evals=_evals(n, SESSION_EVALS))
-    repair = 600
-    if in_design:
-        # keep the design round intact, so that the remaining sessions stay zero-repeat;
-        # with no known end, rather repair a seating that leaves a wind out of balance
-        worst = max(best_seating(t, cost_of)[0] - sum(min(cost_of[p]) for p in t) for t in sched.rounds[r])
-        repair = 600 if total is None and worst >= 100 else 0
+    r = len(state.fixed)
+    sched = _keep_first(sched, r)
+    if not in_design:
+        _separate_single_winds(sched, cost_of, field.n, rng)
+    repair = _design_repair_budget(sched, r, cost_of, total) if in_design else WIND_REPAIR_ITERS
     seated = _wind_phase(sched, r, cost_of, rng, max_iter=repair)
     if ranking is not None:
         rank = {p: i for i, p in enumerate(order)}
         seated.sort(key=lambda t: min(rank[p] for p in t))
-    return [tuple(ids[p] for p in t) for t in seated]  # type: ignore[misc]
+    return [tuple(field.ids[p] for p in t) for t in seated]  # type: ignore[misc]
 
 
 __all__ = ["plan_tournament", "draw_session", "wind_counts"]

@@ -158,28 +158,6 @@ class Schedule:
         self.pc.add_table(tab1, 1)
         self.pc.add_table(tab2, 1)
 
-    def conflicts(self) -> list[tuple[int, int]]:
-        """(round, player) pairs whose seating carries a cost."""
-        pc = self.pc
-        n, cnt, wrep, clash = pc.n, pc.cnt, pc.wrep, pc.clash
-        out = []
-        for r in self.mutable:
-            aff = self.affinity.get(r)
-            for ti, t in enumerate(self.rounds[r]):
-                for p in t:
-                    row = p * n
-                    bad = aff is not None and aff[p][ti] > 0
-                    if not bad:
-                        for q in t:
-                            if q != p:
-                                i = row + q
-                                if clash[i] or (cnt[i] > 1 and wrep[i]):
-                                    bad = True
-                                    break
-                    if bad:
-                        out.append((r, p))
-        return out
-
     def snapshot(self) -> list[list[list[int]]]:
         return [[list(t) for t in self.rounds[r]] for r in self.mutable]
 
