@@ -50,6 +50,8 @@ class Tournament(db.Model):
     session_count: Mapped[int] = mapped_column(default=7)
     session_minutes: Mapped[int] = mapped_column(default=120)
     end_rule: Mapped[str] = mapped_column(String(20), default="finish_hand")
+    # The clock warns this many minutes before the end of a session (0: no warning).
+    warning_minutes: Mapped[int] = mapped_column(default=15, server_default="15")
     false_mahjong_under_minimum: Mapped[int] = mapped_column(default=10)
     false_mahjong_not_winning: Mapped[int] = mapped_column(default=20)
     # Table points for 1st..4th place, e.g. [4, 2, 1, 0].

@@ -31,7 +31,7 @@ from tournament.models import (
     TournamentSession,
     User,
 )
-from tournament.services import play
+from tournament.services import clock, play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.hand_check import NOT_WINNING, UNDER_MINIMUM, VALID, HandCheck, check_hand
@@ -313,6 +313,7 @@ def _apply(hand: Hand, verdict: _Verdict) -> None:
 def enter_hand(t: Tournament, session_number: int, table_number: int, data: HandData, user: User | None) -> Hand:
     """Store a new hand with its fans, false mahjongs and payments, and note it in the history."""
     session, _ = _writable_table(t, session_number, table_number)
+    clock.check_hand_may_be_entered(t, session, table_number, _check_number(data.number))  # the end rule
     verdict = _decide(t, session, table_number, data)
     taken = db.session.scalar(select(Hand.id).where(
         Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == data.number))
@@ -334,6 +335,7 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, number: 
     """Replace a stored hand; the history keeps what it was. A stale `expected_version` is a conflict."""
     session, _ = _writable_table(t, session_number, table_number)
     hand = get_hand(t, session_number, table_number, number)
+    clock.check_hand_may_be_entered(t, session, table_number, number)
     if expected_version is not None and expected_version != hand.version:
         raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
                             "Nothing was changed: reload it and correct it again.")
@@ -353,6 +355,7 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, number: i
                 expected_version: int | None = None) -> None:
     session, _ = _writable_table(t, session_number, table_number)
     hand = get_hand(t, session_number, table_number, number)
+    clock.check_hand_may_be_entered(t, session, table_number, number)  # a not-scored hand goes with its time call
     if expected_version is not None and expected_version != hand.version:
         raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
                             "Nothing was deleted.")
@@ -360,6 +363,33 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, number: i
     with changes():
         db.session.delete(hand)
         _log(session, table_number, number, "hand deleted", user, before, None)
+
+
+def record_not_scored(t: Tournament, session: TournamentSession, table_number: int, number: int,
+                      user: User | None) -> Hand:
+    """The hand in progress when time was called under the stop-immediately rule: stored with no payments."""
+    players = play.table_players(session, table_number)
+    with changes():
+        hand = Hand(session_id=session.id, table_number=table_number, number=number, result=HandResult.NOT_SCORED,
+                    entered_by_id=user.id if user else None)
+        hand.payments = [HandPayment(player_id=p.player_id, delta=0) for p in players]
+        db.session.add(hand)
+        db.session.flush()
+        _log(session, table_number, number, "hand not scored (time called)", user, None, hand_summary(hand))
+    return hand
+
+
+def remove_not_scored(t: Tournament, session: TournamentSession, table_number: int, number: int,
+                      user: User | None) -> None:
+    """Undoing a time call takes back the not-scored hand it stored (a hand entered otherwise stays)."""
+    hand = db.session.scalar(select(Hand).where(Hand.session_id == session.id, Hand.table_number == table_number,
+                                                Hand.number == number, Hand.result == HandResult.NOT_SCORED))
+    if hand is None:
+        return
+    before = hand_summary(hand)
+    with changes():
+        db.session.delete(hand)
+        _log(session, table_number, number, "hand deleted (time call undone)", user, before, None)
 
 
 # ----------------------------------------------------------------------------- totals-only tables
@@ -437,6 +467,8 @@ class TableSheet:
     rows: list[HandRow]
     totals: dict[int, int]  # player id -> session score from hands or totals, penalties not included
     missing: list[int]  # hand numbers still to enter (hands mode)
+    not_played: list[int] = field(default_factory=list)  # after time was called: never played, not missing
+    time_call: clock.TimeCall | None = None
 
     @property
     def mode(self) -> str:
@@ -467,7 +499,10 @@ def table_sheet(t: Tournament, session_number: int, table_number: int) -> TableS
     else:
         totals = running
         missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in hands]
-    return TableSheet(session, table_number, table, players, rows, totals, missing)
+    call = clock.time_call(session, table_number)
+    not_played = [n for n in missing if call is not None and n > call.limit]
+    missing = [n for n in missing if n not in not_played]
+    return TableSheet(session, table_number, table, players, rows, totals, missing, not_played, call)
 
 
 def history(t: Tournament, session_number: int, table_number: int | None = None) -> list[ScoreChange]:
@@ -497,7 +532,7 @@ def session_problems(t: Tournament, session_number: int) -> list[TableProblem]:
         if sheet.mode == TableMode.TOTALS:
             if len(sheet.totals) != 4:
                 problems.append(TableProblem(table_number, "totals are incomplete"))
-        elif sheet.entered == 0:
+        elif sheet.entered == 0 and sheet.time_call is None:
             problems.append(TableProblem(table_number, "nothing entered yet"))
         elif sheet.missing:
             listed = ", ".join(str(n) for n in sheet.missing)

@@ -27,6 +27,7 @@ from tournament.services.users import find_user_by_email
 LIMITS = {
     "session_count": (1, 30),
     "session_minutes": (30, 300),
+    "warning_minutes": (0, 60),
     "false_mahjong_under_minimum": (0, 200),
     "false_mahjong_not_winning": (0, 200),
     "table_point": (0, 100),
@@ -45,6 +46,7 @@ class TournamentData:
     session_count: int = 7
     session_minutes: int = 120
     end_rule: str = "finish_hand"
+    warning_minutes: int = 15
     false_mahjong_under_minimum: int = 10
     false_mahjong_not_winning: int = 20
     table_points: tuple[int, int, int, int] = DEFAULT_TABLE_POINTS
@@ -61,6 +63,7 @@ class TournamentData:
             session_count=t.session_count,
             session_minutes=t.session_minutes,
             end_rule=t.end_rule,
+            warning_minutes=t.warning_minutes,
             false_mahjong_under_minimum=t.false_mahjong_under_minimum,
             false_mahjong_not_winning=t.false_mahjong_not_winning,
             table_points=tuple(t.table_points_list),  # type: ignore[arg-type]
@@ -85,11 +88,15 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["ruleset"] = f"Choose a ruleset: {', '.join(RULESETS)}."
     if data.end_rule not in END_RULES:
         errors["end_rule"] = f"Choose an end-of-session rule: {', '.join(END_RULES)}."
-    for name in ("session_count", "session_minutes", "false_mahjong_under_minimum", "false_mahjong_not_winning"):
+    for name in ("session_count", "session_minutes", "warning_minutes", "false_mahjong_under_minimum",
+                 "false_mahjong_not_winning"):
         low, high = LIMITS[name]
         value = getattr(data, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             errors[name] = f"Must be a whole number from {low} to {high}."
+    if "warning_minutes" not in errors and "session_minutes" not in errors \
+            and data.warning_minutes >= data.session_minutes:
+        errors["warning_minutes"] = "The warning must come before the end of the session."
     points = data.table_points
     low, high = LIMITS["table_point"]
     if len(points) != 4 or not all(

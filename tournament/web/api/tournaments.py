@@ -26,6 +26,7 @@ def tournament_json(t: Tournament) -> dict:
         "session_count": t.session_count,
         "session_minutes": t.session_minutes,
         "end_rule": t.end_rule,
+        "warning_minutes": t.warning_minutes,
         "false_mahjong_under_minimum": t.false_mahjong_under_minimum,
         "false_mahjong_not_winning": t.false_mahjong_not_winning,
         "table_points": t.table_points_list,

@@ -41,6 +41,11 @@ class TournamentForm(FlaskForm):
     session_count = _range("session_count", "Sessions", default=7)
     session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
     end_rule = SelectField("When time is called", choices=choices(END_RULES), default="finish_hand")
+    # Optional: a form posted without it (an older page, a script) keeps the usual 15 minutes.
+    warning_minutes = IntegerField(
+        "Clock warning (minutes before the end)", default=15,
+        validators=[Optional(), NumberRange(*LIMITS["warning_minutes"], "From 0 to 60.")],
+    )
     false_mahjong_under_minimum = _range(
         "false_mahjong_under_minimum", "False mahjong, legal hand under 8 points (to each opponent)", default=10
     )
@@ -70,6 +75,7 @@ class TournamentForm(FlaskForm):
             session_count=self.session_count.data,
             session_minutes=self.session_minutes.data,
             end_rule=self.end_rule.data,
+            warning_minutes=15 if self.warning_minutes.data is None else self.warning_minutes.data,
             false_mahjong_under_minimum=self.false_mahjong_under_minimum.data,
             false_mahjong_not_winning=self.false_mahjong_not_winning.data,
             table_points=(
@@ -89,7 +95,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
     def fill_from(self, data: TournamentData, version: int) -> None:
         for name in (
             "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
-            "end_rule", "false_mahjong_under_minimum", "false_mahjong_not_winning",
+            "end_rule", "warning_minutes", "false_mahjong_under_minimum", "false_mahjong_not_winning",
         ):
             getattr(self, name).data = getattr(data, name)
         for field, value in zip(

@@ -1,0 +1,43 @@
+"""The session clock as a list of events: started, paused, resumed, ended, extra time, time called at a table.
+
+No counter is stored: the remaining time is computed from these events and the server's time, so a
+restart, a reload or a second screen always shows the same time (tournament.services.clock).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from sqlalchemy import ForeignKey, String
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from tournament.extensions import db
+from tournament.models._common import utcnow
+
+
+class ClockEventKind(StrEnum):
+    START = "start"
+    PAUSE = "pause"
+    RESUME = "resume"
+    END = "end"                            # time called for everyone
+    EXTEND = "extend"                      # extra time for one table, or every table when table_number is None
+    TIME_CALLED = "time_called"            # at one table, with the hand that was in progress (or none)
+    TIME_CALL_UNDONE = "time_call_undone"  # an organiser took a table's time call back
+
+
+class ClockEvent(db.Model):
+    __tablename__ = "clock_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))
+    seconds: Mapped[int | None]        # extra time given (extend)
+    table_number: Mapped[int | None]   # extend (None: every table), time_called, time_call_undone
+    hand_in_progress: Mapped[int | None]  # time_called: the hand being played, None when between hands
+    # time_called: the last hand entered at that moment, the limit when no hand was in progress.
+    last_hand: Mapped[int | None]
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User | None] = relationship()  # noqa: F821 - resolved by SQLAlchemy's registry

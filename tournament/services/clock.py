@@ -1,0 +1,444 @@
+"""The session clock: start, pause, resume, end, extra time, and time called at each table.
+
+The clock is never stored as a counter. Every action is an event (who, when); the state at any moment
+is :func:`clock_state` of the events, the session length and that moment. A restart, a reload or a
+second screen therefore always shows the same time, and tests inject "now".
+
+When time is called at a table the referee records the hand in progress (or none); the tournament's end
+rule then applies in score entry (see :func:`entry_limit`):
+  - finish_hand (EMA 2019): the hand in progress is finished and entered; no later hand;
+  - stop_immediately (GB 3.5.6): the hand in progress is stored as not scored; no later hand.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Protocol
+
+from sqlalchemy import func, select
+
+from tournament.extensions import db
+from tournament.models import (
+    HANDS_PER_SESSION,
+    ClockEvent,
+    ClockEventKind,
+    Hand,
+    SessionStatus,
+    SessionTable,
+    TableMode,
+    Tournament,
+    TournamentSession,
+    User,
+)
+from tournament.models._common import utcnow
+from tournament.services import play
+from tournament.services.db import changes
+from tournament.services.errors import ConflictError, NotFound, ServiceError
+
+MAX_EXTRA_SECONDS = 3600
+
+NOT_STARTED = "not_started"
+RUNNING = "running"
+PAUSED = "paused"
+ENDED = "ended"
+
+STOP_IMMEDIATELY = "stop_immediately"
+
+
+class EventLike(Protocol):
+    kind: str
+    at: datetime
+    seconds: int | None
+    table_number: int | None
+    hand_in_progress: int | None
+    last_hand: int | None
+
+
+# ----------------------------------------------------------------------------- the clock as a pure function
+
+
+@dataclass(frozen=True)
+class TimeCall:
+    table: int
+    hand_in_progress: int | None
+    last_hand: int | None  # the last hand entered when time was called
+    at: datetime
+
+    @property
+    def limit(self) -> int:
+        """The last hand number that may be entered at the table."""
+        return self.hand_in_progress if self.hand_in_progress is not None else (self.last_hand or 0)
+
+
+@dataclass(frozen=True)
+class TableClock:
+    table: int
+    extra_seconds: int
+    remaining_seconds: int
+    ends_at: datetime | None  # naive UTC, while the clock runs
+    time_call: TimeCall | None
+
+    @property
+    def time_called(self) -> bool:
+        return self.time_call is not None
+
+    @property
+    def hand_in_progress(self) -> int | None:
+        return self.time_call.hand_in_progress if self.time_call else None
+
+
+@dataclass(frozen=True)
+class ClockState:
+    state: str
+    duration_seconds: int
+    remaining_seconds: int
+    ends_at: datetime | None  # naive UTC, None unless running
+    warning: bool
+    warning_seconds: int
+    server_time: datetime  # the "now" this state was computed for
+    tables: list[TableClock]
+    started_at: datetime | None
+
+    def table(self, number: int) -> TableClock:
+        for row in self.tables:
+            if row.table == number:
+                return row
+        raise NotFound(f"There is no table {number} in this session.")
+
+    @property
+    def time_is_up(self) -> bool:
+        return self.state == ENDED or (self.state != NOT_STARTED and self.remaining_seconds == 0)
+
+
+def _whole(seconds: float) -> int:
+    # Rounded up: the display reaches 0 exactly when the time is up, never a second early.
+    return max(0, math.ceil(seconds - 1e-6))
+
+
+def clock_state(events: Iterable[EventLike], duration_seconds: int, warning_seconds: int,
+                tables: Sequence[int], now: datetime) -> ClockState:
+    """The clock at `now` from its events, in order. Events after `now` are ignored; an event that makes no
+    sense in the state it finds (a second pause, say: two screens pressed at once) changes nothing."""
+    state = NOT_STARTED
+    elapsed = 0.0  # running seconds before `running_since`
+    running_since: datetime | None = None
+    started_at: datetime | None = None
+    extra_all = 0
+    extra: dict[int, int] = {}
+    calls: dict[int, TimeCall] = {}
+    for event in events:
+        if event.at > now:
+            continue
+        kind = event.kind
+        if kind == ClockEventKind.START and state == NOT_STARTED:
+            state, running_since, started_at = RUNNING, event.at, event.at
+        elif kind == ClockEventKind.PAUSE and state == RUNNING and running_since is not None:
+            elapsed += (event.at - running_since).total_seconds()
+            state, running_since = PAUSED, None
+        elif kind == ClockEventKind.RESUME and state == PAUSED:
+            state, running_since = RUNNING, event.at
+        elif kind == ClockEventKind.END and state in (RUNNING, PAUSED):
+            if running_since is not None:
+                elapsed += (event.at - running_since).total_seconds()
+            state, running_since = ENDED, None
+        elif kind == ClockEventKind.EXTEND and event.seconds:
+            if event.table_number is None:
+                extra_all += event.seconds
+            else:
+                extra[event.table_number] = extra.get(event.table_number, 0) + event.seconds
+        elif kind == ClockEventKind.TIME_CALLED and event.table_number is not None:
+            calls[event.table_number] = TimeCall(event.table_number, event.hand_in_progress, event.last_hand,
+                                                 event.at)
+        elif kind == ClockEventKind.TIME_CALL_UNDONE and event.table_number is not None:
+            calls.pop(event.table_number, None)
+
+    running_for = elapsed + ((now - running_since).total_seconds() if running_since is not None else 0.0)
+    ended = state == ENDED
+
+    def left(total: int) -> int:
+        return 0 if ended else _whole(total - running_for)
+
+    def end_time(total: int) -> datetime | None:
+        if running_since is None:
+            return None
+        return running_since + timedelta(seconds=total - elapsed)
+
+    rows = []
+    for number in tables:
+        table_extra = extra_all + extra.get(number, 0)
+        rows.append(TableClock(number, table_extra, left(duration_seconds + table_extra),
+                               end_time(duration_seconds + table_extra), calls.get(number)))
+    if state == RUNNING and rows and all(row.remaining_seconds == 0 for row in rows):
+        state = ENDED  # the time ran out everywhere, extra time included
+    remaining = left(duration_seconds)
+    warning = state in (RUNNING, PAUSED) and 0 < remaining <= warning_seconds
+    return ClockState(state=state, duration_seconds=duration_seconds, remaining_seconds=remaining,
+                      ends_at=end_time(duration_seconds) if state == RUNNING else None, warning=warning,
+                      warning_seconds=warning_seconds, server_time=now, tables=rows, started_at=started_at)
+
+
+# ----------------------------------------------------------------------------- reading
+
+
+def events_of(session: TournamentSession) -> list[ClockEvent]:
+    return list(db.session.scalars(
+        select(ClockEvent).where(ClockEvent.session_id == session.id).order_by(ClockEvent.at, ClockEvent.id)
+    ))
+
+
+def _now(now: datetime | None) -> datetime:
+    if now is None:
+        return utcnow()
+    return now.astimezone(UTC).replace(tzinfo=None) if now.tzinfo else now
+
+
+def state_of(t: Tournament, session: TournamentSession, now: datetime | None = None) -> ClockState:
+    return clock_state(events_of(session), t.session_minutes * 60, (t.warning_minutes or 0) * 60,
+                       play.table_numbers(session), _now(now))
+
+
+def session_clock(t: Tournament, number: int, now: datetime | None = None) -> ClockState:
+    return state_of(t, play.get_session(t, number), now)
+
+
+def time_call(session: TournamentSession, table_number: int) -> TimeCall | None:
+    """The standing time call at a table (None when time was not called there, or the call was undone)."""
+    rows = db.session.execute(
+        select(ClockEvent.kind, ClockEvent.hand_in_progress, ClockEvent.last_hand, ClockEvent.at)
+        .where(ClockEvent.session_id == session.id, ClockEvent.table_number == table_number,
+               ClockEvent.kind.in_((ClockEventKind.TIME_CALLED, ClockEventKind.TIME_CALL_UNDONE)))
+        .order_by(ClockEvent.at.desc(), ClockEvent.id.desc()).limit(1)
+    ).first()
+    if rows is None or rows.kind != ClockEventKind.TIME_CALLED:
+        return None
+    return TimeCall(table_number, rows.hand_in_progress, rows.last_hand, rows.at)
+
+
+# ----------------------------------------------------------------------------- the end rule in score entry
+
+
+def check_hand_may_be_entered(t: Tournament, session: TournamentSession, table_number: int, number: int) -> None:
+    """Refuse (409) a hand that the end rule says was never played, or that scores nothing."""
+    call = time_call(session, table_number)
+    if call is None:
+        return
+    if number > call.limit:
+        if call.hand_in_progress is None:
+            after = f"after hand {call.limit}, with no hand in progress" if call.limit else \
+                "before any hand was entered, with no hand in progress"
+        else:
+            after = f"during hand {call.hand_in_progress}"
+        raise ConflictError(f"Time was called at table {table_number} {after}: hand {number} was not played "
+                            "and cannot be entered.", field="number")
+    if t.end_rule == STOP_IMMEDIATELY and number == call.hand_in_progress:
+        raise ConflictError(f"Time was called at table {table_number} during hand {number}: under the "
+                            "stop-immediately rule it scores nothing and is recorded as not scored.", field="number")
+
+
+# ----------------------------------------------------------------------------- actions
+
+
+def _lock(session: TournamentSession) -> None:
+    # Two screens pressing a button at once: the second waits for the first (PostgreSQL row lock).
+    db.session.execute(select(TournamentSession.id).where(TournamentSession.id == session.id).with_for_update())
+
+
+def _add(session: TournamentSession, kind: ClockEventKind, user: User | None, now: datetime, **values: int | None
+         ) -> ClockEvent:
+    with changes():
+        event = ClockEvent(session_id=session.id, kind=kind.value, user_id=user.id if user else None, at=now,
+                           **values)
+        db.session.add(event)
+    return event
+
+
+def _session_for_action(t: Tournament, number: int) -> TournamentSession:
+    session = play.get_session(t, number)
+    _lock(session)
+    return session
+
+
+def _refuse(message: str) -> None:
+    raise ConflictError(message)
+
+
+def start(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+    """Start the clock. A session not yet in play is put in play (its seating is fixed): play begins now."""
+    now = _now(now)
+    session = _session_for_action(t, number)
+    current = state_of(t, session, now)
+    if current.state != NOT_STARTED:
+        _refuse(f"The clock of session {number} was already started ({current.state.replace('_', ' ')}).")
+    if session.status == SessionStatus.FINISHED:
+        _refuse(f"Session {number} is finished: its clock cannot start.")
+    if session.status != SessionStatus.IN_PLAY:
+        play.start_session(t, number)
+    _add(session, ClockEventKind.START, user, now)
+    return state_of(t, session, now)
+
+
+def pause(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+    now = _now(now)
+    session = _session_for_action(t, number)
+    current = state_of(t, session, now)
+    if current.state != RUNNING:
+        _refuse(f"The clock is {current.state.replace('_', ' ')}: only a running clock can be paused.")
+    _add(session, ClockEventKind.PAUSE, user, now)
+    return state_of(t, session, now)
+
+
+def resume(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+    now = _now(now)
+    session = _session_for_action(t, number)
+    current = state_of(t, session, now)
+    if current.state != PAUSED:
+        _refuse(f"The clock is {current.state.replace('_', ' ')}: only a paused clock can be resumed.")
+    _add(session, ClockEventKind.RESUME, user, now)
+    return state_of(t, session, now)
+
+
+def end(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+    """Call time for everyone: the clock stops at zero for every table, extra time included."""
+    now = _now(now)
+    session = _session_for_action(t, number)
+    current = state_of(t, session, now)
+    if current.state not in (RUNNING, PAUSED):
+        _refuse(f"The clock is {current.state.replace('_', ' ')}: only a running or paused clock can be ended.")
+    _add(session, ClockEventKind.END, user, now)
+    return state_of(t, session, now)
+
+
+def _explicitly_ended(session: TournamentSession) -> bool:
+    return db.session.scalar(select(ClockEvent.id).where(
+        ClockEvent.session_id == session.id, ClockEvent.kind == ClockEventKind.END).limit(1)) is not None
+
+
+def extend(t: Tournament, number: int, seconds: int, user: User | None, table: int | None = None,
+           now: datetime | None = None) -> ClockState:
+    """Extra time for one table (late start, an incident) or, without `table`, for every table. It adds up."""
+    now = _now(now)
+    if isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= MAX_EXTRA_SECONDS:
+        raise ServiceError(f"Extra time is 1 to {MAX_EXTRA_SECONDS} seconds.", field="seconds")
+    session = _session_for_action(t, number)
+    if table is not None and (isinstance(table, bool) or not isinstance(table, int)
+                              or table not in play.table_numbers(session)):
+        raise NotFound(f"Session {number} has no table {table}.")
+    if _explicitly_ended(session):
+        _refuse("Time was called for everyone: the clock is ended and cannot be extended.")
+    _add(session, ClockEventKind.EXTEND, user, now, seconds=seconds, table_number=table)
+    return state_of(t, session, now)
+
+
+def _entered_numbers(session: TournamentSession, table_number: int) -> list[int]:
+    return list(db.session.scalars(select(Hand.number).where(
+        Hand.session_id == session.id, Hand.table_number == table_number).order_by(Hand.number)))
+
+
+def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | None, user: User | None,
+              now: datetime | None = None) -> ClockState:
+    """Time is called at a table while `hand_in_progress` was being played (None: between hands). Under the
+    stop-immediately rule that hand is stored at once as not scored (no payments)."""
+    from tournament.services import scoring
+
+    now = _now(now)
+    if hand_in_progress is not None and (isinstance(hand_in_progress, bool) or not isinstance(hand_in_progress, int)
+                                         or not 1 <= hand_in_progress <= HANDS_PER_SESSION):
+        raise ServiceError(f"The hand in progress is 1 to {HANDS_PER_SESSION}, or none.", field="hand_in_progress")
+    session = _session_for_action(t, number)
+    row = play.session_table(session, table, lock=True)  # 404 for a missing table; serialises with hand entry
+    play.require_in_play(session)
+    if row.mode == TableMode.TOTALS:
+        _refuse(f"Table {table} is scored by session totals only: there are no hands to stop.")
+    existing = time_call(session, table)
+    if existing is not None:
+        was = f"during hand {existing.hand_in_progress}" if existing.hand_in_progress else "between hands"
+        _refuse(f"Time was already called at table {table} ({was}). An organiser can undo it first.")
+    entered = _entered_numbers(session, table)
+    last = entered[-1] if entered else None
+    if hand_in_progress is not None:
+        later = [n for n in entered if n > hand_in_progress]
+        if later:
+            listed = ", ".join(str(n) for n in later)
+            raise ConflictError(f"Hand {listed} {'is' if len(later) == 1 else 'are'} already entered at table "
+                                f"{table}: hand {hand_in_progress} cannot have been in progress.",
+                                field="hand_in_progress")
+        if t.end_rule == STOP_IMMEDIATELY and hand_in_progress in entered:
+            raise ConflictError(f"Hand {hand_in_progress} is already entered at table {table}, so it was finished: "
+                                "the hand in progress is a later one, or none.", field="hand_in_progress")
+    _add(session, ClockEventKind.TIME_CALLED, user, now, table_number=table, hand_in_progress=hand_in_progress,
+         last_hand=last)
+    if t.end_rule == STOP_IMMEDIATELY and hand_in_progress is not None:
+        scoring.record_not_scored(t, session, table, hand_in_progress, user)
+    return state_of(t, session, now)
+
+
+def undo_time_call(t: Tournament, number: int, table: int, user: User | None,
+                   now: datetime | None = None) -> ClockState:
+    """Take a table's time call back (organisers); the history keeps both. A hand stored as not scored
+    because of it is removed (with its own history line)."""
+    from tournament.services import scoring
+
+    now = _now(now)
+    session = _session_for_action(t, number)
+    play.session_table(session, table, lock=True)
+    play.require_in_play(session)
+    existing = time_call(session, table)
+    if existing is None:
+        _refuse(f"Time has not been called at table {table}: there is nothing to undo.")
+    _add(session, ClockEventKind.TIME_CALL_UNDONE, user, now, table_number=table)
+    if existing is not None and existing.hand_in_progress is not None:
+        scoring.remove_not_scored(t, session, table, existing.hand_in_progress, user)
+    return state_of(t, session, now)
+
+
+# ----------------------------------------------------------------------------- the referee board
+
+
+@dataclass(frozen=True)
+class BoardRow:
+    table: int
+    clock: TableClock
+    mode: str
+    entered: int
+    last_hand: int | None  # the highest hand number entered
+    current_hand: int | None  # the hand being played: the one after the last entered, while hands remain
+    over_time: bool
+    needs_referee: bool
+    reason: str
+
+
+def board(t: Tournament, number: int, now: datetime | None = None) -> tuple[ClockState, list[BoardRow]]:
+    """Every table of a session with its clock and progress, the tables needing a referee first: time is up
+    and no time call recorded, then time called with hands still to enter, then the rest by least time left."""
+    session = play.get_session(t, number)
+    clock = state_of(t, session, now)
+    counts = {row.table_number: (row.entered, row.last) for row in db.session.execute(
+        select(Hand.table_number, func.count(Hand.id).label("entered"), func.max(Hand.number).label("last"))
+        .where(Hand.session_id == session.id).group_by(Hand.table_number))}
+    modes = dict(db.session.execute(select(SessionTable.table_number, SessionTable.mode)
+                                    .where(SessionTable.session_id == session.id)).all())
+    rows = []
+    for table_clock in clock.tables:
+        entered, last = counts.get(table_clock.table, (0, None))
+        mode = str(modes.get(table_clock.table, TableMode.HANDS))
+        call = table_clock.time_call
+        started = clock.state != NOT_STARTED
+        over = started and table_clock.remaining_seconds == 0
+        done = mode == TableMode.TOTALS or (last or 0) >= HANDS_PER_SESSION
+        current = None if done or call else (last or 0) + 1
+        if call is not None:
+            # No hand above the limit can exist (refused), so what is missing below it is the difference.
+            to_enter = max(0, call.limit - entered) if mode == TableMode.HANDS else 0
+            needs, reason = (to_enter > 0, f"time called: {to_enter} hand{'s' if to_enter != 1 else ''} "
+                             "still to enter" if to_enter > 0 else "time called")
+        elif over and not done:
+            needs, reason = True, "over time: call time and record the hand in progress"
+        else:
+            needs, reason = False, "finished" if done else ("playing" if started else "waiting")
+        rows.append(BoardRow(table_clock.table, table_clock, mode, entered, last, current, over, needs, reason))
+    # Over time without a time call first, then time called with hands to enter, then least time left.
+    rows.sort(key=lambda r: (not r.needs_referee, r.clock.time_called, r.clock.remaining_seconds, r.table))
+    return clock, rows
