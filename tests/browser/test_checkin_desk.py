@@ -2,7 +2,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData

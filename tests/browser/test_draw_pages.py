@@ -2,8 +2,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
-from tests.conftest import PASSWORD
-from tests.helpers import add_players
+from tests.helpers import PASSWORD, add_players
 from tournament.extensions import db
 
 pytestmark = pytest.mark.browser

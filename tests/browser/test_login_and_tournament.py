@@ -2,7 +2,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.browser
 

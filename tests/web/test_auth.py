@@ -1,4 +1,4 @@
-from tests.conftest import PASSWORD, csrf_token, login, make_user, post_form
+from tests.helpers import PASSWORD, csrf_token, login, make_user, post_form
 
 
 def test_login_page_renders_labelled_fields(client):

@@ -2,7 +2,7 @@ import re
 
 import pytest
 
-from tests.conftest import csrf_token
+from tests.helpers import csrf_token
 from tournament.extensions import db
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData

@@ -1,7 +1,6 @@
 import re
 
-from tests.conftest import csrf_token, post_form
-from tests.helpers import add_players
+from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import SessionStatus
 from tournament.services import draws as draw_service

@@ -2,8 +2,7 @@
 
 import pytest
 
-from tests.conftest import csrf_token
-from tests.helpers import add_players
+from tests.helpers import add_players, csrf_token
 from tournament.services import draws as draw_service
 
 JUNK_FORMS = [
@@ -29,7 +28,7 @@ def _urls(app, ids):
 
 @pytest.mark.parametrize("as_organiser", [True, False])
 def test_no_route_answers_500(app, client, organiser, tournament, as_organiser):
-    from tests.conftest import login
+    from tests.helpers import login
 
     players = add_players(tournament, 8)
     session = draw_service.draw_next(tournament, seed=1)

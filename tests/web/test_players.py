@@ -3,7 +3,7 @@ import re
 
 from sqlalchemy import func, select
 
-from tests.conftest import csrf_token, login, make_user, post_form
+from tests.helpers import csrf_token, login, make_user, post_form
 from tournament.extensions import db
 from tournament.models import Player
 from tournament.services import registration as reg

@@ -2,7 +2,7 @@ import re
 
 from sqlalchemy import select
 
-from tests.conftest import csrf_token, login, make_user, post_form
+from tests.helpers import csrf_token, login, make_user, post_form
 from tournament.extensions import db
 from tournament.models import Tournament
 
