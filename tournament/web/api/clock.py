@@ -1,0 +1,199 @@
+"""The session clock: its state (public once the session is published), its buttons and time calls (staff).
+
+    GET  /tournaments/{tid}/sessions/{n}/clock                  the clock; no token needed when published
+    POST /tournaments/{tid}/sessions/{n}/clock/start|pause|resume|end   {}
+    POST /tournaments/{tid}/sessions/{n}/clock/extend           {"seconds": 1..3600, "table"?: t}
+    POST /tournaments/{tid}/sessions/{n}/tables/{t}/time        {"hand_in_progress": 1..16 | null}
+    POST /tournaments/{tid}/sessions/{n}/tables/{t}/time/undo   {} (organisers)
+    GET  /tournaments/{tid}/sessions/{n}/board                  the referee board (staff)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import abort, g, request
+from marshmallow import Schema, fields, validate
+from werkzeug.exceptions import HTTPException
+
+from tournament.extensions import csrf
+from tournament.models import HANDS_PER_SESSION, Tournament
+from tournament.services import ServiceError, clock, play
+from tournament.services import tournaments as tournament_service
+from tournament.web.api.auth import authenticate
+from tournament.web.api.common import ApiBlueprint, _http_error, _service_error
+from tournament.web.api.schemas import ID, MAX_ID, BodySchema, EmptySchema, StrictInteger
+from tournament.web.clock.payload import board_json, clock_json
+from tournament.web.helpers import tournament_or_404
+
+SESSION = "/tournaments/<int:tournament_id>/sessions/<int:number>"
+PUBLIC_OR_TOKEN = [{}, {"bearerAuth": []}]
+
+
+# ----------------------------------------------------------------------------- schemas
+
+
+class ExtendInSchema(BodySchema):
+    seconds = StrictInteger(required=True, validate=validate.Range(min=1, max=clock.MAX_EXTRA_SECONDS))
+    table = StrictInteger(allow_none=True, validate=ID,
+                          metadata={"description": "One table; leave it out for every table."})
+
+
+class TimeCallInSchema(BodySchema):
+    hand_in_progress = StrictInteger(
+        required=True, allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION),
+        metadata={"description": "The hand being played when time was called; null when between hands."})
+
+
+class ClockTableSchema(Schema):
+    table = fields.Integer()
+    extra_seconds = fields.Integer()
+    remaining_seconds = fields.Integer()
+    time_called = fields.Boolean()
+    hand_in_progress = fields.Integer(allow_none=True)
+
+
+class ClockSchema(Schema):
+    state = fields.String(metadata={"description": "not_started, running, paused or ended."})
+    duration_seconds = fields.Integer()
+    remaining_seconds = fields.Integer(metadata={"description": "Whole seconds, never below 0."})
+    ends_at = fields.String(allow_none=True, metadata={"description": "ISO 8601 UTC; null unless running."})
+    warning = fields.Boolean()
+    server_time = fields.String(metadata={"description": "ISO 8601 UTC: correct a client clock with it."})
+    tables = fields.List(fields.Nested(ClockTableSchema))
+
+
+class BoardTableSchema(ClockTableSchema):
+    mode = fields.String()
+    entered = fields.Integer()
+    last_hand = fields.Integer(allow_none=True)
+    current_hand = fields.Integer(allow_none=True)
+    over_time = fields.Boolean()
+    needs_referee = fields.Boolean()
+    reason = fields.String()
+
+
+class BoardSchema(Schema):
+    clock = fields.Nested(ClockSchema)
+    tables = fields.List(fields.Nested(BoardTableSchema))
+
+
+# ----------------------------------------------------------------------------- authentication
+
+
+def _token_if_sent() -> None:
+    """A token is checked when one is sent (401 if it is bad); without one the view decides."""
+    g.api_user = authenticate() if request.headers.get("Authorization") else None
+    for value in (request.view_args or {}).values():
+        if isinstance(value, int) and value > MAX_ID:
+            abort(404, "Nothing here: no such id.")
+
+
+bp = ApiBlueprint("api_clock", __name__, url_prefix="/api/v1",
+                  description="The session clock: public state once published; buttons and time calls (staff).")
+csrf.exempt(bp)
+bp.before_request(_token_if_sent)
+bp.register_error_handler(HTTPException, _http_error)
+bp.register_error_handler(ServiceError, _service_error)
+
+
+def _require_user():
+    if g.get("api_user") is None:
+        abort(401, "Send an API token: Authorization: Bearer <token>.")
+    return g.api_user
+
+
+def staff_only(permission: str) -> Callable:
+    """The token's user must be on the tournament's staff ("referee") or one of its organisers ("manage")."""
+
+    def decorator(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(*args: Any, tournament_id: int, **kwargs: Any) -> Any:
+            user = _require_user()
+            t: Tournament = tournament_or_404(tournament_id)
+            if permission == "manage" and not tournament_service.can_manage(user, t):
+                abort(403, "You are not an organiser of this tournament.")
+            if permission == "referee" and not tournament_service.can_referee(user, t):
+                abort(403, "You are not on the staff of this tournament.")
+            return view(*args, t=t, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+# ----------------------------------------------------------------------------- routes
+
+
+@bp.route(f"{SESSION}/clock", methods=["GET"])
+@bp.doc(security=PUBLIC_OR_TOKEN)
+@bp.response(200, ClockSchema)
+def get_clock(tournament_id: int, number: int):
+    """The clock now, with each table's extra time, remaining time and time call. Needs no token once the
+    session's seating is published; a draft session's clock is for its staff."""
+    t = tournament_or_404(tournament_id)
+    session = play.get_session(t, number)
+    if not session.is_published:
+        user = _require_user()
+        if not tournament_service.can_referee(user, t):
+            abort(403, "This session is not published: its clock is for the tournament's staff.")
+    return clock_json(clock.state_of(t, session))
+
+
+def _action(name: str, action: Callable[..., clock.ClockState], doc: str) -> None:
+    @bp.route(f"{SESSION}/clock/{name}", methods=["POST"], endpoint=f"clock_{name}")
+    @staff_only("referee")
+    @bp.arguments(EmptySchema, required=False)
+    @bp.response(200, ClockSchema)
+    def view(_: dict, t: Tournament, number: int):
+        return clock_json(action(t, number, g.api_user))
+
+    view.__doc__ = doc
+
+
+_action("start", clock.start, "Start the clock (its staff); a session not yet in play is put in play. "
+        "A clock already started is a 409.")
+_action("pause", clock.pause, "Pause a running clock; anything else is a 409.")
+_action("resume", clock.resume, "Resume a paused clock; anything else is a 409.")
+_action("end", clock.end, "Call time for everyone: the clock stops at zero for every table, extra time "
+        "included. A clock not running or paused is a 409.")
+
+
+@bp.route(f"{SESSION}/clock/extend", methods=["POST"])
+@staff_only("referee")
+@bp.arguments(ExtendInSchema)
+@bp.response(200, ClockSchema)
+def extend(body: dict, t: Tournament, number: int):
+    """Extra time: `seconds` for one `table`, or for every table without it. It adds up: a table's
+    `extra_seconds` is its total. Refused (409) once time was called for everyone."""
+    return clock_json(clock.extend(t, number, body["seconds"], g.api_user, table=body.get("table")))
+
+
+@bp.route(f"{SESSION}/tables/<int:table>/time", methods=["POST"])
+@staff_only("referee")
+@bp.arguments(TimeCallInSchema)
+@bp.response(200, ClockSchema)
+def call_time(body: dict, t: Tournament, number: int, table: int):
+    """Time called at a table, with the hand in progress (null: between hands). From then on a hand above
+    it (or above the last hand entered, when null) is refused with a 409; under the `stop_immediately`
+    rule the hand in progress is stored at once with zero payments. Calling it again is a 409."""
+    return clock_json(clock.call_time(t, number, table, body["hand_in_progress"], g.api_user))
+
+
+@bp.route(f"{SESSION}/tables/<int:table>/time/undo", methods=["POST"])
+@staff_only("manage")
+@bp.arguments(EmptySchema, required=False)
+@bp.response(200, ClockSchema)
+def undo_time_call(_: dict, t: Tournament, number: int, table: int):
+    """Take a table's time call back (its organisers; the history keeps both)."""
+    return clock_json(clock.undo_time_call(t, number, table, g.api_user))
+
+
+@bp.route(f"{SESSION}/board", methods=["GET"])
+@staff_only("referee")
+@bp.response(200, BoardSchema)
+def get_board(t: Tournament, number: int):
+    """The referee board: every table's clock and progress, the tables needing a referee first."""
+    return board_json(*clock.board(t, number))
