@@ -14,6 +14,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.checker.routes import bp as checker_bp
     from tournament.web.draws.routes import bp as draws_bp
     from tournament.web.hands.routes import bp as hands_bp
+    from tournament.web.live.routes import bp as live_bp
     from tournament.web.standings.routes import bp as standings_bp
     from tournament.web.players.routes import bp as players_bp
     from tournament.web.public.routes import bp as public_bp
@@ -31,6 +32,7 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(standings_bp)
     app.register_blueprint(seating_bp)
     app.register_blueprint(checker_bp)
+    app.register_blueprint(live_bp)
     errors.init_app(app)
     unit.init_app(app)
     helpers.init_app(app)

@@ -1,0 +1,243 @@
+// The projector loop: pages of the standings, then pages of the next session's seating by name, each
+// shown for a few seconds, round and round. Data comes from the live JSON endpoints, revalidated with
+// ETags (a 304 when nothing changed). Hidden standings (404) are simply left out of the loop.
+// Keys: right/left arrow = next/previous page, space = pause.
+(function () {
+  "use strict";
+  var root = document.getElementById("projector");
+  if (!root || !window.fetch) { return; }
+
+  var slideBox = document.getElementById("projector-slide");
+  var titleBox = document.getElementById("projector-title");
+  var pageBox = document.getElementById("projector-page");
+  var bar = document.getElementById("projector-bar");
+  var header = root.querySelector(".projector-head");
+  var seconds = parseInt(root.getAttribute("data-seconds"), 10) || 15;
+  var pollSeconds = parseInt(root.getAttribute("data-poll-seconds"), 10) || 10;
+  var fixedRows = parseInt(root.getAttribute("data-rows"), 10) || 0;
+
+  var sources = {
+    standings: { url: root.getAttribute("data-standings-url"), etag: "", data: null },
+    seating: { url: root.getAttribute("data-seating-url"), etag: "", data: null }
+  };
+  var moved = {};          // player id -> places gained (+) or lost (-) at the last change
+  var slides = [];
+  var current = 0;
+  var timer = null;
+  var paused = false;
+
+  function load(source) {
+    var headers = { Accept: "application/json" };
+    if (source.etag) { headers["If-None-Match"] = source.etag; }
+    return fetch(source.url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) {
+        if (response.status === 304) { return false; }
+        if (response.status === 404 || response.status === 403) {  // hidden: leave it out
+          var had = source.data !== null;
+          source.data = null;
+          source.etag = "";
+          return had;
+        }
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        source.etag = response.headers.get("ETag") || "";
+        return response.json().then(function (data) {
+          if (source === sources.standings) { noteMoves(source.data, data); }
+          source.data = data;
+          return true;
+        });
+      })
+      .catch(function () { return false; });  // offline: keep showing what we have
+  }
+
+  function noteMoves(before, after) {
+    if (!before) { return; }
+    var old = {};
+    before.rows.forEach(function (r) { old[r.player_id] = r.rank; });
+    moved = {};
+    after.rows.forEach(function (r) {
+      if (old[r.player_id] !== undefined && old[r.player_id] !== r.rank) { moved[r.player_id] = old[r.player_id] - r.rank; }
+    });
+  }
+
+  function refresh() {
+    return Promise.all([load(sources.standings), load(sources.seating)]).then(function (changes) {
+      return changes[0] || changes[1];
+    });
+  }
+
+  // How many rows fit: the screen's height shared by readable rows (a hall needs big type).
+  function rowsPerPage() {
+    if (fixedRows) { return fixedRows; }
+    var free = window.innerHeight - header.offsetHeight - 40;
+    return Math.max(5, Math.min(20, Math.floor(free / Math.max(44, window.innerHeight / 15))));
+  }
+
+  function columns() {
+    return window.innerWidth >= 1400 ? 3 : (window.innerWidth >= 900 ? 2 : 1);
+  }
+
+  function chunk(list, size) {
+    var out = [];
+    for (var i = 0; i < list.length; i += size) { out.push(list.slice(i, i + size)); }
+    return out;
+  }
+
+  function build() {
+    var rows = rowsPerPage();
+    var out = [];
+    var standings = sources.standings.data;
+    if (standings && standings.rows.length && standings.session_numbers.length) {
+      var n = standings.session_numbers;
+      var pages = chunk(standings.rows, rows);
+      pages.forEach(function (page, i) {
+        out.push({ kind: "standings", rows: rows, items: page, page: i + 1, pages: pages.length,
+                   title: "Standings after session" + (n.length > 1 ? "s " + n[0] + "–" : " ") + n[n.length - 1] });
+      });
+    }
+    var seating = sources.seating.data;
+    if (seating && seating.by_name.length) {
+      var per = rows * columns();
+      var seatPages = chunk(seating.by_name, per);
+      seatPages.forEach(function (page, i) {
+        out.push({ kind: "seating", rows: rows, items: page, page: i + 1, pages: seatPages.length,
+                   title: "Session " + seating.session + " seating: find your table" });
+      });
+    }
+    if (!out.length) { out.push({ kind: "empty", title: "Welcome", page: 1, pages: 1 }); }
+    return out;
+  }
+
+  function el(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) { node.className = className; }
+    if (text !== undefined && text !== null) { node.textContent = String(text); }
+    return node;
+  }
+
+  function renderStandings(slide) {
+    var table = el("table", "projector-standings");
+    var head = el("thead");
+    var hr = el("tr");
+    var last = sources.standings.data.session_numbers.slice(-1)[0];
+    [["Rank", "num"], ["Player", ""], ["", "country"], ["Table points", "num"], ["Score", "num"],
+     ["S" + last, "num last"]].forEach(function (c) {
+      var th = el("th", c[1], c[0]);
+      th.setAttribute("scope", "col");
+      hr.appendChild(th);
+    });
+    head.appendChild(hr);
+    table.appendChild(head);
+    var body = el("tbody");
+    slide.items.forEach(function (r) {
+      var tr = el("tr");
+      tr.id = "projector-player-" + r.player_id;
+      var rank = el("td", "num rank", r.rank_label);
+      var move = moved[r.player_id];
+      if (move) {
+        tr.classList.add(move > 0 ? "live-up" : "live-down");
+        rank.appendChild(el("span", "move", (move > 0 ? "▲" : "▼") + Math.abs(move)));
+      }
+      tr.appendChild(rank);
+      var name = el("th", "name", r.name);
+      name.setAttribute("scope", "row");
+      tr.appendChild(name);
+      tr.appendChild(el("td", "country", r.country));
+      tr.appendChild(el("td", "num strong", r.table_points));
+      tr.appendChild(el("td", "num", r.score));
+      tr.appendChild(el("td", "num last", r.last ? r.last.table_points + " · " + r.last.score : "–"));
+      body.appendChild(tr);
+    });
+    table.appendChild(body);
+    return table;
+  }
+
+  function renderSeating(slide) {
+    var list = el("ol", "projector-seats");
+    list.style.setProperty("--cols", columns());
+    slide.items.forEach(function (s) {
+      var li = el("li");
+      li.appendChild(el("span", "who", s.name));
+      var where = el("span", "where");
+      where.appendChild(el("strong", "", s.table));
+      where.appendChild(document.createTextNode(" "));
+      where.appendChild(el("span", "wind wind-" + s.wind, s.wind));
+      li.appendChild(where);
+      list.appendChild(li);
+    });
+    return list;
+  }
+
+  function render() {
+    var slide = slides[current];
+    var body;
+    if (slide.kind === "standings") { body = renderStandings(slide); }
+    else if (slide.kind === "seating") { body = renderSeating(slide); }
+    else { body = el("p", "projector-empty", "Standings and seating appear here as soon as they are published."); }
+    slideBox.style.setProperty("--rows", slide.rows || 12);
+    slideBox.setAttribute("data-kind", slide.kind);
+    slideBox.setAttribute("data-page", slide.page);
+    slideBox.replaceChildren(body);
+    titleBox.textContent = slide.title;
+    pageBox.textContent = slide.pages > 1 ? slide.page + " / " + slide.pages : "";
+    restartBar();
+  }
+
+  function restartBar() {
+    bar.classList.remove("running");
+    void bar.offsetWidth;  // restart the CSS animation
+    bar.style.animationDuration = seconds + "s";
+    if (!paused) { bar.classList.add("running"); }
+  }
+
+  function show(index) {
+    current = (index + slides.length) % slides.length;
+    render();
+    window.clearTimeout(timer);
+    if (!paused) { timer = window.setTimeout(advance, seconds * 1000); }
+  }
+
+  function advance() {
+    if (current + 1 < slides.length) { show(current + 1); return; }
+    // The end of the loop: start again from fresh data.
+    refresh().then(function () { slides = build(); show(0); });
+  }
+
+  // Between page turns, keep the data fresh; redraw the page on screen if it changed.
+  function poll() {
+    refresh().then(function (changed) {
+      if (changed) {
+        var kind = slides[current] && slides[current].kind;
+        var page = slides[current] && slides[current].page;
+        slides = build();
+        var same = slides.findIndex(function (s) { return s.kind === kind && s.page === page; });
+        current = same >= 0 ? same : 0;
+        render();
+        window.clearTimeout(timer);
+        if (!paused) { timer = window.setTimeout(advance, seconds * 1000); }
+      }
+    }).finally(function () { window.setTimeout(poll, pollSeconds * 1000); });
+  }
+
+  document.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowRight") { show(current + 1); }
+    else if (event.key === "ArrowLeft") { show(current - 1); }
+    else if (event.key === " ") {
+      event.preventDefault();
+      paused = !paused;
+      root.classList.toggle("paused", paused);
+      show(current);
+    }
+  });
+
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {
+    window.clearTimeout(resizeTimer);
+    resizeTimer = window.setTimeout(function () { slides = build(); show(Math.min(current, slides.length - 1)); }, 300);
+  });
+
+  refresh().then(function () {
+    slides = build();
+    show(0);
+    window.setTimeout(poll, pollSeconds * 1000);
+  });
+})();

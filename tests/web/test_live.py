@@ -1,0 +1,201 @@
+"""Live public pages: the player page, statistics, projector, live JSON, and conditional GETs (ETag -> 304)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from sqlalchemy import event
+
+from tests.helpers import add_players, login, make_tournament
+from tournament.extensions import db
+from tournament.services import draws as draw_service
+from tournament.services import penalties, play, scoring
+from tournament.services.scoring import HandData
+
+VALID_22 = "123456789m123s5p5p"
+INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>")
+
+
+def ids(t, session_number: int, table: int) -> list[int]:
+    return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
+
+
+def win(t, session_number, table, number, winner, discarder=None):
+    return scoring.enter_hand(t, session_number, table, HandData(number=number, result="win", winner_id=winner,
+                                                                 discarder_id=discarder, hand=VALID_22), None)
+
+
+@pytest.fixture
+def event_(tournament):
+    """8 players; session 1 played and finished, session 2 in play with one hand; session 3 not drawn."""
+    add_players(tournament, 8)
+    draw_service.draw_next(tournament, seed=3)
+    play.start_session(tournament, 1)
+    e, s, w, n = ids(tournament, 1, 1)
+    win(tournament, 1, 1, 1, e, s)
+    win(tournament, 1, 2, 1, ids(tournament, 1, 2)[2])
+    scoring.finish_session(tournament, 1, force=True)
+    draw_service.draw_next(tournament, seed=4)
+    play.start_session(tournament, 2)
+    win(tournament, 2, 1, 1, ids(tournament, 2, 1)[1], ids(tournament, 2, 1)[0])
+    db.session.commit()
+    return tournament
+
+
+def test_player_page_shows_tables_opponents_results_and_the_rank_chart(client, event_):
+    t = event_
+    e, s, w, n = ids(t, 1, 1)
+    response = client.get(f"/t/{t.id}/players/{e}")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "P" in html and "Rank after each session" in html
+    svg = html[html.index("<svg"):html.index("</svg>")]
+    assert svg.count("<circle") == 2 and "<polyline" in svg  # one point per session in play
+    assert 'role="img"' in svg and "session 1:" in svg
+    for opponent in (s, w, n):  # opponents of session 1 are links to their own pages
+        assert f'href="/t/{t.id}/players/{opponent}"' in html
+    assert re.search(r'id="session-1".*?Pure Straight|id="session-1"', html, re.S)
+    assert "Pure Straight" in html  # the hand won, with its fans
+    assert not INLINE_SCRIPT.search(html)
+
+
+def test_player_page_for_a_missing_or_foreign_player_is_404(client, event_, organiser):
+    other = make_tournament(organiser, name="Other")
+    stranger = add_players(other, 1, start=50)[0]
+    assert client.get(f"/t/{event_.id}/players/{stranger.id}").status_code == 404
+    assert client.get(f"/t/{event_.id}/players/999999").status_code == 404
+    assert client.get(f"/t/999999/players/{stranger.id}").status_code == 404
+
+
+def test_standings_and_seating_link_player_pages(client, event_):
+    t = event_
+    player = ids(t, 2, 1)[0]
+    for url in (f"/t/{t.id}/standings", f"/t/{t.id}/standings/sessions/2", f"/t/{t.id}/seating/2"):
+        html = client.get(url).get_data(as_text=True)
+        assert f'href="/t/{t.id}/players/{player}"' in html, url
+        assert "data-live-region" in html and "js/live.js" in html
+
+
+@pytest.mark.parametrize("path", ["standings", "standings/sessions/2", "standings/teams", "seating", "seating/2",
+                                  "statistics", "live/standings.json", "live/seating.json", "players/{player}"])
+def test_conditional_get_answers_304_until_something_changes(client, event_, path):
+    t = event_
+    url = f"/t/{t.id}/" + path.format(player=ids(t, 2, 1)[0])
+    first = client.get(url)
+    assert first.status_code == 200 and first.headers["ETag"] and first.headers["Cache-Control"] == "no-cache"
+    etag = first.headers["ETag"]
+    again = client.get(url, headers={"If-None-Match": etag})
+    assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data
+    # A hand entered elsewhere: the page is new.
+    a, b, c, d = ids(t, 2, 2)
+    win(t, 2, 2, 1, c, d)
+    db.session.commit()
+    changed = client.get(url, headers={"If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_a_304_costs_one_small_query(client, event_):
+    t = event_
+    url = f"/t/{t.id}/standings"
+    etag = client.get(url).headers["ETag"]
+    statements: list[str] = []
+
+    def count(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    event.listen(db.engine, "before_cursor_execute", count)
+    try:
+        response = client.get(url, headers={"If-None-Match": etag})
+    finally:
+        event.remove(db.engine, "before_cursor_execute", count)
+    assert response.status_code == 304
+    assert len(statements) == 1 and "max" in statements[0].lower()
+
+
+def test_penalty_and_session_status_change_the_etag(client, event_):
+    t = event_
+    url = f"/t/{t.id}/standings"
+    etag = client.get(url).headers["ETag"]
+    penalties.give_penalty(t, player_id=ids(t, 2, 1)[3], session_number=2, amount=5, reason="noise", user=None)
+    db.session.commit()
+    second = client.get(url, headers={"If-None-Match": etag})
+    assert second.status_code == 200
+    scoring.finish_session(t, 2, force=True)
+    db.session.commit()
+    assert client.get(url, headers={"If-None-Match": second.headers["ETag"]}).status_code == 200
+
+
+def test_staff_and_public_get_different_etags(client, event_, organiser):
+    url = f"/t/{event_.id}/standings"
+    public = client.get(url).headers["ETag"]
+    login(client, organiser.email)
+    staff = client.get(url, headers={"If-None-Match": public})
+    assert staff.status_code == 200 and staff.headers["ETag"] != public
+
+
+def test_standings_json_for_the_projector(client, event_):
+    t = event_
+    data = client.get(f"/t/{t.id}/live/standings.json").get_json()
+    assert data["session_numbers"] == [1, 2]
+    assert len(data["rows"]) == 8
+    assert [r["rank"] for r in data["rows"]] == sorted(r["rank"] for r in data["rows"])
+    leader = data["rows"][0]
+    assert set(leader) >= {"player_id", "rank_label", "name", "table_points", "score", "last"}
+    from tournament.services.standings import standings
+
+    assert [r["player_id"] for r in data["rows"]] == standings(t).player_ids
+
+
+def test_seating_json_shows_the_next_session(client, event_):
+    t = event_
+    data = client.get(f"/t/{t.id}/live/seating.json").get_json()
+    assert data["session"] == 2 and data["status"] == "in_play" and len(data["by_name"]) == 8
+    draw_service.draw_next(t, seed=9)  # session 3 drawn but a draft: not shown
+    db.session.commit()
+    assert client.get(f"/t/{t.id}/live/seating.json").get_json()["session"] == 2
+    draw_service.set_status(play.get_session(t, 3), "published")
+    db.session.commit()
+    data = client.get(f"/t/{t.id}/live/seating.json").get_json()
+    assert data["session"] == 3
+    names = [s["name"] for s in data["by_name"]]
+    assert names == sorted(names)
+    assert sorted(len(table["seats"]) for table in data["tables"]) == [4, 4]
+
+
+def test_hidden_standings_stay_hidden_on_the_live_pages(client, event_, organiser):
+    t = event_
+    player = ids(t, 1, 1)[0]
+    t.standings_hidden = True
+    db.session.commit()
+    assert client.get(f"/t/{t.id}/live/standings.json").status_code == 404
+    html = client.get(f"/t/{t.id}/players/{player}").get_data(as_text=True)
+    assert "<svg" not in html and "Rank after each session" not in html and "hidden" in html
+    assert client.get(f"/t/{t.id}/projector").status_code == 200  # the seating still loops
+    login(client, organiser.email)
+    assert client.get(f"/t/{t.id}/live/standings.json").status_code == 200
+    assert "<svg" in client.get(f"/t/{t.id}/players/{player}").get_data(as_text=True)
+
+
+def test_statistics_page(client, event_):
+    t = event_
+    html = client.get(f"/t/{t.id}/statistics").get_data(as_text=True)
+    assert "Highest-scoring hands" in html and "Pure Straight" in html and "Best hand of each session" in html
+    assert html.count('class="fan-bar"') >= 5
+    assert f'href="/t/{t.id}/players/' in html
+    assert not INLINE_SCRIPT.search(html)
+
+
+def test_statistics_before_any_hand(client, tournament):
+    add_players(tournament, 4)
+    assert "No hand has been entered yet" in client.get(f"/t/{tournament.id}/statistics").get_data(as_text=True)
+
+
+def test_projector_page_has_its_data_sources_and_no_inline_script(client, event_):
+    t = event_
+    html = client.get(f"/t/{t.id}/projector?rows=7&seconds=3").get_data(as_text=True)
+    assert f'data-standings-url="/t/{t.id}/live/standings.json"' in html
+    assert 'data-rows="7"' in html and 'data-seconds="5"' in html  # at least 5 s a page
+    assert "js/projector.js" in html and not INLINE_SCRIPT.search(html)
+    assert client.get(f"/t/{t.id}/projector?rows=abc&seconds=-4").status_code == 200
+    assert client.get("/t/999999/projector").status_code == 404

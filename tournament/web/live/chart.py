@@ -1,0 +1,74 @@
+"""The rank chart of a player page, drawn server-side as inline SVG (no script, no library).
+
+Rank 1 is at the top; the vertical scale runs to the largest field of the sessions shown, so a
+player's line keeps its meaning when substitutes or late arrivals change the field.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tournament.services.progress import RankAfter
+
+WIDTH, HEIGHT = 640, 260
+LEFT, RIGHT, TOP, BOTTOM = 48, 24, 20, 36
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    x: float
+    y: float
+    session: int
+    label: str        # "3" or "3=" as the standings print it
+
+
+@dataclass(frozen=True)
+class RankChart:
+    width: int
+    height: int
+    points: list[ChartPoint]
+    path: str                        # the polyline's points attribute
+    grid: list[tuple[float, int]]    # (y, rank) of the horizontal guides
+    sessions: list[tuple[float, int]]  # (x, session) of the vertical labels
+    field_size: int
+    plot_left: int
+    plot_right: int
+    plot_top: int
+    plot_bottom: int
+    description: str
+
+
+def _ticks(field: int) -> list[int]:
+    """A handful of round ranks between 1 and the field size."""
+    if field <= 1:
+        return [1]
+    step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000) if field / s <= 6)
+    ticks = [1, *range(step, field, step), field]
+    if len(ticks) > 2 and ticks[-2] != 1 and field - ticks[-2] < step / 2:
+        del ticks[-2]  # too close to the last rank to print both
+    return sorted(set(ticks))
+
+
+def rank_chart(history: list[RankAfter]) -> RankChart | None:
+    if not history:
+        return None
+    field = max(max(h.field_size for h in history), 2)
+    plot_w = WIDTH - LEFT - RIGHT
+    plot_h = HEIGHT - TOP - BOTTOM
+
+    def x_of(index: int) -> float:
+        return LEFT + (plot_w / 2 if len(history) == 1 else plot_w * index / (len(history) - 1))
+
+    def y_of(rank: int) -> float:
+        return TOP + plot_h * (rank - 1) / (field - 1)
+
+    points = [ChartPoint(x=round(x_of(i), 1), y=round(y_of(h.rank), 1), session=h.session, label=h.rank_label)
+              for i, h in enumerate(history)]
+    steps = ", ".join(f"session {h.session}: {h.rank_label}" for h in history)
+    return RankChart(
+        width=WIDTH, height=HEIGHT, points=points, path=" ".join(f"{p.x},{p.y}" for p in points),
+        grid=[(round(y_of(rank), 1), rank) for rank in _ticks(field)],
+        sessions=[(p.x, p.session) for p in points], field_size=field,
+        plot_left=LEFT, plot_right=WIDTH - RIGHT, plot_top=TOP, plot_bottom=HEIGHT - BOTTOM,
+        description=f"Rank after each session, out of {history[-1].field_size}: {steps}.",
+    )

@@ -1,0 +1,207 @@
+"""Live public pages: a page per player, statistics and awards, the projector, and the live data.
+
+    GET /t/<id>/players/<player_id>      a player's tables, opponents, results and rank chart
+    GET /t/<id>/statistics               highest hands, fan counts, wins and deal-ins, penalties
+    GET /t/<id>/projector                the big-screen loop: standings pages, then the next seating
+    GET /t/<id>/live/standings.json      the standings for the projector (hidden ones refused)
+    GET /t/<id>/live/seating.json        the next session's seating by name and by table
+
+Every live page (these and the public standings, session results and seating pages) answers a
+conditional GET cheaply: its ETag comes from one small "what changed" query, so a poll that finds
+nothing new costs that query and a 304, before the view runs. static/js/live.js polls them.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request
+from flask_login import current_user
+
+from tournament.extensions import db
+from tournament.models import SessionStatus, Tournament
+from tournament.services import draws as draw_service
+from tournament.services import progress as progress_service
+from tournament.services import standings as standings_service
+from tournament.services import statistics as statistics_service
+from tournament.services import tournaments as tournament_service
+from tournament.services.ranking import points_number
+from tournament.web.helpers import tournament_or_404
+from tournament.web.live.chart import rank_chart
+
+bp = Blueprint("live", __name__)
+
+# Pages whose content follows the recorded facts of one tournament, and so may answer 304.
+LIVE_ENDPOINTS = frozenset({
+    "standings.index", "standings.session", "standings.teams", "seating.index", "seating.session",
+    "live.player", "live.statistics", "live.standings_json", "live.seating_json",
+})
+POLL_SECONDS = 10
+
+
+# ----------------------------------------------------------------------------- conditional GET
+
+
+def _viewer() -> str:
+    """Staff and the public may see different pages (hidden standings, staff links)."""
+    return str(current_user.id) if current_user.is_authenticated else ""
+
+
+@bp.before_app_request
+def answer_unchanged() -> Response | None:
+    """A 304 before the view runs when the client's copy is current."""
+    if request.method != "GET" or request.endpoint not in LIVE_ENDPOINTS:
+        return None
+    tournament_id = (request.view_args or {}).get("tournament_id")
+    if not isinstance(tournament_id, int):
+        return None
+    marker = progress_service.change_marker(tournament_id)
+    if marker is None:  # no such tournament: the view answers 404
+        return None
+    g.live_marker = marker
+    digest = hashlib.blake2b(repr((marker, _viewer(), request.full_path)).encode(), digest_size=10)
+    g.live_etag = digest.hexdigest()
+    if g.live_etag in request.if_none_match:
+        response = Response(status=304)
+        _cache_headers(response)
+        return response
+    return None
+
+
+def _cache_headers(response: Response) -> None:
+    response.set_etag(g.live_etag)
+    # Always revalidate: a stale standings is worse than a 304.
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Cookie")
+
+
+@bp.after_app_request
+def tag_live_page(response: Response) -> Response:
+    if g.get("live_etag") and response.status_code == 200 and request.endpoint in LIVE_ENDPOINTS:
+        _cache_headers(response)
+    return response
+
+
+@bp.app_context_processor
+def live_globals() -> dict[str, Any]:
+    return {"live_etag": lambda: g.get("live_etag", ""),
+            "live_poll_seconds": current_app.config.get("LIVE_POLL_SECONDS", POLL_SECONDS)}
+
+
+# ----------------------------------------------------------------------------- shared
+
+
+# Per database engine (an app has one; tests that reset a database get a fresh one), then per state.
+_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_cache_lock = threading.Lock()
+CACHED = 8
+
+
+def _cached(name: str, t: Tournament, build: Callable[[Tournament], Any]) -> Any:
+    """Computed once per state of the tournament (its change marker), per process."""
+    marker = g.get("live_marker")
+    if marker is None:
+        return build(t)
+    key = (name, t.id, marker)
+    with _cache_lock:
+        cache = _caches.setdefault(db.engine, OrderedDict())
+        if key in cache:
+            cache.move_to_end(key)
+            return cache[key]
+    value = build(t)
+    with _cache_lock:
+        cache[key] = value
+        while len(cache) > CACHED:
+            cache.popitem(last=False)
+    return value
+
+
+def standings_visible(t: Tournament) -> bool:
+    """Hidden standings are hidden from everyone but the tournament's staff."""
+    return not getattr(t, "standings_hidden", False) or tournament_service.can_referee(current_user, t)
+
+
+def _next_session(t: Tournament):
+    """The session people need to find their seat for: published and not started, else the one in play,
+    else the last published."""
+    published = [s for s in draw_service.drawn_sessions(t) if s.is_published]
+    upcoming = [s for s in published if s.status == SessionStatus.PUBLISHED]
+    in_play = [s for s in published if s.status == SessionStatus.IN_PLAY]
+    if upcoming or in_play:
+        return (upcoming or in_play)[0]
+    return published[-1] if published else None
+
+
+# ----------------------------------------------------------------------------- pages
+
+
+@bp.route("/t/<int:tournament_id>/players/<int:player_id>")
+def player(tournament_id: int, player_id: int):
+    t = tournament_or_404(tournament_id)
+    visible = standings_visible(t)
+    result = _cached("progress", t, progress_service.progress)
+    record = progress_service.player_record(t, player_id, result)
+    return render_template("live/player.html", tournament=t, record=record, visible=visible,
+                           chart=rank_chart(record.history) if visible else None)
+
+
+@bp.route("/t/<int:tournament_id>/statistics")
+def statistics(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    stats = _cached("statistics", t, statistics_service.statistics)
+    return render_template("live/statistics.html", tournament=t, stats=stats,
+                           top_fan=max((f.hands for f in stats.fans), default=0))
+
+
+@bp.route("/t/<int:tournament_id>/projector")
+def projector(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    rows = request.args.get("rows", type=int) or 0
+    seconds = request.args.get("seconds", type=int) or 15
+    return render_template("live/projector.html", tournament=t, rows=max(0, min(rows, 60)),
+                           seconds=max(5, min(seconds, 120)))
+
+
+# ----------------------------------------------------------------------------- live data
+
+
+@bp.route("/t/<int:tournament_id>/live/standings.json")
+def standings_json(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    if not standings_visible(t):
+        abort(404, "The standings are hidden for now.")
+    result = standings_service.standings(t)
+    last = result.session_numbers[-1] if result.session_numbers else None
+    rows = []
+    for row in result.rows:
+        cell = row.cell(last) if last is not None else None
+        rows.append({
+            "player_id": row.player_id, "rank": row.rank, "rank_label": row.rank_label, "name": row.name,
+            "country": row.country, "team": row.team, "table_points": points_number(row.table_points),
+            "score": row.score,
+            "last": {"session": last, "table_points": points_number(cell.table_points), "score": cell.score}
+            if cell is not None and cell.played else None,
+        })
+    return jsonify({"tournament": t.name, "session_numbers": list(result.session_numbers), "rows": rows,
+                    "generated_at": result.generated_at.isoformat() + "Z"})
+
+
+@bp.route("/t/<int:tournament_id>/live/seating.json")
+def seating_json(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    session = _next_session(t)
+    if session is None:
+        return jsonify({"session": None, "status": None, "by_name": [], "tables": []})
+    page = draw_service.seating_page(session)
+    return jsonify({
+        "session": session.number, "status": str(session.status),
+        "by_name": [{"player_id": s.player_id, "name": s.sort_name, "table": s.table, "wind": s.wind}
+                    for s in page.by_name],
+        "tables": [{"table": number, "seats": [{"wind": s.wind, "name": s.name} for s in seats]}
+                   for number, seats in page.tables],
+    })
