@@ -13,6 +13,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.auth.routes import bp as auth_bp
     from tournament.web.checker.routes import bp as checker_bp
     from tournament.web.draws.routes import bp as draws_bp
+    from tournament.web.exports.routes import bp as exports_bp
     from tournament.web.hands.routes import bp as hands_bp
     from tournament.web.live.routes import bp as live_bp
     from tournament.web.standings.routes import bp as standings_bp
@@ -32,6 +33,7 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(standings_bp)
     app.register_blueprint(seating_bp)
     app.register_blueprint(checker_bp)
+    app.register_blueprint(exports_bp)
     app.register_blueprint(live_bp)
     errors.init_app(app)
     unit.init_app(app)

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from flask import Response, current_app
+from flask import Response, abort, current_app
 
 from tournament.models import Tournament
 from tournament.pdf import save_export
 from tournament.pdf.standings import build_standings_pdf
 from tournament.services import standings as standings_service
-from tournament.web.api.common import api_blueprint, for_tournament
+from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
+from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import StandingsSchema
 
 bp = api_blueprint("api_standings", "Standings (any valid token).")
+
+
+def require_visible(t: Tournament) -> None:
+    """Hidden standings answer the tournament's staff only."""
+    if not standings_visible_to(current_user(), t):
+        abort(403, HIDDEN_MESSAGE)
 
 
 def points(value: Fraction) -> float:
@@ -27,6 +34,7 @@ def points(value: Fraction) -> float:
 def standings(t: Tournament):
     """Ranked players, best first, with a result per session counted (in play or finished); substitutes
     are never ranked."""
+    require_visible(t)
     result = standings_service.standings(t)
     return {
         "rows": [
@@ -53,6 +61,7 @@ def standings(t: Tournament):
 }})
 def standings_pdf(t: Tournament):
     """The standings PDF: rank, name, country, table points, score and a column per session."""
+    require_visible(t)
     result = standings_service.standings(t)
     sessions = result.session_numbers
     subtitle = f"Standings after session {sessions[-1]}" if sessions else "Standings before play"

@@ -9,7 +9,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, render_template
-from flask_login import login_required
+from flask_login import current_user, login_required
 
 from tournament.models import SessionStatus
 from tournament.pdf import save_export
@@ -18,6 +18,7 @@ from tournament.services import NotFound
 from tournament.services import draws as draw_service
 from tournament.services import standings as standings_service
 from tournament.services.ranking import format_points
+from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
 from tournament.web.helpers import refereed_tournament, tournament_or_404
 
 bp = Blueprint("standings", __name__)
@@ -32,15 +33,23 @@ def table_points_text(points) -> str:
 SCORED = (SessionStatus.IN_PLAY, SessionStatus.FINISHED)
 
 
+def visible_tournament(tournament_id: int):
+    """The tournament, if its standings are public or the user is on its staff; 404 otherwise."""
+    t = tournament_or_404(tournament_id)
+    if not standings_visible_to(current_user, t):
+        abort(404, HIDDEN_MESSAGE)
+    return t
+
+
 @bp.route("/t/<int:tournament_id>/standings")
 def index(tournament_id: int):
-    t = tournament_or_404(tournament_id)
+    t = visible_tournament(tournament_id)
     return render_template("standings/index.html", tournament=t, standings=standings_service.standings(t))
 
 
 @bp.route("/t/<int:tournament_id>/standings/sessions/<int:number>")
 def session(tournament_id: int, number: int):
-    t = tournament_or_404(tournament_id)
+    t = visible_tournament(tournament_id)
     sessions = [s for s in draw_service.drawn_sessions(t) if s.status in SCORED]
     if number not in {s.number for s in sessions}:
         abort(404, "This session has no results yet.")
@@ -54,7 +63,7 @@ def session(tournament_id: int, number: int):
 
 @bp.route("/t/<int:tournament_id>/standings/teams")
 def teams(tournament_id: int):
-    t = tournament_or_404(tournament_id)
+    t = visible_tournament(tournament_id)
     return render_template("standings/teams.html", tournament=t, standings=standings_service.standings(t))
 
 

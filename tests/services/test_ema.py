@@ -1,0 +1,118 @@
+"""The EMA results file (ranked players in standings order, the exact header) and the check before it
+goes out: EMA numbers missing, malformed or shared, substitutes who played, sessions not played or still
+in play, tables unfinished or not summing to zero."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from sqlalchemy import select
+
+from tournament.extensions import db
+from tournament.models import Player, SessionTable, TableTotal
+from tournament.services import draws as draw_service
+from tournament.services import ema, play, scoring
+from tournament.services import registration as reg
+from tournament.services.registration import PlayerData
+from tournament.services.standings import standings
+
+HEADER_LINE = "Place,First Name,Last Name,EMA number,Table points,Score,Country"
+COUNTRIES = ["FI", "SE", "DE", "FR", "NL", "GB", "IT", "DK"]
+
+
+@pytest.fixture
+def played(tournament):
+    """8 players, one session of one played, both tables scored by totals; table 2 has a tie for second."""
+    tournament.session_count = 1
+    for i in range(8):
+        reg.check_in(reg.add_player(tournament, PlayerData(
+            first_name=f"Éva{i}", last_name=f"Łukasz{i}", country=COUNTRIES[i], ema_number=f"0400{i:04d}")))
+    draw_service.draw_next(tournament, seed=3)
+    play.start_session(tournament, 1)
+    session = play.get_session(tournament, 1)
+    for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
+        seated = [sp.player_id for sp in play.table_players(session, table)]
+        scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
+    scoring.finish_session(tournament, 1)
+    db.session.commit()
+    return tournament
+
+
+def test_rows_follow_the_standings_with_the_exact_header(played):
+    rows = ema.ema_rows(played)
+    ranked = standings(played).rows
+    assert [r.place for r in rows] == [r.rank for r in ranked]
+    people = {p.id: p for p in db.session.scalars(select(Player))}
+    assert [(r.first_name, r.last_name) for r in rows] == [
+        (people[r.player_id].first_name, people[r.player_id].last_name) for r in ranked]
+    text = ema.ema_csv(rows)
+    lines = text.split("\r\n")
+    assert lines[0] == HEADER_LINE
+    assert lines[-1] == "" and len(lines) == 2 + len(ranked)
+    parsed = list(csv.reader(io.StringIO(text)))
+    assert parsed[0] == HEADER_LINE.split(",")
+    for cells, row in zip(parsed[1:], ranked, strict=True):
+        person = people[row.player_id]
+        assert cells == [str(row.rank), person.first_name, person.last_name, person.ema_number,
+                         row.table_points_text, str(row.score), person.country]
+    # the tie for second at table 2 shares 2 + 1 table points: 1.5 each, printed as a number
+    assert sorted(c[4] for c in parsed[1:]) == ["0", "0", "1", "1.5", "1.5", "2", "4", "4"]
+    assert {c[6] for c in parsed[1:]} == set(COUNTRIES)
+
+
+def test_a_clean_tournament_passes_the_check(played):
+    assert ema.check(played) == []
+
+
+def test_ema_number_problems_name_the_player(played):
+    players = list(db.session.scalars(select(Player).order_by(Player.id)))
+    players[0].ema_number = None
+    players[1].ema_number = "12AB5678"    # legacy data: registration refuses these today
+    players[2].ema_number = "1234567"
+    players[3].ema_number = players[4].ema_number
+    db.session.commit()
+    problems = ema.check(played)
+    by_player: dict[int, list[str]] = {}
+    for p in problems:
+        by_player.setdefault(p.player_id, []).append(p.message)
+    assert "has no EMA number" in by_player[players[0].id][0]
+    assert "'12AB5678' is not 8 digits" in by_player[players[1].id][0]
+    assert "'1234567' is not 8 digits" in by_player[players[2].id][0]
+    assert "given to 2 players" in by_player[players[3].id][0]
+    assert "given to 2 players" in by_player[players[4].id][0]
+    assert set(by_player) == {p.id for p in players[:5]}
+    assert all(p.table is None and p.session is None for p in problems)
+    missing = next(p for p in problems if p.player_id == players[0].id)
+    assert missing.as_json() == {"message": missing.message, "player_id": players[0].id}
+
+
+def test_substitutes_who_played_are_listed_and_left_out_of_the_file(played):
+    session = play.get_session(played, 1)
+    seat = next(s for s in session.seats if s.table_number == 2)
+    substitute = db.session.get(Player, seat.player_id)
+    substitute.is_substitute = True
+    db.session.commit()
+    problems = ema.check(played)
+    assert [(p.player_id, p.table, p.session) for p in problems] == [(substitute.id, 2, 1)]
+    assert "Substitute" in problems[0].message and substitute.full_name in problems[0].message
+    assert substitute.last_name not in ema.ema_csv(ema.ema_rows(played))
+    assert len(ema.ema_rows(played)) == 7
+
+
+def test_unplayed_and_open_sessions_and_unfinished_and_unbalanced_tables(played):
+    played.session_count = 2
+    scoring.reopen_session(played, 1)
+    scoring.clear_totals(played, 1, 2, None)
+    table_1 = db.session.scalar(select(SessionTable).where(SessionTable.table_number == 1))
+    total = db.session.scalar(select(TableTotal).where(TableTotal.table_id == table_1.id).limit(1))
+    total.score += 5  # a sheet copied wrongly: the table no longer sums to zero
+    db.session.commit()
+    problems = ema.check(played)
+    found = {(p.session, p.table, p.message) for p in problems}
+    assert (2, None, "Session 2 has not been played.") in found
+    assert (1, None, "Session 1 is still in play (not closed).") in found
+    assert any(s == 1 and t == 2 for s, t, _ in found)                           # totals cleared
+    assert any(s == 1 and t == 1 and "sum to +5" in m for s, t, m in found)      # does not sum to zero
+    assert all(p.player_id is None for p in problems)

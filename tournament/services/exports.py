@@ -1,0 +1,137 @@
+"""The printed documents of a tournament: plain rows read from the database, handed to the PDF builders
+of `tournament.pdf`. Each `*_pdf` function returns the bytes and the file name to save them under; the
+edge (web page or JSON API) saves the copy under EXPORT_DIR and sends the file.
+
+Seating and schedule cards read every seat of the sessions in one query each (a thousand players over
+ten sessions are 10,000 seats): no ORM objects per seat.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import aliased
+
+from tournament.extensions import db
+from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, TournamentSession, User
+from tournament.models._common import utcnow
+from tournament.pdf.cards import CardEntry, ScheduleCard, build_cards_pdf
+from tournament.pdf.penalties import PenaltyRow, build_penalties_pdf
+from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf
+from tournament.pdf.seating import SeatRow, build_seating_pdf
+from tournament.services import play
+
+
+@dataclass(frozen=True)
+class Document:
+    data: bytes
+    filename: str
+    mimetype: str = "application/pdf"
+
+
+def _stamp() -> str:
+    return f"{utcnow():%Y%m%d-%H%M%S}"
+
+
+def seat_rows(session: TournamentSession) -> list[SeatRow]:
+    rows = db.session.execute(
+        select(Seat.table_number, Seat.seat_wind, Player.first_name, Player.last_name, Player.country,
+               Player.is_substitute)
+        .join(Player, Player.id == Seat.player_id).where(Seat.session_id == session.id)
+    ).all()
+    return [SeatRow(table=table, wind=wind, name=f"{first} {last}", sort_name=f"{last}, {first}",
+                    country=country or "", is_substitute=bool(sub))
+            for table, wind, first, last, country, sub in rows]
+
+
+def sheet_tables(session: TournamentSession) -> list[SheetTable]:
+    players: dict[int, list[SheetPlayer]] = defaultdict(list)
+    for row in seat_rows(session):
+        players[row.table].append(SheetPlayer(start_wind=row.wind, name=row.name))
+    return [SheetTable(table=number, players=seated) for number, seated in sorted(players.items())]
+
+
+def seating_pdf(t: Tournament, number: int) -> Document:
+    session = play.get_session(t, number)
+    status = "" if session.is_published else " (draft: not published yet)"
+    data = build_seating_pdf(f"{t.name}: seating", f"Session {number}{status}", seat_rows(session), utcnow())
+    return Document(data, f"seating-{t.id}-s{number}-{_stamp()}.pdf")
+
+
+def score_sheets_pdf(t: Tournament, number: int) -> Document:
+    session = play.get_session(t, number)
+    data = build_score_sheets_pdf(f"{t.name}: score sheets", f"Session {number}", number,
+                                  sheet_tables(session), utcnow())
+    return Document(data, f"score-sheets-{t.id}-s{number}-{_stamp()}.pdf")
+
+
+def session_numbers(t: Tournament) -> list[int]:
+    """Every session of the tournament: those planned by its settings and any drawn beyond them."""
+    drawn = db.session.scalars(select(TournamentSession.number).where(TournamentSession.tournament_id == t.id))
+    return list(range(1, max([t.session_count, *drawn]) + 1))
+
+
+def schedule_cards(t: Tournament) -> list[ScheduleCard]:
+    """A card for every player still in the tournament, and for anyone (a substitute) already seated."""
+    entries: dict[int, list[CardEntry]] = defaultdict(list)
+    for number, table, wind, player_id in db.session.execute(
+        select(TournamentSession.number, Seat.table_number, Seat.seat_wind, Seat.player_id)
+        .join(TournamentSession, TournamentSession.id == Seat.session_id)
+        .where(TournamentSession.tournament_id == t.id)
+    ):
+        entries[player_id].append(CardEntry(session=number, table=table, wind=wind))
+    out = []
+    for player_id, first, last, country, status in db.session.execute(
+        select(Player.id, Player.first_name, Player.last_name, Player.country, Player.status)
+        .where(Player.tournament_id == t.id)
+    ):
+        left = status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)
+        if left and player_id not in entries:
+            continue
+        out.append(ScheduleCard(player_id=player_id, name=f"{first} {last}", sort_name=f"{last}, {first}",
+                                country=country or "", entries=sorted(entries.get(player_id, []),
+                                                                      key=lambda e: e.session)))
+    return out
+
+
+def schedule_cards_pdf(t: Tournament) -> Document:
+    data = build_cards_pdf(f"{t.name}: schedule cards", "Your table and seat in every session",
+                           schedule_cards(t), session_numbers(t), utcnow())
+    return Document(data, f"schedule-cards-{t.id}-{_stamp()}.pdf")
+
+
+def penalty_rows(t: Tournament) -> list[PenaltyRow]:
+    giver = aliased(User)
+    rows = db.session.execute(
+        select(Penalty, TournamentSession.number, Player.first_name, Player.last_name, giver.name, giver.email)
+        .join(TournamentSession, TournamentSession.id == Penalty.session_id)
+        .join(Player, Player.id == Penalty.player_id)
+        .outerjoin(giver, giver.id == Penalty.given_by_id)
+        .where(Penalty.tournament_id == t.id)
+        .order_by(TournamentSession.number, Penalty.given_at, Penalty.id)
+    ).all()
+    tables = {
+        (session_id, player_id): table
+        for session_id, player_id, table in db.session.execute(
+            select(Seat.session_id, Seat.player_id, Seat.table_number)
+            .join(TournamentSession, TournamentSession.id == Seat.session_id)
+            .where(TournamentSession.tournament_id == t.id)
+        )
+    }
+    return [
+        PenaltyRow(session=number, table=tables.get((p.session_id, p.player_id)), hand=p.hand_number,
+                   player=f"{first} {last}", amount=p.amount, reason=p.reason, given_at=p.given_at,
+                   given_by=name or email or "", cancelled=p.cancelled_at is not None,
+                   cancel_reason=p.cancel_reason or "")
+        for p, number, first, last, name, email in rows
+    ]
+
+
+def penalties_pdf(t: Tournament) -> Document:
+    rows = penalty_rows(t)
+    active = sum(1 for r in rows if not r.cancelled)
+    data = build_penalties_pdf(f"{t.name}: penalties", f"{active} active, {len(rows) - active} cancelled",
+                               rows, utcnow())
+    return Document(data, f"penalties-{t.id}-{_stamp()}.pdf")

@@ -1,0 +1,103 @@
+"""Printing and files for the staff: seating, score sheets, schedule cards, the penalty list, the EMA
+results file with its check, and hiding the standings from the public.
+
+    GET  /manage/tournaments/<id>/exports                                the page listing them all
+    GET  /manage/tournaments/<id>/exports/sessions/<n>/seating.pdf       seating by table and by name
+    GET  /manage/tournaments/<id>/exports/sessions/<n>/score-sheets.pdf  a score sheet per table
+    GET  /manage/tournaments/<id>/exports/schedule-cards.pdf             a card per player
+    GET  /manage/tournaments/<id>/exports/penalties.pdf                  the penalty list
+    GET  /manage/tournaments/<id>/exports/ema-results.csv                the EMA results file
+    POST /manage/tournaments/<id>/exports/standings-visibility          hide or show the standings (organisers)
+
+Every generated file is also saved under EXPORT_DIR.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_login import login_required
+from flask_wtf import FlaskForm
+from wtforms import HiddenField
+from wtforms.validators import AnyOf
+
+from tournament.pdf import save_export
+from tournament.services import draws as draw_service
+from tournament.services import ema as ema_service
+from tournament.services import exports as export_service
+from tournament.services.exports import Document
+from tournament.services.visibility import set_standings_hidden
+from tournament.web.helpers import managed_tournament, refereed_tournament
+
+bp = Blueprint("exports", __name__, url_prefix="/manage/tournaments/<int:tournament_id>/exports")
+
+
+class VisibilityForm(FlaskForm):
+    hidden = HiddenField(validators=[AnyOf(["0", "1"])])
+
+
+def send(document: Document, attachment: bool = False):
+    """Keep a copy under EXPORT_DIR, then send the file (PDFs open in the browser, CSVs download)."""
+    save_export(current_app.config["EXPORT_DIR"], document.filename, document.data)
+    disposition = "attachment" if attachment else "inline"
+    return current_app.response_class(document.data, mimetype=document.mimetype, headers={
+        "Content-Disposition": f'{disposition}; filename="{document.filename}"'})
+
+
+@bp.route("")
+@login_required
+def index(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    return render_template("exports/index.html", tournament=t, sessions=draw_service.drawn_sessions(t),
+                           problems=ema_service.check(t), visibility_form=VisibilityForm())
+
+
+@bp.route("/sessions/<int:number>/seating.pdf")
+@login_required
+def seating(tournament_id: int, number: int):
+    return send(export_service.seating_pdf(refereed_tournament(tournament_id), number))
+
+
+@bp.route("/sessions/<int:number>/score-sheets.pdf")
+@login_required
+def score_sheets(tournament_id: int, number: int):
+    return send(export_service.score_sheets_pdf(refereed_tournament(tournament_id), number))
+
+
+@bp.route("/schedule-cards.pdf")
+@login_required
+def schedule_cards(tournament_id: int):
+    return send(export_service.schedule_cards_pdf(refereed_tournament(tournament_id)))
+
+
+@bp.route("/penalties.pdf")
+@login_required
+def penalties(tournament_id: int):
+    return send(export_service.penalties_pdf(refereed_tournament(tournament_id)))
+
+
+@bp.route("/ema-results.csv")
+@login_required
+def ema_results(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    return send(ema_document(t), attachment=True)
+
+
+def ema_document(t) -> Document:
+    text = ema_service.ema_csv(ema_service.ema_rows(t))
+    return Document(text.encode("utf-8"), f"ema-results-{t.id}.csv", "text/csv")
+
+
+@bp.route("/standings-visibility", methods=["POST"])
+@login_required
+def visibility(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = VisibilityForm()
+    if not form.validate_on_submit():
+        flash("The request could not be read: reload the page and try again.", "error")
+        return redirect(url_for("tournaments.overview", tournament_id=t.id)), 400
+    set_standings_hidden(t, form.hidden.data == "1")
+    flash("The standings are now hidden from the public: only the staff see them." if t.standings_hidden
+          else "The standings are public again.", "success")
+    back = request.form.get("back") == "exports"
+    return redirect(url_for("exports.index", tournament_id=t.id) if back
+                    else url_for("tournaments.overview", tournament_id=t.id))
