@@ -11,6 +11,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
+from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.pdf.style import (
     BODY_SIZE,
     GRID,
@@ -23,7 +24,7 @@ from tournament.pdf.style import (
 )
 from tournament.services.ranking import fold
 
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 CARDS_PER_ROW = 2
 CARD_GAP = 6 * mm
 NOT_DRAWN = "–"

@@ -17,6 +17,7 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
 
+from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.pdf.style import (
     BODY_SIZE,
     CELL_PADDING,
@@ -33,7 +34,7 @@ from tournament.pdf.style import (
 )
 from tournament.services.play import HANDS_PER_SESSION, hand_winds
 
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 WIND_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}
 # Fixed columns, then one column per player (their seat wind pre-printed, their running score written).
 FIXED_HEADER = ("Hand", "Round", "Winner", "Discarder", "Fans", "Points")

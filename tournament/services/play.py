@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.extensions import db
 from tournament.models import (
     HANDS_PER_SESSION,
@@ -24,7 +25,7 @@ from tournament.services import draws as draw_service
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound
 
-WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 
 # Where each starting seat sits in each round, as the wind of its position (rows: starting seat; columns:
 # the East, South, West and North rounds). Within a round the dealer passes to the right after every hand.

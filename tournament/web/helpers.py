@@ -104,7 +104,7 @@ def init_app(app: Flask) -> None:
             "can_manage": lambda t: tournament_service.can_manage(current_user, t),
             "can_referee": lambda t: tournament_service.can_referee(current_user, t),
             "tie_break_labels": TIE_BREAKS,
-            "wind_names": SEAT_WIND_NAMES,
-            "PlayerStatus": PlayerStatus,
-            "SessionStatus": SessionStatus,
         }
+
+    # Jinja globals, not context: macros imported without context see them too.
+    app.jinja_env.globals.update(wind_names=SEAT_WIND_NAMES, PlayerStatus=PlayerStatus, SessionStatus=SessionStatus)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.mcr.rulesets import RULESETS
 from tournament.services.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH, WINDS
 
@@ -17,7 +18,7 @@ FLAG_LABELS = {
     "wall_last": "Last of the wall (or the last discard)",
     "kong": "Kong (won on a kong's replacement tile, or robbed a kong)",
 }
-WIND_LABELS = {"E": "East", "S": "South", "W": "West", "N": "North"}
+WIND_LABELS = SEAT_WIND_NAMES  # one home: tournament.draws.model
 RULESET_LABELS = {"ema": "EMA", "chinese": "Chinese"}
 _TRUE = ("1", "true", "on", "yes")
 _FALSE = ("", "0", "false", "off", "no")
