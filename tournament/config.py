@@ -3,12 +3,16 @@
 DATABASE_URL   SQLAlchemy URL; default SQLite at instance/tournament.db
 SECRET_KEY     session signing key; default: generated once and kept in the instance folder
 EXPORT_DIR     where PDFs and CSVs are written; default: exports/ at the project root
+SECURE_COOKIES 1 behind TLS: session and remember cookies are sent over HTTPS only
+REMEMBER_DAYS  how long "keep me logged in" lasts; default 30
+TRUSTED_PROXIES number of reverse proxies in front (nginx: 1), whose X-Forwarded-For/-Proto are believed
 """
 
 from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
@@ -41,6 +45,10 @@ def instance_secret_key(instance_path: str) -> str:
     return key
 
 
+def _flag(value: str | None) -> bool:
+    return (value or "").strip().lower() in {"1", "true", "yes", "on"}
+
+
 def load_config(instance_path: str, overrides: dict | None = None) -> dict:
     overrides = overrides or {}
     env = os.environ
@@ -55,6 +63,16 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
+        "SESSION_COOKIE_SECURE": _flag(env.get("SECURE_COOKIES")),
+        "REMEMBER_COOKIE_SECURE": _flag(env.get("SECURE_COOKIES")),
+        "REMEMBER_COOKIE_SAMESITE": "Lax",
+        "REMEMBER_COOKIE_HTTPONLY": True,
+        "REMEMBER_COOKIE_DURATION": timedelta(days=int(env.get("REMEMBER_DAYS") or 30)),
+        "TRUSTED_PROXIES": int(env.get("TRUSTED_PROXIES") or 0),
+        # Login throttle (tournament.services.throttle): failures allowed in the sliding window.
+        "LOGIN_THROTTLE_WINDOW": timedelta(minutes=15),
+        "LOGIN_FAILURES_PER_ACCOUNT": 10,
+        "LOGIN_FAILURES_PER_ADDRESS": 30,
         "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
     }
     config.update(overrides)

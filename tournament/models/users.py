@@ -8,7 +8,7 @@ from enum import StrEnum
 
 from flask import current_app, has_app_context
 from flask_login import UserMixin
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from werkzeug.security import check_password_hash, generate_password_hash
 
@@ -53,6 +53,17 @@ class User(UserMixin, db.Model):
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)
 
+    # The token of the login session this object was loaded for (set by services.users.start_login /
+    # user_for_login): Flask-Login keeps it as the "user id" in the session and remember cookies, so a cookie
+    # names one revocable row of login_sessions, never the bare account id.
+    # A plain attribute, not a column (hence no annotation).
+    login_token = None
+
+    def get_id(self) -> str:
+        if not self.login_token:
+            raise RuntimeError("Log in through services.users.start_login, which opens a login session.")
+        return self.login_token
+
     @property
     def is_active(self) -> bool:  # Flask-Login refuses inactive accounts
         return self.active
@@ -91,3 +102,34 @@ class ApiToken(db.Model):
     @property
     def is_revoked(self) -> bool:
         return self.revoked_at is not None
+
+
+class LoginSession(db.Model):
+    """One login on one device. Deleting the row ends it everywhere (all gunicorn workers, session and remember
+    cookies alike): logout deletes one, a password change or "log out everywhere" all of a user's."""
+
+    __tablename__ = "login_sessions"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)  # SHA-256 of the cookie's token
+    remember: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(index=True)
+
+    user: Mapped[User] = relationship()
+
+
+class LoginAttempt(db.Model):
+    """A failed login, kept for the throttle's sliding window (per account and per client address)."""
+
+    __tablename__ = "login_attempts"
+    __table_args__ = (
+        Index("ix_login_attempts_email_created_at", "email", "created_at"),
+        Index("ix_login_attempts_address_created_at", "address", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(254))
+    address: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)

@@ -1,20 +1,28 @@
-"""Accounts, login checks and API tokens."""
+"""Accounts, passwords, login sessions and API tokens."""
 
 from __future__ import annotations
 
+import functools
 import secrets
+from datetime import timedelta
+from importlib.resources import files
 
 from email_validator import EmailNotValidError, validate_email
-from sqlalchemy import func, select
+from flask import current_app, has_app_context
+from sqlalchemy import delete, func, select
+from werkzeug.security import check_password_hash, generate_password_hash
 
 from tournament.extensions import db
 from tournament.models import ApiToken, Role, User
 from tournament.models._common import utcnow
-from tournament.models.users import hash_token
+from tournament.models.users import LoginSession, hash_token
 from tournament.services.db import changes
 from tournament.services.errors import NotFound, ServiceError
 
 MIN_PASSWORD_LENGTH = 8
+MAX_PASSWORD_LENGTH = 200  # hashing a megabyte-long "password" is work an attacker could make us do
+# A login without "keep me logged in" ends after a long event day even if the browser keeps its cookie.
+LOGIN_LIFETIME = timedelta(hours=24)
 
 
 def normalise_email(email: str) -> str:
@@ -32,10 +40,7 @@ def create_user(email: str, password: str, role: str = Role.REFEREE, name: str =
     email = normalise_email(email)
     if role not in {r.value for r in Role}:
         raise ServiceError(f"Unknown role {role!r}: use organiser or referee.", field="role")
-    if len(password) < MIN_PASSWORD_LENGTH:
-        raise ServiceError(
-            f"The password needs at least {MIN_PASSWORD_LENGTH} characters.", field="password"
-        )
+    check_new_password(password, email)
     if find_user_by_email(email):
         raise ServiceError(f"An account for {email} already exists.", field="email")
     with changes():
@@ -45,12 +50,128 @@ def create_user(email: str, password: str, role: str = Role.REFEREE, name: str =
     return user
 
 
+@functools.cache
+def common_passwords() -> frozenset[str]:
+    """The shipped list of very common passwords (lowercase), see data/common_passwords.txt."""
+    text = files("tournament.services").joinpath("data/common_passwords.txt").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
+def check_new_password(password: str, email: str, field: str = "password") -> None:
+    """Refuse a password that is short, very common, or the account's own email (or the part before @)."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise ServiceError(f"The password needs at least {MIN_PASSWORD_LENGTH} characters.", field=field)
+    if len(password) > MAX_PASSWORD_LENGTH:
+        raise ServiceError(f"The password can have at most {MAX_PASSWORD_LENGTH} characters.", field=field)
+    lowered = password.strip().lower()
+    email = email.strip().lower()
+    if lowered in {email, email.partition("@")[0]}:
+        raise ServiceError("The password cannot be your email address or its first part.", field=field)
+    if lowered in common_passwords():
+        raise ServiceError("That is one of the most common passwords, which attackers try first. "
+                           "Choose another: a few unrelated words work well.", field=field)
+
+
+def _hash_method() -> str | None:
+    return current_app.config.get("PASSWORD_HASH_METHOD") if has_app_context() else None
+
+
+_dummy_hashes: dict[str | None, str] = {}
+
+
+def _dummy_hash() -> str:
+    """A hash made like real ones, to check a password against when the email has no account: a login
+    takes the same time whether or not the account exists."""
+    method = _hash_method()
+    if method not in _dummy_hashes:
+        plain = secrets.token_urlsafe(16)
+        _dummy_hashes[method] = (generate_password_hash(plain, method=method) if method
+                                 else generate_password_hash(plain))
+    return _dummy_hashes[method]
+
+
 def authenticate(email: str, password: str) -> User | None:
-    """The user when email and password match an active account, else None (same answer for both)."""
+    """The user when email and password match an active account, else None (same answer and same hashing
+    work for an unknown email, a wrong password and a disabled account)."""
     user = find_user_by_email(email)
-    if user is None or not user.active or not user.check_password(password):
+    if user is None:
+        check_password_hash(_dummy_hash(), password)
+        return None
+    if not user.check_password(password) or not user.active:
         return None
     return user
+
+
+def change_password(user: User, current: str, new: str) -> None:
+    """Set a new password after checking the current one; every login session of the user ends."""
+    if not user.check_password(current):
+        raise ServiceError("That is not your current password.", field="current_password")
+    check_new_password(new, user.email, field="new_password")
+    with changes():
+        user.set_password(new)
+    end_all_logins(user)
+
+
+# --- login sessions: the revocable "user id" Flask-Login keeps in session and remember cookies -------------
+
+
+def start_login(user: User, remember: bool = False) -> str:
+    """Open a login session for `user` and return its token (also set as `user.login_token`).
+
+    A new token on every login: the remember cookie, which carries it, is never the same twice."""
+    now = utcnow()
+    lifetime = current_app.config["REMEMBER_COOKIE_DURATION"] if remember else LOGIN_LIFETIME
+    token = secrets.token_urlsafe(32)
+    with changes():
+        db.session.execute(
+            delete(LoginSession).where(LoginSession.user_id == user.id, LoginSession.expires_at <= now)
+        )
+        db.session.add(LoginSession(user_id=user.id, token_hash=hash_token(token), remember=remember,
+                                    created_at=now, expires_at=now + lifetime))
+    user.login_token = token
+    return token
+
+
+def user_for_login(token: str) -> User | None:
+    """The active user whose unexpired login session has this token, else None (logged out or revoked)."""
+    if not token or len(token) > 100:
+        return None
+    user = db.session.scalar(
+        select(User)
+        .join(LoginSession, LoginSession.user_id == User.id)
+        .where(LoginSession.token_hash == hash_token(token), LoginSession.expires_at > utcnow())
+    )
+    if user is None or not user.active:
+        return None
+    user.login_token = token
+    return user
+
+
+def login_remembered(token: str) -> bool:
+    """Whether the login session was opened with "keep me logged in"."""
+    return bool(db.session.scalar(select(LoginSession.remember).where(LoginSession.token_hash == hash_token(token))))
+
+
+def end_login(token: str | None) -> None:
+    """Log out one device: its session and remember cookies stop working on every worker."""
+    if token:
+        with changes():
+            db.session.execute(delete(LoginSession).where(LoginSession.token_hash == hash_token(token)))
+
+
+def end_all_logins(user: User) -> int:
+    """Log the user out everywhere (every device, every remember cookie); the number of sessions ended."""
+    with changes():
+        result = db.session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
+    return result.rowcount or 0
+
+
+def login_count(user: User) -> int:
+    """The user's login sessions still open (devices logged in)."""
+    return db.session.scalar(
+        select(func.count()).select_from(LoginSession)
+        .where(LoginSession.user_id == user.id, LoginSession.expires_at > utcnow())
+    ) or 0
 
 
 def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from tournament.web import errors, helpers, unit
+from tournament.web import errors, helpers, security, unit
 
 
 def init_web(app: Flask) -> None:
@@ -38,3 +38,4 @@ def init_web(app: Flask) -> None:
     errors.init_app(app)
     unit.init_app(app)
     helpers.init_app(app)
+    security.init_app(app)

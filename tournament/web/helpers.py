@@ -11,20 +11,19 @@ from flask import Flask, abort, flash, redirect
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response
 
-from tournament.extensions import db, login_manager
+from tournament.extensions import login_manager
 from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, SessionStatus, Tournament, User
 from tournament.services import ServiceError
 from tournament.services import tournaments as tournament_service
+from tournament.services import users as user_service
 
 T = TypeVar("T")
 
 
 @login_manager.user_loader
-def load_user(user_id: str) -> User | None:
-    try:
-        return db.session.get(User, int(user_id))
-    except (TypeError, ValueError):
-        return None
+def load_user(login_token: str) -> User | None:
+    # Flask-Login's "user id" is a login session's token (User.get_id): a revoked session loads nobody.
+    return user_service.user_for_login(login_token)
 
 
 def organiser_required(view):

@@ -1,6 +1,6 @@
 from flask_wtf import FlaskForm
-from wtforms import StringField, SubmitField
-from wtforms.validators import DataRequired, Length
+from wtforms import PasswordField, StringField, SubmitField
+from wtforms.validators import DataRequired, EqualTo, Length
 
 
 class TokenForm(FlaskForm):
@@ -14,3 +14,27 @@ class TokenForm(FlaskForm):
 
 class RevokeForm(FlaskForm):
     submit = SubmitField("Revoke")
+
+
+class PasswordForm(FlaskForm):
+    current_password = PasswordField(
+        "Current password", validators=[DataRequired("Enter your current password.")],
+        render_kw={"autocomplete": "current-password"},
+    )
+    new_password = PasswordField(
+        "New password",
+        validators=[DataRequired("Enter a new password."), Length(max=200)],
+        description="At least 8 characters; not a common password, not your email address.",
+        render_kw={"autocomplete": "new-password"},
+    )
+    confirm = PasswordField(
+        "New password again",
+        validators=[DataRequired("Enter the new password again."),
+                    EqualTo("new_password", "The two new passwords differ.")],
+        render_kw={"autocomplete": "new-password"},
+    )
+    submit = SubmitField("Change password")
+
+
+class LogoutEverywhereForm(FlaskForm):
+    submit = SubmitField("Log out everywhere")

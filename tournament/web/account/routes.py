@@ -1,27 +1,42 @@
-"""The logged-in user's account and API tokens.
+"""The logged-in user's account: API tokens, password, logins.
 
-    GET      /account                     account page with tokens
+    GET      /account                     account page with tokens (never cached: it shows new tokens)
     POST     /account/tokens              create a token (shown once)
     POST     /account/tokens/<id>/revoke  revoke a token
+    POST     /account/password            change the password (every other login ends)
+    POST     /account/logout-everywhere   end every login of the account, this one included
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
-from flask_login import current_user, login_required
+from flask_login import current_user, login_required, login_user, logout_user
 
 from tournament.services import ServiceError
 from tournament.services import users as user_service
-from tournament.web.account.forms import RevokeForm, TokenForm
+from tournament.web.account.forms import LogoutEverywhereForm, PasswordForm, RevokeForm, TokenForm
 from tournament.web.helpers import show_service_error
 
 bp = Blueprint("account", __name__, url_prefix="/account")
 
 
+def _page(status: int = 200, **forms):
+    context = {
+        "form": TokenForm(formdata=None),
+        "password_form": PasswordForm(formdata=None),
+        "revoke_form": RevokeForm(),
+        "logout_form": LogoutEverywhereForm(),
+        "new_token": None,
+        "login_count": user_service.login_count(current_user),
+    }
+    context.update(forms)
+    return render_template("account/index.html", **context), status
+
+
 @bp.route("")
 @login_required
 def index():
-    return render_template("account/index.html", form=TokenForm(), revoke_form=RevokeForm(), new_token=None)
+    return _page()
 
 
 @bp.route("/tokens", methods=["POST"])
@@ -34,9 +49,8 @@ def create_token():
         except ServiceError as exc:
             show_service_error(form, exc)
         else:
-            return render_template("account/index.html", form=TokenForm(formdata=None),
-                                   revoke_form=RevokeForm(), new_token=plain)
-    return render_template("account/index.html", form=form, revoke_form=RevokeForm(), new_token=None), 400
+            return _page(new_token=plain)
+    return _page(400, form=form)
 
 
 @bp.route("/tokens/<int:token_id>/revoke", methods=["POST"])
@@ -45,4 +59,36 @@ def revoke_token(token_id: int):
     if RevokeForm().validate_on_submit():
         user_service.revoke_api_token(current_user, token_id)
         flash("Token revoked.", "success")
+    return redirect(url_for("account.index"))
+
+
+@bp.route("/password", methods=["POST"])
+@login_required
+def change_password():
+    form = PasswordForm()
+    if form.validate_on_submit():
+        remember = user_service.login_remembered(current_user.login_token)
+        try:
+            user_service.change_password(current_user, form.current_password.data, form.new_password.data)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            # Every login ended with the old password; this device goes on with a new one (new cookies).
+            user = current_user._get_current_object()
+            user_service.start_login(user, remember=remember)
+            login_user(user, remember=remember)
+            flash("Password changed. Every other device has been logged out.", "success")
+            return redirect(url_for("account.index"))
+    return _page(400, password_form=form)
+
+
+@bp.route("/logout-everywhere", methods=["POST"])
+@login_required
+def logout_everywhere():
+    if LogoutEverywhereForm().validate_on_submit():
+        ended = user_service.end_all_logins(current_user)
+        logout_user()
+        flash(f"Logged out everywhere ({ended} login{'s' if ended != 1 else ''} ended). Log in again here.",
+              "info")
+        return redirect(url_for("auth.login"))
     return redirect(url_for("account.index"))
