@@ -12,6 +12,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.api.routes import bp as api_bp
     from tournament.web.auth.routes import bp as auth_bp
     from tournament.web.checker.routes import bp as checker_bp
+    from tournament.web.clock.routes import bp as clock_bp
     from tournament.web.draws.routes import bp as draws_bp
     from tournament.web.exports.routes import bp as exports_bp
     from tournament.web.hands.routes import bp as hands_bp
@@ -33,6 +34,7 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(standings_bp)
     app.register_blueprint(seating_bp)
     app.register_blueprint(checker_bp)
+    app.register_blueprint(clock_bp)
     app.register_blueprint(exports_bp)
     app.register_blueprint(live_bp)
     errors.init_app(app)

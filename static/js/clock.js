@@ -1,0 +1,174 @@
+// The session clock on the projector, the staff's clock page and the referee board.
+// It counts locally between updates and re-syncs from the server's JSON every few seconds (and as soon as
+// the network returns). Each sync measures how far this device's clock is from the server's, half the round
+// trip assumed each way, so a laptop with a wrong clock still shows the right time.
+(function () {
+  "use strict";
+  var root = document.querySelector("[data-clock]");
+  if (!root) return;
+  var kind = root.dataset.clock; // "projector" | "staff" | "board" | "table" (a table's own time)
+  var url = root.dataset.clockUrl;
+  var pollMs = Math.min(60, Math.max(1, parseInt(root.dataset.poll, 10) || 5)) * 1000;
+  var warningSeconds = parseInt(root.dataset.warningSeconds, 10) || 0;
+  var digits = root.querySelector("[data-clock-digits]");
+  var stateBox = root.querySelector("[data-clock-state]");
+  var face = kind === "projector" ? document.body : root.querySelector(".clock-panel") || root;
+  var offset = 0; // the server's clock minus this device's, in milliseconds
+  var clock = null; // the clock as last received
+  var timer = null;
+
+  function serverNow() {
+    return Date.now() + offset;
+  }
+
+  function two(n) {
+    return (n < 10 ? "0" : "") + n;
+  }
+
+  function format(seconds) {
+    var h = Math.floor(seconds / 3600);
+    var m = Math.floor((seconds % 3600) / 60);
+    var s = seconds % 60;
+    return h ? h + ":" + two(m) + ":" + two(s) : two(m) + ":" + two(s);
+  }
+
+  // Whole seconds left for a table with `extra` seconds; the server's figure while the clock stands still.
+  function left(extra, standing) {
+    if (clock.state !== "running" || !clock.ends_at) return standing;
+    var end = Date.parse(clock.ends_at) + extra * 1000;
+    return Math.max(0, Math.ceil((end - serverNow()) / 1000 - 1e-6));
+  }
+
+  function tableLeft(table) {
+    return left(table.extra_seconds, table.remaining_seconds);
+  }
+
+  function shown(seconds) {
+    return clock.state !== "not_started" && seconds === 0 ? "Time" : format(seconds);
+  }
+
+  function label(seconds, warning) {
+    if (clock.state === "not_started") return "Not started";
+    if (seconds === 0) return "Time";
+    if (clock.state === "paused") return "Paused";
+    if (warning) return "Last " + Math.round(warningSeconds / 60) + " minutes";
+    return "Running";
+  }
+
+  // The projector shows the time every table has; tables with more extra time are listed with their own end.
+  function renderExtra(tables, common) {
+    var list = root.querySelector("[data-clock-extra]");
+    if (!list) return;
+    list.textContent = "";
+    tables.forEach(function (table) {
+      if (table.extra_seconds <= common) return;
+      var seconds = tableLeft(table);
+      var item = document.createElement("li");
+      item.dataset.table = table.table;
+      item.className = clock.state !== "not_started" && seconds === 0 ? "table-time-up" : "";
+      item.appendChild(document.createTextNode("Table " + table.table + " "));
+      var extra = document.createElement("span");
+      extra.className = "extra";
+      extra.textContent = "+" + format(table.extra_seconds - common);
+      item.appendChild(extra);
+      item.appendChild(document.createTextNode(" "));
+      var remaining = document.createElement("strong");
+      remaining.className = "remaining";
+      remaining.textContent = shown(seconds);
+      item.appendChild(remaining);
+      list.appendChild(item);
+    });
+  }
+
+  function render() {
+    if (!clock) return;
+    var tables = clock.tables || [];
+    var started = clock.state !== "not_started";
+    var common = 0;
+    var main = left(0, clock.remaining_seconds);
+    if (kind === "projector" && tables.length) {
+      common = Math.min.apply(null, tables.map(function (t) { return t.extra_seconds; }));
+      main = Math.min.apply(null, tables.map(tableLeft));
+    } else if (kind === "table") {
+      var own = tables.filter(function (t) { return String(t.table) === root.dataset.table; })[0];
+      if (!own) return;
+      main = tableLeft(own);
+    }
+    var warning = started && clock.state !== "ended" && main > 0 && main <= warningSeconds;
+    digits.textContent = shown(main);
+    if (stateBox) stateBox.textContent = label(main, warning);
+    face.classList.toggle("clock-warning", warning);
+    face.classList.toggle("clock-time", started && main === 0);
+    face.classList.toggle("clock-paused", clock.state === "paused");
+    tables.forEach(function (table) {
+      var cell = root.querySelector('[data-table-remaining="' + table.table + '"]');
+      if (cell) cell.textContent = shown(tableLeft(table));
+    });
+    if (kind === "projector") renderExtra(tables, common);
+  }
+
+  function cell(row, text) {
+    var td = document.createElement("td");
+    td.textContent = text;
+    row.appendChild(td);
+    return td;
+  }
+
+  // The referee board's rows, in the server's order (tables needing a referee first).
+  function renderBoard(rows) {
+    var body = root.querySelector("[data-board-rows]");
+    if (!body || !rows) return;
+    var tableUrl = root.dataset.tableUrl || "";
+    body.textContent = "";
+    rows.forEach(function (r) {
+      var row = document.createElement("tr");
+      row.className = "board-row" + (r.needs_referee ? " needs-referee" : "") + (r.over_time ? " over-time" : "");
+      row.dataset.table = r.table;
+      var link = document.createElement("a");
+      link.href = tableUrl.replace(/\/0$/, "/" + r.table);
+      link.textContent = "Table " + r.table;
+      cell(row, "").appendChild(link);
+      cell(row, r.mode === "totals" ? "totals" : String(r.entered));
+      cell(row, r.current_hand ? String(r.current_hand) : "–");
+      cell(row, r.extra_seconds ? format(r.extra_seconds) : "–");
+      var remaining = cell(row, "");
+      remaining.className = "remaining";
+      remaining.dataset.tableRemaining = r.table;
+      cell(row, r.time_called ? (r.hand_in_progress ? "hand " + r.hand_in_progress : "between hands") : "–");
+      cell(row, r.reason);
+      body.appendChild(row);
+    });
+  }
+
+  function sync() {
+    clearTimeout(timer);
+    var sent = Date.now();
+    fetch(url, { cache: "no-store", credentials: "same-origin", headers: { Accept: "application/json" } })
+      .then(function (response) {
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        return response.json();
+      })
+      .then(function (body) {
+        var back = Date.now();
+        var received = body.clock || body;
+        offset = Date.parse(received.server_time) - (sent + back) / 2;
+        clock = received;
+        if (kind === "board") renderBoard(body.tables);
+        root.classList.remove("clock-offline");
+        render();
+      })
+      .catch(function () {
+        root.classList.add("clock-offline"); // keep counting from the last sync
+      })
+      .then(function () {
+        timer = setTimeout(sync, pollMs);
+      });
+  }
+
+  window.addEventListener("online", sync);
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden) sync();
+  });
+  setInterval(render, 250);
+  sync();
+})();

@@ -1,0 +1,44 @@
+"""Forms of the clock page: extra time and a time call (the buttons need nothing but the CSRF token)."""
+
+from __future__ import annotations
+
+from flask_wtf import FlaskForm
+from wtforms import IntegerField, SelectField
+from wtforms.validators import InputRequired, NumberRange
+
+from tournament.models import HANDS_PER_SESSION
+from tournament.services.clock import MAX_EXTRA_SECONDS
+from tournament.web.forms import choices
+
+NO_HAND = "none"
+
+
+class ButtonForm(FlaskForm):
+    """Start, pause, resume, end, undo: a CSRF-protected button."""
+
+
+class ExtendForm(FlaskForm):
+    minutes = IntegerField("Extra minutes", default=5, validators=[
+        InputRequired("Enter the extra minutes."),
+        NumberRange(1, MAX_EXTRA_SECONDS // 60, f"From 1 to {MAX_EXTRA_SECONDS // 60} minutes.")])
+    table = SelectField("For", choices=choices([("", "Every table")]), default="", validate_choice=False)
+
+    def set_tables(self, tables: list[int]) -> None:
+        self.table.choices = choices([("", "Every table"), *[(str(n), f"Table {n}") for n in tables]])
+
+    def table_number(self) -> int | None:
+        value = (self.table.data or "").strip()
+        return int(value) if value.isdigit() else None
+
+
+class TimeCallForm(FlaskForm):
+    hand_in_progress = SelectField(
+        "Hand in progress",
+        choices=choices([(NO_HAND, "None (between hands)"),
+                         *[(str(n), f"Hand {n}") for n in range(1, HANDS_PER_SESSION + 1)]]),
+        default=NO_HAND,
+    )
+
+    def hand(self) -> int | None:
+        value = self.hand_in_progress.data
+        return int(value) if value and value.isdigit() else None

@@ -1,0 +1,226 @@
+"""The session clock on the web: a projector page for the hall, the staff's clock page, the referee board.
+
+    GET   /t/<id>/sessions/<n>/clock                                the projector (public once published)
+    GET   /t/<id>/sessions/<n>/clock.json                           its data (the API's clock shape)
+    GET   /manage/tournaments/<id>/play/<n>/clock                   buttons, extra time, time calls, history
+    POST  /manage/tournaments/<id>/play/<n>/clock/<action>          start | pause | resume | end
+    POST  /manage/tournaments/<id>/play/<n>/clock/extend            extra time (one table or all)
+    POST  /manage/tournaments/<id>/play/<n>/tables/<t>/time         time called, with the hand in progress
+    POST  /manage/tournaments/<id>/play/<n>/tables/<t>/time/undo    organisers
+    GET   /manage/tournaments/<id>/play/<n>/board                   the referee board
+    GET   /manage/tournaments/<id>/play/<n>/board.json              its data
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_login import current_user, login_required
+from sqlalchemy import select
+
+from tournament.extensions import db
+from tournament.models import ClockEvent, TournamentSession, User
+from tournament.services import ServiceError, clock, play
+from tournament.services import tournaments as tournament_service
+from tournament.services.errors import NotFound
+from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
+from tournament.web.clock.payload import board_json, clock_json
+from tournament.web.helpers import managed_tournament, refereed_tournament, tournament_or_404
+
+bp = Blueprint("clock", __name__)
+
+MAX_ID = 2**31 - 1
+STAFF = "/manage/tournaments/<int:tournament_id>/play/<int:number>"
+PUBLIC = "/t/<int:tournament_id>/sessions/<int:number>"
+ACTIONS = {"start": clock.start, "pause": clock.pause, "resume": clock.resume, "end": clock.end}
+DONE = {"start": "The clock is running.", "pause": "The clock is paused.", "resume": "The clock is running again.",
+        "end": "Time was called for everyone."}
+
+
+def _session_or_404(t, number: int) -> TournamentSession:
+    if not 0 < number <= MAX_ID:
+        abort(404, "No such session.")
+    try:
+        return play.get_session(t, number)
+    except NotFound as exc:
+        abort(404, exc.message)
+
+
+def _public_session(tournament_id: int, number: int):
+    """The tournament and session for the hall: a draft's clock is only for its staff."""
+    t = tournament_or_404(tournament_id)
+    session = _session_or_404(t, number)
+    if not session.is_published and not tournament_service.can_referee(current_user, t):
+        abort(404, f"Session {number} is not published.")
+    return t, session
+
+
+def _poll_seconds() -> int:
+    value = request.args.get("poll", type=int)
+    return min(60, max(1, value)) if value else 5
+
+
+def _back(t, number: int):
+    return redirect(url_for("clock.staff", tournament_id=t.id, number=number))
+
+
+# ----------------------------------------------------------------------------- public
+
+
+@dataclass(frozen=True)
+class HallClock:
+    """What the hall sees: the time every table has (extra time given to all included), and the tables
+    with more extra time than that, each with its own end. clock.js computes the same from the JSON."""
+
+    seconds: int
+    warning: bool
+    time_up: bool
+    paused: bool
+    common_extra: int
+    listed: list[clock.TableClock]
+
+
+def hall_clock(state: clock.ClockState) -> HallClock:
+    common = min((row.extra_seconds for row in state.tables), default=0)
+    seconds = 0 if state.state == clock.ENDED else max(0, state.remaining_seconds + common)
+    if state.state == clock.RUNNING and state.tables:
+        seconds = min(row.remaining_seconds for row in state.tables)
+    started = state.state != clock.NOT_STARTED
+    return HallClock(seconds=seconds, warning=started and state.state != clock.ENDED and 0 < seconds
+                     <= state.warning_seconds, time_up=started and seconds == 0,
+                     paused=state.state == clock.PAUSED, common_extra=common,
+                     listed=[row for row in state.tables if row.extra_seconds > common])
+
+
+@bp.route(f"{PUBLIC}/clock")
+def projector(tournament_id: int, number: int):
+    t, session = _public_session(tournament_id, number)
+    state = clock.state_of(t, session)
+    return render_template("clock/projector.html", tournament=t, session=session, clock=state,
+                           hall=hall_clock(state), poll=_poll_seconds())
+
+
+@bp.route(f"{PUBLIC}/clock.json")
+def clock_data(tournament_id: int, number: int):
+    t, session = _public_session(tournament_id, number)
+    response = jsonify(clock_json(clock.state_of(t, session)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+# ----------------------------------------------------------------------------- staff
+
+
+@bp.route(f"{STAFF}/clock")
+@login_required
+def staff(tournament_id: int, number: int):
+    t = refereed_tournament(tournament_id)
+    session = _session_or_404(t, number)
+    state, rows = clock.board(t, number)
+    events = list(db.session.scalars(select(ClockEvent).where(ClockEvent.session_id == session.id)
+                                     .order_by(ClockEvent.at.desc(), ClockEvent.id.desc())))
+    names = {u.id: u.display_name for u in db.session.scalars(
+        select(User).where(User.id.in_({e.user_id for e in events if e.user_id})))}
+    extend_form = ExtendForm()
+    extend_form.set_tables(play.table_numbers(session))
+    call_forms = {}
+    for row in rows:
+        form = TimeCallForm(prefix=f"t{row.table}")
+        if row.current_hand:
+            form.hand_in_progress.data = str(row.current_hand)
+        call_forms[row.table] = form
+    by_table = sorted(rows, key=lambda r: r.table)
+    return render_template("clock/staff.html", tournament=t, session=session, clock=state, rows=by_table,
+                           events=events, names=names, button=ButtonForm(), extend_form=extend_form,
+                           call_forms=call_forms, poll=_poll_seconds())
+
+
+@bp.route(f"{STAFF}/clock/<any(start, pause, resume, end):action>", methods=["POST"])
+@login_required
+def press(tournament_id: int, number: int, action: str):
+    t = refereed_tournament(tournament_id)
+    _session_or_404(t, number)
+    if ButtonForm().validate_on_submit():
+        try:
+            ACTIONS[action](t, number, current_user)
+            flash(DONE[action], "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    return _back(t, number)
+
+
+@bp.route(f"{STAFF}/clock/extend", methods=["POST"])
+@login_required
+def extend(tournament_id: int, number: int):
+    t = refereed_tournament(tournament_id)
+    session = _session_or_404(t, number)
+    form = ExtendForm()
+    form.set_tables(play.table_numbers(session))
+    if form.validate_on_submit():
+        table = form.table_number()
+        try:
+            clock.extend(t, number, form.minutes.data * 60, current_user, table=table)
+            whom = f"table {table}" if table else "every table"
+            flash(f"{form.minutes.data} extra minute{'s' if form.minutes.data != 1 else ''} for {whom}.", "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    else:
+        for errors in form.errors.values():
+            flash(errors[0], "error")
+    return _back(t, number)
+
+
+@bp.route(f"{STAFF}/tables/<int:table>/time", methods=["POST"])
+@login_required
+def call_time(tournament_id: int, number: int, table: int):
+    t = refereed_tournament(tournament_id)
+    _session_or_404(t, number)
+    form = TimeCallForm(prefix=f"t{table}")
+    if form.validate_on_submit():
+        hand = form.hand()
+        try:
+            clock.call_time(t, number, table, hand, current_user)
+            during = f"during hand {hand}" if hand else "between hands"
+            rule = (" It is recorded as not scored." if hand and t.end_rule == clock.STOP_IMMEDIATELY
+                    else " It is finished and entered." if hand else "")
+            flash(f"Time called at table {table} {during}.{rule}", "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    else:
+        flash("Choose the hand in progress (or none).", "error")
+    return _back(t, number)
+
+
+@bp.route(f"{STAFF}/tables/<int:table>/time/undo", methods=["POST"])
+@login_required
+def undo_time_call(tournament_id: int, number: int, table: int):
+    t = managed_tournament(tournament_id)
+    _session_or_404(t, number)
+    if ButtonForm().validate_on_submit():
+        try:
+            clock.undo_time_call(t, number, table, current_user)
+            flash(f"The time call at table {table} was undone; the history keeps it.", "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    return _back(t, number)
+
+
+@bp.route(f"{STAFF}/board")
+@login_required
+def board(tournament_id: int, number: int):
+    t = refereed_tournament(tournament_id)
+    session = _session_or_404(t, number)
+    state, rows = clock.board(t, number)
+    return render_template("clock/board.html", tournament=t, session=session, clock=state, rows=rows,
+                           poll=_poll_seconds())
+
+
+@bp.route(f"{STAFF}/board.json")
+@login_required
+def board_data(tournament_id: int, number: int):
+    t = refereed_tournament(tournament_id)
+    _session_or_404(t, number)
+    response = jsonify(board_json(*clock.board(t, number)))
+    response.headers["Cache-Control"] = "no-store"
+    return response
