@@ -62,10 +62,10 @@
         cls = hadRows ? "live-new" : null;
       } else if (rank !== null && old.rank !== null && rank < old.rank) {
         cls = "live-up";
-        el.setAttribute("data-live-was", old.rank);
+        el.querySelector(".rank").setAttribute("data-live-was", old.rank);
       } else if (rank !== null && old.rank !== null && rank > old.rank) {
         cls = "live-down";
-        el.setAttribute("data-live-was", old.rank);
+        el.querySelector(".rank").setAttribute("data-live-was", old.rank);
       } else if (old.text !== text) {
         cls = "live-changed";
       }
@@ -74,7 +74,8 @@
         el.classList.add("live-mark", cls);
         window.setTimeout(function () {
           el.classList.remove("live-mark", cls);
-          el.removeAttribute("data-live-was");
+          var rank = el.querySelector(".rank[data-live-was]");
+          if (rank) { rank.removeAttribute("data-live-was"); }
         }, MARK_MS);
       }
     });

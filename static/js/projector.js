@@ -100,7 +100,7 @@
       var seatPages = chunk(seating.by_name, per);
       seatPages.forEach(function (page, i) {
         out.push({ kind: "seating", rows: rows, items: page, page: i + 1, pages: seatPages.length,
-                   title: "Session " + seating.session + " seating: find your table" });
+                   title: "Session " + seating.session + ": your table and seat wind" });
       });
     }
     if (!out.length) { out.push({ kind: "empty", title: "Welcome", page: 1, pages: 1 }); }
@@ -120,7 +120,7 @@
     var hr = el("tr");
     var last = sources.standings.data.session_numbers.slice(-1)[0];
     [["Rank", "num"], ["Player", ""], ["", "country"], ["Table points", "num"], ["Score", "num"],
-     ["S" + last, "num last"]].forEach(function (c) {
+     ["Session " + last, "num last"]].forEach(function (c) {
       var th = el("th", c[1], c[0]);
       th.setAttribute("scope", "col");
       hr.appendChild(th);
@@ -167,6 +167,16 @@
     return list;
   }
 
+  // Rows share the free height exactly; the type follows the row height (and the width on narrow screens).
+  function fitRows(table, rows) {
+    var free = slideBox.clientHeight - table.tHead.offsetHeight;
+    var rowHeight = Math.max(24, Math.floor(free / rows));
+    table.style.setProperty("--row-h", rowHeight + "px");
+    // Narrow screens drop two columns (CSS), so the names may use a larger share of the width.
+    var perWidth = window.innerWidth < 900 ? 0.04 : 0.026;
+    table.style.fontSize = Math.round(Math.min(rowHeight * 0.5, window.innerWidth * perWidth)) + "px";
+  }
+
   function render() {
     var slide = slides[current];
     var body;
@@ -177,6 +187,7 @@
     slideBox.setAttribute("data-kind", slide.kind);
     slideBox.setAttribute("data-page", slide.page);
     slideBox.replaceChildren(body);
+    if (slide.kind === "standings") { fitRows(body, slide.rows); }
     titleBox.textContent = slide.title;
     pageBox.textContent = slide.pages > 1 ? slide.page + " / " + slide.pages : "";
     restartBar();

@@ -50,9 +50,9 @@ def test_player_page_shows_tables_opponents_results_and_the_rank_chart(client, e
     assert response.status_code == 200
     html = response.get_data(as_text=True)
     assert "P" in html and "Rank after each session" in html
-    svg = html[html.index("<svg"):html.index("</svg>")]
-    assert svg.count("<circle") == 2 and "<polyline" in svg  # one point per session in play
-    assert 'role="img"' in svg and "session 1:" in svg
+    chart = html[html.index('class="rank-chart"'):html.index("</figure>")]
+    assert chart.count("<circle") == 2 and chart.count('class="chart-line"') == 1  # a point per session in play
+    assert 'role="img"' in chart and "session 1:" in chart and "session 2:" in chart
     for opponent in (s, w, n):  # opponents of session 1 are links to their own pages
         assert f'href="/t/{t.id}/players/{opponent}"' in html
     assert re.search(r'id="session-1".*?Pure Straight|id="session-1"', html, re.S)
@@ -193,9 +193,9 @@ def test_statistics_before_any_hand(client, tournament):
 
 def test_projector_page_has_its_data_sources_and_no_inline_script(client, event_):
     t = event_
-    html = client.get(f"/t/{t.id}/projector?rows=7&seconds=3").get_data(as_text=True)
+    html = client.get(f"/t/{t.id}/projector?rows=7&seconds=1").get_data(as_text=True)
     assert f'data-standings-url="/t/{t.id}/live/standings.json"' in html
-    assert 'data-rows="7"' in html and 'data-seconds="5"' in html  # at least 5 s a page
+    assert 'data-rows="7"' in html and 'data-seconds="3"' in html  # at least 3 s a page
     assert "js/projector.js" in html and not INLINE_SCRIPT.search(html)
     assert client.get(f"/t/{t.id}/projector?rows=abc&seconds=-4").status_code == 200
     assert client.get("/t/999999/projector").status_code == 404

@@ -1,7 +1,9 @@
 """The rank chart of a player page, drawn server-side as inline SVG (no script, no library).
 
 Rank 1 is at the top; the vertical scale runs to the largest field of the sessions shown, so a
-player's line keeps its meaning when substitutes or late arrivals change the field.
+player's line keeps its meaning when substitutes or late arrivals change the field. Horizontal
+positions are percentages and vertical ones pixels: the chart takes any width while its text keeps
+its size (a scaled viewBox would shrink the labels to nothing on a phone).
 """
 
 from __future__ import annotations
@@ -10,29 +12,26 @@ from dataclasses import dataclass
 
 from tournament.services.progress import RankAfter
 
-WIDTH, HEIGHT = 640, 260
-LEFT, RIGHT, TOP, BOTTOM = 48, 24, 20, 36
+HEIGHT = 220                    # px
+TOP, BOTTOM = 22, 34            # px kept free above and below the plot
+LEFT, RIGHT = 5.0, 95.0         # % of the width where the first and last sessions sit
 
 
 @dataclass(frozen=True)
 class ChartPoint:
-    x: float
-    y: float
+    x: float          # % of the width
+    y: float          # px from the top
     session: int
     label: str        # "3" or "3=" as the standings print it
 
 
 @dataclass(frozen=True)
 class RankChart:
-    width: int
     height: int
     points: list[ChartPoint]
-    path: str                        # the polyline's points attribute
+    segments: list[tuple[ChartPoint, ChartPoint]]
     grid: list[tuple[float, int]]    # (y, rank) of the horizontal guides
-    sessions: list[tuple[float, int]]  # (x, session) of the vertical labels
     field_size: int
-    plot_left: int
-    plot_right: int
     plot_top: int
     plot_bottom: int
     description: str
@@ -53,22 +52,20 @@ def rank_chart(history: list[RankAfter]) -> RankChart | None:
     if not history:
         return None
     field = max(max(h.field_size for h in history), 2)
-    plot_w = WIDTH - LEFT - RIGHT
     plot_h = HEIGHT - TOP - BOTTOM
 
     def x_of(index: int) -> float:
-        return LEFT + (plot_w / 2 if len(history) == 1 else plot_w * index / (len(history) - 1))
+        return (LEFT + RIGHT) / 2 if len(history) == 1 else LEFT + (RIGHT - LEFT) * index / (len(history) - 1)
 
     def y_of(rank: int) -> float:
-        return TOP + plot_h * (rank - 1) / (field - 1)
+        return round(TOP + plot_h * (rank - 1) / (field - 1), 1)
 
-    points = [ChartPoint(x=round(x_of(i), 1), y=round(y_of(h.rank), 1), session=h.session, label=h.rank_label)
+    points = [ChartPoint(x=round(x_of(i), 2), y=y_of(h.rank), session=h.session, label=h.rank_label)
               for i, h in enumerate(history)]
     steps = ", ".join(f"session {h.session}: {h.rank_label}" for h in history)
     return RankChart(
-        width=WIDTH, height=HEIGHT, points=points, path=" ".join(f"{p.x},{p.y}" for p in points),
-        grid=[(round(y_of(rank), 1), rank) for rank in _ticks(field)],
-        sessions=[(p.x, p.session) for p in points], field_size=field,
-        plot_left=LEFT, plot_right=WIDTH - RIGHT, plot_top=TOP, plot_bottom=HEIGHT - BOTTOM,
+        height=HEIGHT, points=points, segments=list(zip(points, points[1:], strict=False)),
+        grid=[(y_of(rank), rank) for rank in _ticks(field)], field_size=field,
+        plot_top=TOP, plot_bottom=HEIGHT - BOTTOM,
         description=f"Rank after each session, out of {history[-1].field_size}: {steps}.",
     )

@@ -164,7 +164,7 @@ def projector(tournament_id: int):
     rows = request.args.get("rows", type=int) or 0
     seconds = request.args.get("seconds", type=int) or 15
     return render_template("live/projector.html", tournament=t, rows=max(0, min(rows, 60)),
-                           seconds=max(5, min(seconds, 120)))
+                           seconds=max(3, min(seconds, 120)))
 
 
 # ----------------------------------------------------------------------------- live data
