@@ -26,7 +26,7 @@ def tables(count: int) -> list[SheetTable]:
 
 def hand_lines(text: str) -> dict[int, tuple[str, list[str]]]:
     """hand number -> (prevalent wind, the four seat winds) as printed on one page."""
-    found = re.findall(r"^(\d{1,2})\n(East|South|West|North)\n([ESWN])\n([ESWN])\n([ESWN])\n([ESWN])$", text, re.M)
+    found = re.findall(r"^(\d{1,2})\s(East|South|West|North)\s([ESWN])\s([ESWN])\s([ESWN])\s([ESWN])$", text, re.M)
     return {int(n): (prevalent, list(winds)) for n, prevalent, *winds in found}
 
 

@@ -10,7 +10,7 @@ import re
 import pypdf
 import pytest
 
-from tests.conftest import csrf_token, make_user
+from tests.helpers import csrf_token, make_user
 from tests.services.test_ema import HEADER_LINE, played  # noqa: F401 - the fixture
 from tests.web.test_api_scoring import Api, assert_error, token_for
 from tournament.extensions import db

@@ -15,12 +15,14 @@ from datetime import datetime
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table, TableStyle
+from reportlab.pdfbase import pdfmetrics
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
 from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.pdf.style import (
     BODY_SIZE,
     CELL_PADDING,
+    FRAME_PADDING,
     GRID,
     HEADER_BACKGROUND,
     STRIPE,
@@ -29,7 +31,6 @@ from tournament.pdf.style import (
     fonts,
     heading,
     markup,
-    page_body_height,
     paragraph_style,
 )
 from tournament.services.play import HANDS_PER_SESSION, hand_winds
@@ -41,6 +42,9 @@ FIXED_HEADER = ("Hand", "Round", "Winner", "Discarder", "Fans", "Points")
 FIXED_WIDTHS_MM = (10.0, 14.0, 28.0, 28.0, 59.0, 16.0)
 HAND_ROW_HEIGHT = 6.8 * mm
 MIN_ROW_HEIGHT = 5 * mm
+HEADER_PADDING = 3.0
+LEGEND_GAP = 1.5 * mm
+WIND_SIZE = 7.0
 SIGNATURE_ROW_HEIGHT = 12 * mm
 DEALER_SHADE = colors.HexColor("#fbe7c6")   # the dealer's (East's) cell of every hand
 WIND_GREY = colors.HexColor("#55636a")
@@ -81,66 +85,119 @@ def _player_header(player: SheetPlayer) -> Paragraph:
                      paragraph_style(BODY_SIZE, color="white"))
 
 
-def _sheet(table: SheetTable, widths: list[float], row_height: float = HAND_ROW_HEIGHT) -> Table:
-    players = table.in_seat_order()
-    f = fonts()
-    last_fixed = len(FIXED_HEADER) - 1
-    header = [*FIXED_HEADER, *(_player_header(p) for p in players)]
-    rows = hand_rows(players)
-    blank_players = [""] * len(players)
-    total_row = ["Final score", "", "", "", "", "", *blank_players]
-    signature_row = ["Signatures", "", "Referee:", "", "", "", *blank_players]
-    data = [header, *rows, total_row, signature_row]
-    heights = [None, *[row_height] * len(rows), row_height, SIGNATURE_ROW_HEIGHT]
-    sheet = Table(data, colWidths=widths, rowHeights=heights)
-    total_at, signature_at = len(rows) + 1, len(rows) + 2
-    first_player = len(FIXED_HEADER)
-    commands: list[tuple] = [
-        ("FONT", (0, 0), (-1, 0), f.bold, BODY_SIZE),
-        ("FONT", (0, 1), (-1, -1), f.regular, BODY_SIZE),
-        ("TEXTCOLOR", (0, 0), (-1, 0), colors.white),
-        ("BACKGROUND", (0, 0), (-1, 0), HEADER_BACKGROUND),
-        ("ROWBACKGROUNDS", (0, 1), (first_player - 1, len(rows)), [colors.white, STRIPE]),
-        ("GRID", (0, 0), (-1, -1), 0.5, GRID),
-        ("BOX", (0, 0), (-1, -1), 1.0, HEADER_BACKGROUND),
-        ("LINEAFTER", (last_fixed, 0), (last_fixed, -1), 1.0, HEADER_BACKGROUND),
-        ("VALIGN", (0, 0), (-1, 0), "BOTTOM"),
-        ("VALIGN", (0, 1), (-1, -1), "MIDDLE"),
-        ("LEFTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-        ("RIGHTPADDING", (0, 0), (-1, -1), CELL_PADDING),
-        ("ALIGN", (0, 1), (0, len(rows)), "RIGHT"),
-        # The seat wind sits small in the corner of the box where the running score is written.
-        ("FONT", (first_player, 1), (-1, len(rows)), f.bold, 7.0),
-        ("TEXTCOLOR", (first_player, 1), (-1, len(rows)), WIND_GREY),
-        ("VALIGN", (first_player, 1), (-1, len(rows)), "TOP"),
-        ("TOPPADDING", (first_player, 1), (-1, len(rows)), 1.0),
-        ("FONT", (0, total_at), (-1, signature_at), f.bold, BODY_SIZE),
-        ("LINEABOVE", (0, total_at), (-1, total_at), 1.0, HEADER_BACKGROUND),
-        ("SPAN", (0, total_at), (last_fixed, total_at)),
-        ("SPAN", (0, signature_at), (1, signature_at)),
-        ("SPAN", (2, signature_at), (last_fixed, signature_at)),
-        ("VALIGN", (0, signature_at), (-1, signature_at), "TOP"),
-    ]
-    for index, row in enumerate(rows, start=1):  # shade the dealer of each hand
-        for offset, wind in enumerate(row[first_player:]):
-            if wind == "E":
-                commands.append(("BACKGROUND", (first_player + offset, index), (first_player + offset, index),
-                                 DEALER_SHADE))
-    sheet.setStyle(TableStyle(commands))
-    return sheet
+class ScoreSheet(Flowable):
+    """One table's sheet, drawn straight on the canvas in the project's look (the colours, fonts and
+    padding of `tournament.pdf.style`): a session has hundreds of tables, and laying out a platypus Table
+    of 19 rows by 10 columns per page cost several times more than drawing its few lines and strings.
+
+    The hand rows share the height left by the header (long names wrap there) so that the sheet, its
+    legend and the page's heading always fit on one page.
+    """
+
+    def __init__(self, table: SheetTable, widths: Sequence[float]):
+        super().__init__()
+        self.players = table.in_seat_order()
+        self.widths = list(widths)
+        self.rows = hand_rows(self.players)
+        self.names = [_player_header(p) for p in self.players]
+        self.legend = Paragraph(LEGEND, paragraph_style(7.0))
+        self.row_height = HAND_ROW_HEIGHT
+        self.header_height = self.legend_height = 0.0
+
+    def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
+        first = len(FIXED_HEADER)
+        name_heights = [p.wrap(w - 2 * CELL_PADDING, avail_height)[1]
+                        for p, w in zip(self.names, self.widths[first:], strict=True)]
+        self.header_height = max([BODY_SIZE * 1.2, *name_heights]) + 2 * HEADER_PADDING
+        self.legend_height = self.legend.wrap(sum(self.widths), avail_height)[1] + LEGEND_GAP
+        room = avail_height - self.header_height - SIGNATURE_ROW_HEIGHT - self.legend_height
+        self.row_height = max(MIN_ROW_HEIGHT, min(HAND_ROW_HEIGHT, room / (len(self.rows) + 1)))
+        self.width = sum(self.widths)
+        self.height = (self.header_height + self.row_height * (len(self.rows) + 1) + SIGNATURE_ROW_HEIGHT
+                       + self.legend_height)
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        f = fonts()
+        first = len(FIXED_HEADER)
+        xs = [sum(self.widths[:i]) for i in range(len(self.widths) + 1)]  # column edges
+        top, width, rh = self.height, self.width, self.row_height
+        body_top = top - self.header_height
+        total_top = body_top - rh * len(self.rows)
+        signature_top = total_top - rh
+        bottom = signature_top - SIGNATURE_ROW_HEIGHT
+
+        # backgrounds: the header, stripes in the fixed columns, each hand's dealer
+        c.setFillColor(HEADER_BACKGROUND)
+        c.rect(0, body_top, width, self.header_height, stroke=0, fill=1)
+        c.setFillColor(STRIPE)
+        for i in range(1, len(self.rows), 2):
+            c.rect(0, body_top - rh * (i + 1), xs[first], rh, stroke=0, fill=1)
+        c.setFillColor(DEALER_SHADE)
+        for i, row in enumerate(self.rows):
+            for k, wind in enumerate(row[first:]):
+                if wind == "E":
+                    c.rect(xs[first + k], body_top - rh * (i + 1), xs[first + k + 1] - xs[first + k], rh,
+                           stroke=0, fill=1)
+
+        # rules: a grid in the hand rows; the total and signature rows span the fixed columns
+        c.setStrokeColor(GRID)
+        c.setLineWidth(0.5)
+        for i in range(1, len(self.rows) + 2):
+            c.line(0, body_top - rh * i, width, body_top - rh * i)
+        for x in xs[1:first]:
+            c.line(x, top, x, total_top)
+        c.line(xs[2], signature_top, xs[2], bottom)
+        for x in xs[first + 1:-1]:
+            c.line(x, top, x, bottom)
+        c.setStrokeColor(HEADER_BACKGROUND)
+        c.setLineWidth(1.0)
+        c.line(0, total_top, width, total_top)
+        c.line(xs[first], top, xs[first], bottom)
+        c.rect(0, bottom, width, top - bottom, stroke=1, fill=0)
+
+        # text: the header, then every hand row, then the last two rows' labels
+        text = c.beginText()
+        text.setFillColor(colors.white)
+        text.setFont(f.bold, BODY_SIZE)
+        for x, label in zip(xs, FIXED_HEADER, strict=False):
+            text.setTextOrigin(x + CELL_PADDING, body_top + HEADER_PADDING + 1)
+            text.textOut(label)
+        c.drawText(text)
+        for x, name in zip(xs[first:], self.names, strict=False):
+            name.drawOn(c, x + CELL_PADDING, body_top + HEADER_PADDING)
+        text = c.beginText()
+        for i, row in enumerate(self.rows):
+            row_top = body_top - rh * i
+            middle = row_top - rh / 2 - BODY_SIZE * 0.35
+            text.setFillColor(colors.black)
+            text.setFont(f.regular, BODY_SIZE)
+            number_width = pdfmetrics.stringWidth(row[0], f.regular, BODY_SIZE)
+            text.setTextOrigin(xs[1] - CELL_PADDING - number_width, middle)
+            text.textOut(row[0])
+            text.setTextOrigin(xs[1] + CELL_PADDING, middle)
+            text.textOut(row[1])
+            text.setFillColor(WIND_GREY)
+            text.setFont(f.bold, WIND_SIZE)
+            for k, wind in enumerate(row[first:]):
+                text.setTextOrigin(xs[first + k] + CELL_PADDING, row_top - 1 - WIND_SIZE)
+                text.textOut(wind)
+        text.setFillColor(colors.black)
+        text.setFont(f.bold, BODY_SIZE)
+        text.setTextOrigin(CELL_PADDING, total_top - rh / 2 - BODY_SIZE * 0.35)
+        text.textOut("Final score")
+        text.setTextOrigin(CELL_PADDING, signature_top - 3 - BODY_SIZE)
+        text.textOut("Signatures")
+        text.setTextOrigin(xs[2] + CELL_PADDING, signature_top - 3 - BODY_SIZE)
+        text.textOut("Referee:")
+        c.drawText(text)
+        self.legend.drawOn(c, 0, 0)
 
 
 def _page(table: SheetTable, session_number: int, widths: list[float]) -> list[Flowable]:
-    """A table's page; its hand rows get lower when long names make the header tall, so it stays one page."""
-    available = page_body_height(wide=True)
-    row_height = HAND_ROW_HEIGHT
-    while True:
-        parts = [heading(f"Session {session_number} · Table {table.table}", 13.0), Spacer(1, 2 * mm),
-                 _sheet(table, widths, row_height), Spacer(1, 1.5 * mm), Paragraph(LEGEND, paragraph_style(7.0))]
-        height = sum(part.wrap(sum(widths), available)[1] for part in parts)
-        if height <= available or row_height <= MIN_ROW_HEIGHT:
-            return parts
-        row_height -= 0.2 * mm
+    return [heading(f"Session {session_number} · Table {table.table}", 13.0), Spacer(1, 2 * mm),
+            ScoreSheet(table, widths)]
 
 
 def build_score_sheets_pdf(title: str, subtitle: str, session_number: int, tables: Sequence[SheetTable],
@@ -150,10 +207,10 @@ def build_score_sheets_pdf(title: str, subtitle: str, session_number: int, table
     story: list[Flowable] = []
     for table in sorted(tables, key=lambda t: t.table):
         players = len(table.players) or 1
-        widths = fixed + [(content_width(True) - sum(fixed)) / players] * players
+        widths = fixed + [(content_width(True) - 2 * FRAME_PADDING - sum(fixed)) / players] * players
         if story:
             story.append(PageBreak())
-        story.append(KeepTogether(_page(table, session_number, widths)))
+        story += _page(table, session_number, widths)
     if not story:
         story.append(heading("No tables drawn for this session."))
     return build_story_pdf(title, subtitle, generated_at, story, wide=True)

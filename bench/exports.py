@@ -1,0 +1,97 @@
+"""Printing figures: ``python bench/exports.py [--players 1000] [--sessions 10] [--runs 3]``.
+
+Builds the same tournament as bench/standings.py (its data builder: every table of every session played
+hand by hand, a fresh SQLite file by default or the DATABASE_URL database; removed at the end), then
+prints the wall and CPU time to build, from the database (the verdicts are on CPU time: the machine may
+be shared):
+- the standings PDF (standings computed once, PDF built --runs times; target < 3 s),
+- the score sheets of one session (a page per table; target < 3 s) and of every session,
+- the seating PDF of one session and the schedule cards of every player.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+
+import standings as standings_bench  # bench/standings.py: the data builder
+from flask_migrate import upgrade  # noqa: E402
+from pypdf import PdfReader  # noqa: E402
+
+from tournament import create_app  # noqa: E402
+from tournament.extensions import db  # noqa: E402
+from tournament.models import Tournament  # noqa: E402
+from tournament.pdf.standings import build_standings_pdf  # noqa: E402
+from tournament.services import exports  # noqa: E402
+from tournament.services.standings import standings  # noqa: E402
+
+TARGET_S = 3.0
+
+
+def timed(label: str, build: Callable[[], list[bytes]], runs: int, target: float | None = None) -> None:
+    """Build `runs` times; print the median time, the pages and the size of what one run produced."""
+    times: list[float] = []
+    cpu: list[float] = []
+    files: list[bytes] = []
+    for _ in range(runs):
+        db.session.expire_all()  # every run reads the database afresh
+        started, cpu_started = time.perf_counter(), time.process_time()
+        files = build()
+        times.append(time.perf_counter() - started)
+        cpu.append(time.process_time() - cpu_started)
+    pages = sum(len(PdfReader(io.BytesIO(data)).pages) for data in files)
+    size = sum(len(data) for data in files)
+    median, cpu_median = statistics.median(times), statistics.median(cpu)
+    # The machine may be shared: the verdict is on this process's CPU time, the wall time is printed too.
+    verdict = f" [target < {target:.0f} s CPU: {'met' if cpu_median < target else 'MISSED'}]" if target else ""
+    print(f"{label}: median {median:.2f} s over {runs} run{'s' if runs > 1 else ''} "
+          f"(min {min(times):.2f}, max {max(times):.2f}; CPU {cpu_median:.2f} s), {pages} pages, "
+          f"{size // 1024} KiB{verdict}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--seed", type=int, default=2026)
+    args = parser.parse_args()
+
+    folder = tempfile.mkdtemp(prefix="mcr-bench-")
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/bench.db"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "EXPORT_DIR": folder})
+    with app.app_context():
+        print(f"database: {db.engine.dialect.name}")
+        upgrade()
+        t = standings_bench.build(args.players, args.sessions, args.seed)
+        tid = t.id
+        try:
+            def tournament() -> Tournament:
+                return db.session.get(Tournament, tid)
+
+            def standings_pdf() -> list[bytes]:
+                result = standings(tournament())
+                return [build_standings_pdf(t.name, f"Standings after session {args.sessions}", result.rows,
+                                            result.session_numbers, result.generated_at)]
+
+            timed("standings PDF (standings computed + PDF)", standings_pdf, args.runs, TARGET_S)
+            timed("score sheets, session 1 (a page per table)",
+                  lambda: [exports.score_sheets_pdf(tournament(), 1).data], args.runs, TARGET_S)
+            timed(f"score sheets, all {args.sessions} sessions (one PDF per session)",
+                  lambda: [exports.score_sheets_pdf(tournament(), n).data for n in range(1, args.sessions + 1)], 1)
+            timed("seating PDF, session 1 (by table and by name)",
+                  lambda: [exports.seating_pdf(tournament(), 1).data], args.runs)
+            timed("schedule cards (a card per player)", lambda: [exports.schedule_cards_pdf(tournament()).data], 1)
+            print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
+        finally:
+            standings_bench.remove(tournament())
+
+
+if __name__ == "__main__":
+    sys.exit(main())
