@@ -31,10 +31,10 @@ run: $(VENV)/.installed
 	$(FLASK) demo --if-empty
 	$(FLASK) run --host $(HOST) --port $(PORT)
 
-# Debian's chromium for the browser tests; Playwright never downloads a browser here.
+# Debian's chromium for the browser tests (Playwright never downloads a browser here) and the PDFs' fonts.
 browser-deps:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium for the browser tests"; \
+	@{ command -v chromium >/dev/null 2>&1 && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf; } || { \
+	  echo "Installing Debian's chromium (browser tests) and DejaVu fonts (PDFs)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
