@@ -67,6 +67,17 @@ def test_the_standings_after_session_one_are_what_they_were_before_session_two(t
         progress.standings_after(t, 3)
 
 
+def test_rankings_of_sessions_before_the_one_in_play_are_reused(two_sessions):
+    t, _ = two_sessions
+    first = progress.progress(t)
+    e, s, w, n = table_ids(t, 2, 1)
+    win(t, 2, 1, 1, n, e)
+    second = progress.progress(t)
+    assert second.after[1] is first.after[1]  # session 1 did not change: not ranked again
+    assert second.after[2] is not first.after[2]
+    assert summary(second.after[2]) == summary(standings.standings(t).rows)
+
+
 def test_history_gives_each_players_rank_after_each_session(two_sessions):
     t, after_one = two_sessions
     e, s, w, n = table_ids(t, 2, 1)
@@ -191,3 +202,28 @@ def test_change_marker_moves_with_every_change_and_only_then(two_sessions):
     db.session.commit()
     assert progress.change_marker(t.id) != after_rename
     assert progress.change_marker(10**9) is None
+
+
+def test_a_late_arrival_who_withdrew_is_ranked_from_the_session_they_played(two_sessions):
+    from tournament.models import PlayerStatus
+
+    t, _ = two_sessions
+    scoring.finish_session(t, 2, force=True)
+    late = add_players(t, 4, start=100)
+    draw_service.draw_next(t, seed=7)
+    play.start_session(t, 3)
+    late[0].status = PlayerStatus.WITHDRAWN  # played session 3, then left
+    late[1].status = PlayerStatus.WITHDRAWN
+    db.session.commit()
+    seated = {seat.player_id for seat in play.get_session(t, 3).seats}
+    assert late[0].id in seated
+    result = progress.progress(t)
+    for player in late[:2]:
+        history = result.history(player.id)
+        if player.id in seated:  # ranked once they have played, not before
+            assert [h.session for h in history] == [3]
+        else:
+            assert history == []
+    # A late arrival still registered is ranked all along, with nothing for the sessions before they came.
+    assert [h.session for h in result.history(late[2].id)] == [1, 2, 3]
+    assert result.history(late[2].id)[0].table_points == 0

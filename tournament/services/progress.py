@@ -5,12 +5,14 @@ every result entered so far: the ranking of the sessions <= k, decided by the on
 function (`ranking.rank_players`) from the same facts `standings.standings` reads. The last
 entry of a history is therefore exactly today's standings.
 
-Queries: `progress` reads the facts once (six queries) and ranks once per session.
+Queries: `progress` reads the facts once (six queries) and ranks once per session whose inputs
+changed since it was last ranked in this process.
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
+import threading
+from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -23,6 +25,7 @@ from tournament.models import (
     HandResult,
     Penalty,
     Player,
+    PlayerStatus,
     ScoreChange,
     Seat,
     SessionStatus,
@@ -112,6 +115,13 @@ def _facts(t: Tournament):
     return tuple(number for _, number in sessions), players, tables, penalties
 
 
+# The ranking after a session, keyed by everything it is computed from (its inputs themselves, not an id):
+# while a session is in play, the rankings after the sessions before it do not change and are reused.
+_RANKINGS: OrderedDict[tuple, list[RankedRow]] = OrderedDict()
+_RANKINGS_SIZE = 24  # a ranking of 1,000 players over 10 sessions holds ~10,000 cells
+_rankings_lock = threading.Lock()
+
+
 def progress(t: Tournament) -> Progress:
     """The standings after every counted session: what the rank charts draw."""
     with _no_gc_pauses():
@@ -124,6 +134,13 @@ def progress(t: Tournament) -> Progress:
                         counted=facts.counted)
             for (session, number), facts in sorted(tables.items())
         ]
+        settings = (tuple(t.table_points_list), tuple(t.tie_break_list))
+        facts_of = {number: tuple((r.table, tuple(sorted(r.scores.items())), r.counted)
+                                  for r in results if r.session == number) for number in numbers}
+        # Whether a player is ranked depends on having played only for those who withdrew: the others'
+        # entrants are built once.
+        every_seat = {player_id for r in results for player_id in r.scores}
+        fixed = {p.id: _entrant(p, every_seat) for p in players if p.status != PlayerStatus.WITHDRAWN}
         after: dict[int, list[RankedRow]] = {}
         for index, k in enumerate(numbers):
             upto = [r for r in results if r.session <= k]
@@ -132,11 +149,21 @@ def progress(t: Tournament) -> Progress:
             for (session, player_id), amount in penalties.items():
                 if session <= k:
                     penalty_totals[player_id] += amount
-            after[k] = rank_players(
-                [_entrant(p, played) for p in players], upto,
-                table_points=t.table_points_list, tie_breaks=t.tie_break_list,
-                penalties=penalty_totals, session_numbers=numbers[:index + 1],
-            )
+            entrants = [fixed.get(p.id) or _entrant(p, played) for p in players]
+            key = (settings, tuple(entrants), tuple(facts_of[n] for n in numbers[:index + 1]),
+                   tuple(sorted(penalty_totals.items())), numbers[:index + 1])
+            with _rankings_lock:
+                rows = _RANKINGS.get(key)
+                if rows is not None:
+                    _RANKINGS.move_to_end(key)
+            if rows is None:
+                rows = rank_players(entrants, upto, table_points=settings[0], tie_breaks=settings[1],
+                                    penalties=penalty_totals, session_numbers=numbers[:index + 1])
+                with _rankings_lock:
+                    _RANKINGS[key] = rows
+                    while len(_RANKINGS) > _RANKINGS_SIZE:
+                        _RANKINGS.popitem(last=False)
+            after[k] = rows
     return Progress(tournament_id=t.id, session_numbers=numbers, after=after, tables=tables, penalties=penalties)
 
 
