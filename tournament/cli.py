@@ -35,6 +35,22 @@ def create_user_command(email: str, role: str, name: str, password: str) -> None
     click.echo(f"Created {user.role} {user.email}.")
 
 
+@users_cli.command("password")
+@click.argument("email")
+@click.option("--password", prompt="New password", hide_input=True, confirmation_prompt=True,
+              help="Prompted for when not given.")
+def reset_password_command(email: str, password: str) -> None:
+    """Set a new password for an account (forgotten password); every login of the account ends."""
+    user = user_service.find_user_by_email(email)
+    if user is None:
+        raise click.ClickException(f"No account with the email {email!r}.")
+    try:
+        ended = user_service.reset_password(user, password)
+    except ServiceError as exc:
+        raise click.ClickException(exc.message) from exc
+    click.echo(f"New password set for {user.email}; {ended} login{'s' if ended != 1 else ''} ended.")
+
+
 @users_cli.command("list")
 def list_users_command() -> None:
     """List accounts."""

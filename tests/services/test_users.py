@@ -134,3 +134,23 @@ def test_the_cli_refuses_a_common_password(runner, app_ctx):
     assert result.exit_code != 0
     assert "cannot be your email address" in result.output
     assert user_service.find_user_by_email("boss@example.org") is None
+
+
+def test_the_cli_resets_a_forgotten_password_and_ends_every_login(runner, app_ctx):
+    user = make_user("ann@example.org", "referee")
+    token = user_service.start_login(user, remember=True)
+    db.session.commit()
+    result = runner.invoke(args=["users", "password", "ann@example.org", "--password", "iloveyou"])
+    assert result.exit_code != 0
+    assert "most common passwords" in result.output
+    assert user_service.user_for_login(token) is user  # a refused reset changes nothing
+
+    result = runner.invoke(args=["users", "password", "ann@example.org", "--password", "mahjong-east-round-9"])
+    assert result.exit_code == 0, result.output
+    assert "1 login ended" in result.output
+    db.session.expire_all()
+    assert user_service.authenticate("ann@example.org", "mahjong-east-round-9") is not None
+    assert user_service.user_for_login(token) is None
+    result = runner.invoke(args=["users", "password", "nobody@example.org", "--password", "mahjong-east-round-9"])
+    assert result.exit_code != 0
+    assert "No account" in result.output

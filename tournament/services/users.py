@@ -112,6 +112,14 @@ def change_password(user: User, current: str, new: str) -> None:
     end_all_logins(user)
 
 
+def reset_password(user: User, new: str) -> int:
+    """An administrator's reset (the CLI), for a forgotten password: same rules, every login ends."""
+    check_new_password(new, user.email)
+    with changes():
+        user.set_password(new)
+    return end_all_logins(user)
+
+
 # --- login sessions: the revocable "user id" Flask-Login keeps in session and remember cookies -------------
 
 
