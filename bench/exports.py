@@ -6,7 +6,8 @@ prints the wall and CPU time to build, from the database (the verdicts are on CP
 be shared):
 - the standings PDF (standings computed once, PDF built --runs times; target < 3 s),
 - the score sheets of one session (a page per table; target < 3 s) and of every session,
-- the seating PDF of one session and the schedule cards of every player.
+- the seating PDF of one session and the schedule cards of every player,
+- the EMA results file and its check.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from tournament import create_app  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Tournament  # noqa: E402
 from tournament.pdf.standings import build_standings_pdf  # noqa: E402
-from tournament.services import exports  # noqa: E402
+from tournament.services import ema, exports  # noqa: E402
 from tournament.services.standings import standings  # noqa: E402
 
 TARGET_S = 3.0
@@ -88,6 +89,14 @@ def main() -> None:
             timed("seating PDF, session 1 (by table and by name)",
                   lambda: [exports.seating_pdf(tournament(), 1).data], args.runs)
             timed("schedule cards (a card per player)", lambda: [exports.schedule_cards_pdf(tournament()).data], 1)
+            for label, work in (("EMA results file", lambda: ema.ema_csv(ema.ema_rows(tournament()))),
+                                ("EMA check", lambda: ema.check(tournament()))):
+                db.session.expire_all()
+                started, cpu_started = time.perf_counter(), time.process_time()
+                result = work()
+                print(f"{label}: {time.perf_counter() - started:.2f} s (CPU {time.process_time() - cpu_started:.2f} s), "
+                      f"{len(result.splitlines()) if isinstance(result, str) else len(result)} "
+                      f"{'lines' if isinstance(result, str) else 'problems'}")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
         finally:
             standings_bench.remove(tournament())

@@ -116,3 +116,58 @@ def test_unplayed_and_open_sessions_and_unfinished_and_unbalanced_tables(played)
     assert any(s == 1 and t == 2 for s, t, _ in found)                           # totals cleared
     assert any(s == 1 and t == 1 and "sum to +5" in m for s, t, m in found)      # does not sum to zero
     assert all(p.player_id is None for p in problems)
+
+
+# ----------------------------------------------------------------------------- the same answers as the close check
+
+
+def test_table_problems_agree_with_the_session_check_table_by_table(tournament):
+    """The check reads every table of every session at once; it must say exactly what the check run when a
+    session is closed (`scoring.session_problems`) says, whatever state the tables are in."""
+    from tests.services.test_scoring import VALID_22
+    from tournament.models import Hand, HandPayment
+    from tournament.services import clock
+    from tournament.services.scoring import HandData
+
+    tournament.session_count = 1
+    for i in range(24):
+        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{i}")))
+    draw_service.draw_next(tournament, seed=11)
+    play.start_session(tournament, 1)
+    session = play.get_session(tournament, 1)
+    seated = {k: [sp.player_id for sp in play.table_players(session, k)] for k in range(1, 7)}
+
+    def win(table: int, number: int) -> None:
+        ids = seated[table]
+        scoring.enter_hand(tournament, 1, table, HandData(number=number, result="win", winner_id=ids[number % 4],
+                                                          discarder_id=ids[(number + 1) % 4], hand=VALID_22), None)
+
+    # table 1: nothing; table 2: hands 1-3; table 3: all 16 hands, one payment broken afterwards;
+    # table 4: hands 1-5, time called during hand 6, which is then entered; table 5: totals, three of four;
+    # table 6: time called between hands before any hand, then the call undone.
+    for number in (1, 2, 3):
+        win(2, number)
+    for number in range(1, 17):
+        win(3, number)
+    for number in range(1, 6):
+        win(4, number)
+    clock.call_time(tournament, 1, 4, 6, None)
+    win(4, 6)  # the hand in progress is finished (the default end rule); 7-16 were never played
+    scoring.enter_totals(tournament, 1, 5, dict(zip(seated[5], [10, 20, -5, -25], strict=True)), None)
+    clock.call_time(tournament, 1, 6, None, None)
+    clock.undo_time_call(tournament, 1, 6, None)
+    db.session.flush()
+    hand = db.session.scalar(select(Hand).where(Hand.table_number == 3, Hand.number == 7))
+    payment = db.session.scalar(select(HandPayment).where(HandPayment.hand_id == hand.id).limit(1))
+    payment.delta += 4  # a payment changed behind the services' back
+    table_5 = db.session.scalar(select(SessionTable).where(SessionTable.table_number == 5))
+    db.session.delete(db.session.scalar(select(TableTotal).where(TableTotal.table_id == table_5.id).limit(1)))
+    db.session.commit()
+    db.session.expire_all()
+
+    expected = [(1, p.table, p.message) for p in scoring.session_problems(tournament, 1)]
+    assert ema.table_problems({session.id: 1}) == expected
+    tables_named = {table for _, table, _ in expected}
+    assert tables_named == {1, 2, 3, 5, 6}  # table 4 is complete: its time call explains the missing hands
+    assert any("hand 7's payments" in m for _, _, m in expected)
+    assert any("totals are incomplete" in m for _, _, m in expected)
