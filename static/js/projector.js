@@ -61,9 +61,48 @@
 
   function refresh() {
     return Promise.all([load(sources.standings), load(sources.seating)]).then(function (changes) {
+      loadClock();
       return changes[0] || changes[1];
     });
   }
+
+  // The session in play's clock in the corner: synced at each poll, counted down locally in between.
+  var clockBox = document.getElementById("projector-clock");
+  var clock = null;
+  var offset = 0;  // the server's clock minus this screen's, in ms
+
+  function loadClock() {
+    var url = sources.seating.data && sources.seating.data.clock_url;
+    if (!url) { clock = null; showClock(); return; }
+    var sent = Date.now();
+    fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        clock = data;
+        if (data && data.server_time) { offset = Date.parse(data.server_time) - (sent + Date.now()) / 2; }
+        showClock();
+      })
+      .catch(function () { /* keep counting from what we had */ });
+  }
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+
+  function showClock() {
+    if (!clock || clock.state === "not_started" || !sources.seating.data) { clockBox.hidden = true; return; }
+    var seconds = clock.remaining_seconds;
+    if (clock.state === "running" && clock.ends_at) {
+      seconds = Math.max(0, Math.ceil((Date.parse(clock.ends_at) - (Date.now() + offset)) / 1000));
+    }
+    var h = Math.floor(seconds / 3600);
+    var m = Math.floor((seconds % 3600) / 60);
+    var time = seconds === 0 ? "Time" : (h ? h + ":" + two(m) : m) + ":" + two(seconds % 60);
+    clockBox.textContent = "Session " + sources.seating.data.in_play + " · " + time;
+    clockBox.classList.toggle("warning", Boolean(clock.warning) || seconds === 0);
+    clockBox.classList.toggle("paused", clock.state === "paused");
+    clockBox.hidden = false;
+  }
+
+  window.setInterval(showClock, 1000);
 
   // How many rows fit: the screen's height shared by readable rows (a hall needs big type).
   function rowsPerPage() {

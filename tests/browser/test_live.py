@@ -115,9 +115,19 @@ def test_projector_pages_through_standings_then_seating(page, live_event):
     shoot(page, "projector-standings")
     expect(slide).to_have_attribute("data-page", "2", timeout=6000)  # turned by itself
     expect(slide.locator("tbody tr").first).to_contain_text("9")
+    # The session in play's clock shows in the corner once it runs.
+    from tournament.services import clock
+
+    expect(page.locator("#projector-clock")).to_be_hidden()
+    clock.start(t, 2, None)
+    db.session.commit()
+    expect(page.locator("#projector-clock")).to_have_text(re.compile(r"^Session 2 · (1:59|2:00):\d\d$"), timeout=8000)
     # On to the seating: session 3 is published and next.
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
+    page.keyboard.press(" ")  # pause, then step by hand
+    for _ in range(4):
+        if slide.get_attribute("data-kind") == "seating":
+            break
+        page.keyboard.press("ArrowRight")
     expect(slide).to_have_attribute("data-kind", "seating")
     expect(page.locator("#projector-title")).to_contain_text("Session 3: your table")
     expect(slide.locator("li")).to_have_count(20)  # 8 rows x 3 columns hold everyone

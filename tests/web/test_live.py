@@ -151,13 +151,15 @@ def test_seating_json_shows_the_next_session(client, event_):
     t = event_
     data = client.get(f"/t/{t.id}/live/seating.json").get_json()
     assert data["session"] == 2 and data["status"] == "in_play" and len(data["by_name"]) == 8
+    assert data["clock_url"] == f"/t/{t.id}/sessions/2/clock.json" and data["in_play"] == 2  # its clock
+    assert client.get(data["clock_url"]).status_code == 200
     draw_service.draw_next(t, seed=9)  # session 3 drawn but a draft: not shown
     db.session.commit()
     assert client.get(f"/t/{t.id}/live/seating.json").get_json()["session"] == 2
     draw_service.set_status(play.get_session(t, 3), "published")
     db.session.commit()
     data = client.get(f"/t/{t.id}/live/seating.json").get_json()
-    assert data["session"] == 3
+    assert data["session"] == 3 and data["clock_url"] == f"/t/{t.id}/sessions/2/clock.json"
     names = [s["name"] for s in data["by_name"]]
     assert names == sorted(names)
     assert sorted(len(table["seats"]) for table in data["tables"]) == [4, 4]

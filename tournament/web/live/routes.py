@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, url_for
 from flask_login import current_user
 
 from tournament.extensions import db
@@ -29,8 +29,8 @@ from tournament.services import draws as draw_service
 from tournament.services import progress as progress_service
 from tournament.services import standings as standings_service
 from tournament.services import statistics as statistics_service
-from tournament.services import tournaments as tournament_service
 from tournament.services.ranking import points_number
+from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
 from tournament.web.helpers import tournament_or_404
 from tournament.web.live.chart import rank_chart
 
@@ -75,8 +75,9 @@ def answer_unchanged() -> Response | None:
 
 def _cache_headers(response: Response) -> None:
     response.set_etag(g.live_etag)
-    # Always revalidate: a stale standings is worse than a 304.
-    response.headers["Cache-Control"] = "no-cache"
+    # Always revalidate: a stale standings is worse than a 304. A logged-in user's copy stays no-store.
+    if response.headers.get("Cache-Control") != "no-store":
+        response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Cookie")
 
 
@@ -122,14 +123,14 @@ def _cached(name: str, t: Tournament, build: Callable[[Tournament], Any]) -> Any
 
 
 def standings_visible(t: Tournament) -> bool:
-    """Hidden standings are hidden from everyone but the tournament's staff."""
-    return not getattr(t, "standings_hidden", False) or tournament_service.can_referee(current_user, t)
+    """Hidden standings are hidden from everyone but the tournament's staff: ranks, scores, table points."""
+    return standings_visible_to(current_user, t)
 
 
-def _next_session(t: Tournament):
+def _next_session(sessions):
     """The session people need to find their seat for: published and not started, else the one in play,
     else the last published."""
-    published = [s for s in draw_service.drawn_sessions(t) if s.is_published]
+    published = [s for s in sessions if s.is_published]
     upcoming = [s for s in published if s.status == SessionStatus.PUBLISHED]
     in_play = [s for s in published if s.status == SessionStatus.IN_PLAY]
     if upcoming or in_play:
@@ -174,7 +175,7 @@ def projector(tournament_id: int):
 def standings_json(tournament_id: int):
     t = tournament_or_404(tournament_id)
     if not standings_visible(t):
-        abort(404, "The standings are hidden for now.")
+        abort(404, HIDDEN_MESSAGE)
     result = standings_service.standings(t)
     last = result.session_numbers[-1] if result.session_numbers else None
     rows = []
@@ -194,12 +195,18 @@ def standings_json(tournament_id: int):
 @bp.route("/t/<int:tournament_id>/live/seating.json")
 def seating_json(tournament_id: int):
     t = tournament_or_404(tournament_id)
-    session = _next_session(t)
+    sessions = draw_service.drawn_sessions(t)
+    in_play = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), None)
+    # The session in play's clock, for the projector's corner (the clock's own page has the details).
+    clock_url = url_for("clock.clock_data", tournament_id=t.id, number=in_play.number) if in_play else None
+    session = _next_session(sessions)
     if session is None:
-        return jsonify({"session": None, "status": None, "by_name": [], "tables": []})
+        return jsonify({"session": None, "status": None, "by_name": [], "tables": [], "clock_url": clock_url,
+                        "in_play": None})
     page = draw_service.seating_page(session)
     return jsonify({
-        "session": session.number, "status": str(session.status),
+        "session": session.number, "status": str(session.status), "clock_url": clock_url,
+        "in_play": in_play.number if in_play else None,
         "by_name": [{"player_id": s.player_id, "name": s.sort_name, "table": s.table, "wind": s.wind}
                     for s in page.by_name],
         "tables": [{"table": number, "seats": [{"wind": s.wind, "name": s.name} for s in seats]}
