@@ -103,7 +103,10 @@ def test_exports_are_for_staff_only(client, app, played, outsider, auth):  # noq
 
 
 def test_unknown_session_is_404_for_staff(organiser_client, played):  # noqa: F811
-    assert organiser_client.get(f"/manage/tournaments/{played.id}/exports/sessions/9/seating.pdf").status_code == 404
+    base = f"/manage/tournaments/{played.id}/exports/sessions"
+    for number in (9, 2**31, 2**63):  # past PostgreSQL's integer range too: a 404, not an overflow
+        assert organiser_client.get(f"{base}/{number}/seating.pdf").status_code == 404
+        assert organiser_client.get(f"{base}/{number}/score-sheets.pdf").status_code == 404
 
 
 # ----------------------------------------------------------------------------- JSON API

@@ -22,6 +22,8 @@ from tournament.pdf.penalties import PenaltyRow, build_penalties_pdf
 from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf
 from tournament.pdf.seating import SeatRow, build_seating_pdf
 from tournament.services import play
+from tournament.services.errors import NotFound
+from tournament.services.records import MAX_ID
 
 
 @dataclass(frozen=True)
@@ -53,15 +55,22 @@ def sheet_tables(session: TournamentSession) -> list[SheetTable]:
     return [SheetTable(table=number, players=seated) for number, seated in sorted(players.items())]
 
 
+def drawn_session(t: Tournament, number: int) -> TournamentSession:
+    """The drawn session `number`, or NotFound (also for numbers past the database's integer range)."""
+    if not 0 < number <= MAX_ID:
+        raise NotFound(f"Session {number} has not been drawn.")
+    return play.get_session(t, number)
+
+
 def seating_pdf(t: Tournament, number: int) -> Document:
-    session = play.get_session(t, number)
+    session = drawn_session(t, number)
     status = "" if session.is_published else " (draft: not published yet)"
     data = build_seating_pdf(f"{t.name}: seating", f"Session {number}{status}", seat_rows(session), utcnow())
     return Document(data, f"seating-{t.id}-s{number}-{_stamp()}.pdf")
 
 
 def score_sheets_pdf(t: Tournament, number: int) -> Document:
-    session = play.get_session(t, number)
+    session = drawn_session(t, number)
     data = build_score_sheets_pdf(f"{t.name}: score sheets", f"Session {number}", number,
                                   sheet_tables(session), utcnow())
     return Document(data, f"score-sheets-{t.id}-s{number}-{_stamp()}.pdf")

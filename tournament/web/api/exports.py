@@ -16,7 +16,6 @@ from tournament.models import Tournament
 from tournament.pdf import save_export
 from tournament.services import ema as ema_service
 from tournament.services import exports as export_service
-from tournament.services import play
 from tournament.services import tournaments as tournament_service
 from tournament.services.exports import Document
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
@@ -50,7 +49,7 @@ def _send(document: Document, attachment: bool = False) -> Response:
 
 def _visible_session(t: Tournament, number: int) -> None:
     """A draft seating may still change: the staff only. 404 for a session not drawn."""
-    session = play.get_session(t, number)
+    session = export_service.drawn_session(t, number)
     if not session.is_published and not tournament_service.can_referee(current_user(), t):
         abort(404, f"Session {number} has not been published yet.")
 
