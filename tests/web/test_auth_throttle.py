@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import http.cookiejar
 import logging
+import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import func, select, update
+from werkzeug.serving import make_server
 
 from tests.helpers import PASSWORD, csrf_token, make_user
 from tournament import create_app
@@ -49,7 +56,7 @@ def test_fifty_wrong_passwords_then_the_right_one_does_not_log_in(app, victim, c
     assert "Too many failed logins for this account. Wait 15 minutes and try again." in html
     assert client.get("/account").status_code == 302  # not logged in
     assert _attempts(app) == 10  # refused attempts are not counted: the lock-out ends with the window
-    assert "login throttled: account victim@example.org" in caplog.text
+    assert "login throttled for this account: account victim@example.org" in caplog.text
     assert "failed login for victim@example.org from 203.0.113.7" in caplog.text
 
 
@@ -126,3 +133,35 @@ def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, vict
         assert db.session.scalar(select(func.count()).select_from(LoginAttempt)
                                  .where(LoginAttempt.address == "198.51.100.9")) == 30
         db.engine.dispose()
+
+
+def test_concurrent_guesses_on_several_workers_get_no_more_than_the_limit(app, victim):
+    """30 wrong passwords sent at the same moment to a threaded server: exactly 10 are checked, 20 refused."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    browsers = []
+    for _ in range(30):  # each browser fetches its form (cookie + CSRF token) first
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+        html = opener.open(base + "/login").read().decode()
+        browsers.append((opener, re.search(r'name="csrf_token"[^>]*value="([^"]+)"', html).group(1)))
+    start, statuses = threading.Barrier(len(browsers)), []
+
+    def guess(opener, token, i):
+        data = urllib.parse.urlencode({"csrf_token": token, "email": VICTIM, "password": f"guess-{i}"}).encode()
+        start.wait()
+        try:
+            statuses.append(opener.open(base + "/login", data=data).status)
+        except urllib.error.HTTPError as answer:
+            statuses.append(answer.code)
+
+    threads = [threading.Thread(target=guess, args=(*b, i)) for i, b in enumerate(browsers)]
+    try:
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=60)
+    finally:
+        server.shutdown()
+    assert sorted(statuses) == [401] * 10 + [429] * 20
+    assert _attempts(app) == 10

@@ -33,20 +33,20 @@ def login():
     form = LoginForm()
     if form.validate_on_submit():
         email, address = form.email.data, client_address()
-        # Checked before the password: while throttled even the right password is refused.
-        throttled = throttle.check(email, address)
+        # Counted before the password is checked: while throttled even the right password is refused.
+        throttled = throttle.begin_attempt(email, address)
         if throttled is not None:
             form.password.errors.append(throttled.message)
             response = render_template("auth/login.html", form=form), 429
             return (*response, {"Retry-After": str(throttled.retry_after)})
         user = user_service.authenticate(email, form.password.data)
         if user is not None:
-            throttle.clear_account(email)
+            throttle.succeeded(email)
             user_service.start_login(user, remember=bool(form.remember.data))
             login_user(user, remember=bool(form.remember.data))
             flash(f"Welcome, {user.display_name}.", "success")
             return redirect(_after_login())
-        throttle.record_failure(email, address)
+        throttle.failed(email, address)
         form.password.errors.append("Wrong email or password.")
         return render_template("auth/login.html", form=form), 401
     return render_template("auth/login.html", form=form), 400 if form.is_submitted() else 200
