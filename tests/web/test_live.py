@@ -66,6 +66,10 @@ def test_player_page_for_a_missing_or_foreign_player_is_404(client, event_, orga
     assert client.get(f"/t/{event_.id}/players/{stranger.id}").status_code == 404
     assert client.get(f"/t/{event_.id}/players/999999").status_code == 404
     assert client.get(f"/t/999999/players/{stranger.id}").status_code == 404
+    huge = 2**70  # beyond any integer column: still a 404, never a database error
+    assert client.get(f"/t/{event_.id}/players/{huge}").status_code == 404
+    assert client.get(f"/t/{huge}/players/1").status_code == 404
+    assert client.get(f"/t/{huge}/standings", headers={"If-None-Match": '"x"'}).status_code == 404
 
 
 def test_standings_and_seating_link_player_pages(client, event_):

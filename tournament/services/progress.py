@@ -246,7 +246,7 @@ class PlayerRecord:
 
 def player_record(t: Tournament, player_id: int, progress_result: Progress | None = None) -> PlayerRecord:
     """Everything the public page of a player shows. `progress_result` may be passed in (cached)."""
-    player = db.session.get(Player, player_id)
+    player = db.session.get(Player, player_id) if 0 < player_id <= 2**31 - 1 else None  # ids are int32
     if player is None or player.tournament_id != t.id:
         raise NotFound("No such player in this tournament.")
     result = progress_result or progress(t)

@@ -42,6 +42,7 @@ LIVE_ENDPOINTS = frozenset({
     "live.player", "live.statistics", "live.standings_json", "live.seating_json",
 })
 POLL_SECONDS = 10
+MAX_ID = 2**31 - 1  # ids are 32-bit integers in the database
 
 
 # ----------------------------------------------------------------------------- conditional GET
@@ -58,8 +59,8 @@ def answer_unchanged() -> Response | None:
     if request.method != "GET" or request.endpoint not in LIVE_ENDPOINTS:
         return None
     tournament_id = (request.view_args or {}).get("tournament_id")
-    if not isinstance(tournament_id, int):
-        return None
+    if not isinstance(tournament_id, int) or not 0 < tournament_id <= MAX_ID:
+        return None  # the view answers 404
     marker = progress_service.change_marker(tournament_id)
     if marker is None:  # no such tournament: the view answers 404
         return None
