@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from tournament.web import errors, helpers, security, unit
+from tournament.web import converters, errors, helpers, input_guard, security, unit
 
 
 def init_web(app: Flask) -> None:
@@ -17,12 +17,14 @@ def init_web(app: Flask) -> None:
     from tournament.web.exports.routes import bp as exports_bp
     from tournament.web.hands.routes import bp as hands_bp
     from tournament.web.live.routes import bp as live_bp
-    from tournament.web.standings.routes import bp as standings_bp
     from tournament.web.players.routes import bp as players_bp
     from tournament.web.public.routes import bp as public_bp
     from tournament.web.seating.routes import bp as seating_bp
+    from tournament.web.standings.routes import bp as standings_bp
     from tournament.web.tournaments.routes import bp as tournaments_bp
 
+    converters.init_app(app)  # before any blueprint: rules bind their converters when added
+    input_guard.init_app(app)
     app.register_blueprint(public_bp)
     app.register_blueprint(auth_bp)
     app.register_blueprint(account_bp)
