@@ -229,3 +229,11 @@ def test_only_organisers_toggle_and_bad_values_are_refused(client, auth, referee
     assert bad.status_code == 400
     db.session.refresh(t)
     assert t.standings_hidden is False
+
+
+def test_standings_pdf_lists_every_ranked_player_in_order(organiser_client, played):  # noqa: F811
+    t = played
+    pages = pdf_text(organiser_client.get(f"/manage/tournaments/{t.id}/standings.pdf").data)
+    names = re.findall(r"Éva\d Łukasz\d", "\n".join(pages))
+    assert names == [row.name for row in standings(t).rows] and len(names) == 8
+    assert all("Rank" in page and f"{t.name}: standings" in page for page in pages)
