@@ -26,6 +26,7 @@ from tournament.models import (
     ClockEvent,
     ClockEventKind,
     Hand,
+    Seat,
     SessionStatus,
     SessionTable,
     TableMode,
@@ -195,9 +196,17 @@ def _now(now: datetime | None) -> datetime:
     return now.astimezone(UTC).replace(tzinfo=None) if now.tzinfo else now
 
 
+def table_numbers(session: TournamentSession) -> list[int]:
+    """The session's tables, read without loading every seat: the clock is polled by every screen."""
+    if "seats" in session.__dict__:  # already loaded
+        return play.table_numbers(session)
+    return list(db.session.scalars(select(Seat.table_number).where(Seat.session_id == session.id)
+                                   .distinct().order_by(Seat.table_number)))
+
+
 def state_of(t: Tournament, session: TournamentSession, now: datetime | None = None) -> ClockState:
     return clock_state(events_of(session), t.session_minutes * 60, (t.warning_minutes or 0) * 60,
-                       play.table_numbers(session), _now(now))
+                       table_numbers(session), _now(now))
 
 
 def session_clock(t: Tournament, number: int, now: datetime | None = None) -> ClockState:
@@ -324,7 +333,7 @@ def extend(t: Tournament, number: int, seconds: int, user: User | None, table: i
         raise ServiceError(f"Extra time is 1 to {MAX_EXTRA_SECONDS} seconds.", field="seconds")
     session = _session_for_action(t, number)
     if table is not None and (isinstance(table, bool) or not isinstance(table, int)
-                              or table not in play.table_numbers(session)):
+                              or table not in table_numbers(session)):
         raise NotFound(f"Session {number} has no table {table}.")
     if _explicitly_ended(session):
         _refuse("Time was called for everyone: the clock is ended and cannot be extended.")
