@@ -87,7 +87,7 @@ def main() -> None:
 
             measure(f"progress: ranks after each of {args.sessions} sessions", progress_cold, args.runs)
             measure("progress after a hand in the last session", progress_in_play, args.runs)
-            measure("player record (progress included)", lambda: progress.player_record(tournament(), player),
+            measure("player record (rankings already cached)", lambda: progress.player_record(tournament(), player),
                     args.runs)
             measure("statistics", lambda: stats_service.statistics(tournament()), args.runs)
             db.session.commit()
