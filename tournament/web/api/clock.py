@@ -144,13 +144,12 @@ def get_clock(tournament_id: int, number: int):
 
 def _action(name: str, action: Callable[..., clock.ClockState], doc: str) -> None:
     @bp.route(f"{SESSION}/clock/{name}", methods=["POST"], endpoint=f"clock_{name}")
+    @bp.doc(summary=doc.split(":")[0].split(";")[0].rstrip("."), description=doc)
     @staff_only("referee")
     @bp.arguments(EmptySchema, required=False)
     @bp.response(200, ClockSchema)
     def view(_: dict, t: Tournament, number: int):
         return clock_json(action(t, number, g.api_user))
-
-    view.__doc__ = doc
 
 
 _action("start", clock.start, "Start the clock (its staff); a session not yet in play is put in play. "
