@@ -153,8 +153,16 @@
           return response.text();
         }
         if (response.status === 404 || response.status === 403) {
+          // Hidden meanwhile (the organisers hid the standings, a seating was withdrawn): take it off the
+          // screen too, not only out of the next page load.
           stopped = true;
-          say("This page is no longer public. Reload to see why.", "stopped");
+          regions.forEach(function (region) {
+            var note = document.createElement("p");
+            note.className = "callout";
+            note.textContent = "This is not shown any more. Reload the page later.";
+            region.replaceChildren(note);
+          });
+          say("Stopped: this page is no longer public.", "stopped");
           return null;
         }
         throw new Error("HTTP " + response.status);

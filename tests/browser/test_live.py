@@ -89,6 +89,17 @@ def test_public_standings_update_after_a_hand_entered_elsewhere(page, live_event
     expect(moved).not_to_have_class(re.compile(r"live-mark"), timeout=9000)
 
 
+def test_standings_hidden_meanwhile_leave_the_open_page(page, live_event):
+    t = live_event
+    page.goto(f"/t/{t.id}/standings")
+    expect(page.locator("#live-standings tbody tr")).to_have_count(20)
+    t.standings_hidden = True
+    db.session.commit()
+    expect(page.locator("#live-standings tbody tr")).to_have_count(0, timeout=8000)
+    expect(page.locator("#live-standings")).to_contain_text("not shown any more")
+    expect(page.locator(".live-status")).to_contain_text("no longer public")
+
+
 def test_seating_page_keeps_what_is_typed_while_it_updates(page, live_event):
     t = live_event
     page.goto(f"/t/{t.id}/seating/2")
