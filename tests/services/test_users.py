@@ -145,12 +145,13 @@ def test_the_cli_resets_a_forgotten_password_and_ends_every_login(runner, app_ct
     assert "most common passwords" in result.output
     assert user_service.user_for_login(token) is user  # a refused reset changes nothing
 
-    result = runner.invoke(args=["users", "password", "ann@example.org", "--password", "mahjong-east-round-9"])
+    new = ["--password", "mahjong-east-round-9"]
+    result = runner.invoke(args=["users", "password", "ann@example.org", *new])
     assert result.exit_code == 0, result.output
     assert "1 login ended" in result.output
     db.session.expire_all()
     assert user_service.authenticate("ann@example.org", "mahjong-east-round-9") is not None
     assert user_service.user_for_login(token) is None
-    result = runner.invoke(args=["users", "password", "nobody@example.org", "--password", "mahjong-east-round-9"])
+    result = runner.invoke(args=["users", "password", "nobody@example.org", *new])
     assert result.exit_code != 0
     assert "No account" in result.output

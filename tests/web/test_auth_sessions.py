@@ -127,8 +127,8 @@ def test_password_change_logs_out_every_other_device_and_keeps_this_one(app, acc
     phone_session, phone_remember = _cookie(phone, "session"), _cookie(phone, "remember_token")
     desk_before = _cookie(desk, "session")
 
-    response = post_form(desk, "/account/password", {"current_password": PASSWORD, "new_password": NEW_PASSWORD,
-                                                     "confirm": NEW_PASSWORD}, form_url="/account")
+    change = {"current_password": PASSWORD, "new_password": NEW_PASSWORD, "confirm": NEW_PASSWORD}
+    response = post_form(desk, "/account/password", change, form_url="/account")
     assert response.status_code == 302
     assert _logged_in(desk)
     assert not _logged_in(phone)

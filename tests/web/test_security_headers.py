@@ -16,7 +16,8 @@ TEMPLATES = PROJECT_ROOT / "templates"
 def _csp(response) -> dict[str, str]:
     policy = response.headers.get("Content-Security-Policy")
     assert policy, f"no Content-Security-Policy on {response.request.path}"
-    return {part.split()[0]: part.partition(" ")[2] for part in (p.strip() for p in policy.split(";")) if part}
+    parts = [p.strip() for p in policy.split(";") if p.strip()]
+    return {part.split()[0]: part.partition(" ")[2] for part in parts}
 
 
 def _assert_headers(response) -> None:

@@ -105,8 +105,8 @@ class ApiToken(db.Model):
 
 
 class LoginSession(db.Model):
-    """One login on one device. Deleting the row ends it everywhere (all gunicorn workers, session and remember
-    cookies alike): logout deletes one, a password change or "log out everywhere" all of a user's."""
+    """One login on one device. Deleting the row ends it everywhere (all gunicorn workers, session and
+    remember cookies alike): logout deletes one, a password change or "log out everywhere" all of a user's."""
 
     __tablename__ = "login_sessions"
 

@@ -157,7 +157,8 @@ def user_for_login(token: str) -> User | None:
 
 def login_remembered(token: str) -> bool:
     """Whether the login session was opened with "keep me logged in"."""
-    return bool(db.session.scalar(select(LoginSession.remember).where(LoginSession.token_hash == hash_token(token))))
+    remember = select(LoginSession.remember).where(LoginSession.token_hash == hash_token(token))
+    return bool(db.session.scalar(remember))
 
 
 def end_login(token: str | None) -> None:

@@ -50,7 +50,9 @@ def init_app(app: Flask) -> None:
     if proxies:
         # Behind nginx the client's address is in X-Forwarded-For: the login throttle counts per client, not
         # per proxy, and url_for builds https links.
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+        )
 
     @app.after_request
     def security_headers(response: Response) -> Response:
