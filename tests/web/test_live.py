@@ -27,8 +27,9 @@ def win(t, session_number, table, number, winner, discarder=None):
 
 
 @pytest.fixture
-def event_(tournament):
+def event_(app, tournament):
     """8 players; session 1 played and finished, session 2 in play with one hand; session 3 not drawn."""
+    app.config["LIVE_MIN_RECOMPUTE_SECONDS"] = 0  # every change is seen at once (the throttle has its test)
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=3)
     play.start_session(tournament, 1)
@@ -97,6 +98,27 @@ def test_conditional_get_answers_304_until_something_changes(client, event_, pat
     db.session.commit()
     changed = client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
+
+
+def test_heavy_pages_are_recomputed_at_most_every_few_seconds(app, client, event_):
+    t = event_
+    app.config["LIVE_MIN_RECOMPUTE_SECONDS"] = 60
+    url = f"/t/{t.id}/statistics"
+    first = client.get(url)
+    etag = first.headers["ETag"]
+    assert "<dt>Hands</dt><dd>3</dd>" in first.get_data(as_text=True)
+    a, b, c, d = ids(t, 2, 2)
+    win(t, 2, 2, 1, c, d)
+    db.session.commit()
+    # Within the window the earlier figures are served, under their own ETag: the client that has them
+    # gets a 304, and the next poll after the window gets the new ones.
+    assert client.get(url, headers={"If-None-Match": etag}).status_code == 304
+    stale = client.get(url)
+    assert stale.headers["ETag"] == etag and "<dt>Hands</dt><dd>3</dd>" in stale.get_data(as_text=True)
+    app.config["LIVE_MIN_RECOMPUTE_SECONDS"] = 0
+    fresh = client.get(url, headers={"If-None-Match": etag})
+    assert fresh.status_code == 200 and fresh.headers["ETag"] != etag
+    assert "<dt>Hands</dt><dd>4</dd>" in fresh.get_data(as_text=True)
 
 
 def test_a_304_costs_one_small_query(client, event_):

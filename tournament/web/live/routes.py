@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, url_for
@@ -65,13 +67,21 @@ def answer_unchanged() -> Response | None:
     if marker is None:  # no such tournament: the view answers 404
         return None
     g.live_marker = marker
-    digest = hashlib.blake2b(repr((marker, _viewer(), request.full_path)).encode(), digest_size=10)
-    g.live_etag = digest.hexdigest()
-    if g.live_etag in request.if_none_match:
-        response = Response(status=304)
-        _cache_headers(response)
-        return response
-    return None
+    g.live_etag = _etag(marker)
+    return _not_modified()
+
+
+def _etag(marker: tuple[int, ...]) -> str:
+    return hashlib.blake2b(repr((marker, _viewer(), request.full_path)).encode(), digest_size=10).hexdigest()
+
+
+def _not_modified() -> Response | None:
+    """The 304 when the client already holds the content of `g.live_etag`."""
+    if g.live_etag not in request.if_none_match:
+        return None
+    response = Response(status=304)
+    _cache_headers(response)
+    return response
 
 
 def _cache_headers(response: Response) -> None:
@@ -98,26 +108,44 @@ def live_globals() -> dict[str, Any]:
 # ----------------------------------------------------------------------------- shared
 
 
-# Per database engine (an app has one; tests that reset a database get a fresh one), then per state.
+# Per database engine (an app has one; tests that reset a database get a fresh one), then per tournament.
 _caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
-CACHED = 8
+CACHED = 16
+# While hands pour in (a 1,000-player event enters one every second or so), each state lasts too little
+# for a cache keyed by state alone: what took a second to compute is served for this long at least.
+MIN_RECOMPUTE_SECONDS = 5.0
+
+
+@dataclass
+class _Entry:
+    marker: tuple[int, ...]
+    at: float
+    value: Any
 
 
 def _cached(name: str, t: Tournament, build: Callable[[Tournament], Any]) -> Any:
-    """Computed once per state of the tournament (its change marker), per process."""
+    """Computed once per state of the tournament (its change marker) and per process, and at most once
+    every MIN_RECOMPUTE_SECONDS. Content from an earlier state carries that state's ETag, so the next poll
+    asks again instead of keeping it."""
     marker = g.get("live_marker")
     if marker is None:
         return build(t)
-    key = (name, t.id, marker)
+    key = (name, t.id)
+    now = time.monotonic()
+    least = current_app.config.get("LIVE_MIN_RECOMPUTE_SECONDS", MIN_RECOMPUTE_SECONDS)
     with _cache_lock:
         cache = _caches.setdefault(db.engine, OrderedDict())
-        if key in cache:
+        entry = cache.get(key)
+        if entry is not None and (entry.marker == marker or now - entry.at < least):
             cache.move_to_end(key)
-            return cache[key]
+            if entry.marker != marker:
+                g.live_etag = _etag(entry.marker)
+            return entry.value
     value = build(t)
     with _cache_lock:
-        cache[key] = value
+        cache[key] = _Entry(marker=marker, at=now, value=value)
+        cache.move_to_end(key)
         while len(cache) > CACHED:
             cache.popitem(last=False)
     return value
@@ -147,6 +175,9 @@ def player(tournament_id: int, player_id: int):
     t = tournament_or_404(tournament_id)
     visible = standings_visible(t)
     result = _cached("progress", t, progress_service.progress)
+    unchanged = _not_modified() if g.get("live_etag") else None
+    if unchanged is not None:
+        return unchanged
     record = progress_service.player_record(t, player_id, result)
     return render_template("live/player.html", tournament=t, record=record, visible=visible,
                            chart=rank_chart(record.history) if visible else None)
@@ -156,6 +187,9 @@ def player(tournament_id: int, player_id: int):
 def statistics(tournament_id: int):
     t = tournament_or_404(tournament_id)
     stats = _cached("statistics", t, statistics_service.statistics)
+    unchanged = _not_modified() if g.get("live_etag") else None
+    if unchanged is not None:
+        return unchanged
     return render_template("live/statistics.html", tournament=t, stats=stats,
                            top_fan=max((f.hands for f in stats.fans), default=0))
 
