@@ -152,6 +152,13 @@
         var back = Date.now();
         var received = body.clock || body;
         offset = Date.parse(received.server_time) - (sent + back) / 2;
+        // The staff page's buttons belong to the state it was drawn in: redraw it when another screen
+        // changed the state, unless someone is typing or choosing in one of its forms.
+        if (kind === "staff" && root.dataset.state && received.state !== root.dataset.state &&
+            (!document.activeElement || document.activeElement === document.body)) {
+          window.location.reload();
+          return;
+        }
         clock = received;
         if (kind === "board") renderBoard(body.tables);
         root.classList.remove("clock-offline");

@@ -1,5 +1,6 @@
-"""The projector clock in a real browser: it counts down, turns to the warning and to "Time", and shows the
-server's time whatever the laptop's clock says, re-syncing when the network returns."""
+"""The clock in a real browser: the projector counts down, turns to the warning and to "Time", and shows the
+server's time whatever the laptop's clock says, re-syncing when the network returns; the staff's buttons
+reach the projector and the referee board updates itself."""
 
 from __future__ import annotations
 
@@ -11,12 +12,14 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import update
 
-from tests.browser.conftest import commit_setup
+from tests.browser.conftest import commit_setup, log_in
+from tests.conftest import PASSWORD
 from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.models import ClockEvent
 from tournament.models._common import utcnow
-from tournament.services import clock, draws, play
+from tournament.services import clock, draws, play, scoring
+from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
 
@@ -89,3 +92,33 @@ def test_projector_ignores_a_wrong_laptop_clock_and_resyncs(page, half_hour_sess
     expect(digits).to_have_text(re.compile(r"^19:[45]\d$"), timeout=8000)
     expect(page.locator(".clock-root")).not_to_have_class(re.compile("clock-offline"))
     expect(page.locator("body")).not_to_have_class(re.compile("clock-warning"))
+
+
+def test_staff_buttons_reach_the_projector_and_the_board_updates_itself(page, half_hour_session):
+    t, organiser = half_hour_session
+    log_in(page, organiser.email, PASSWORD)
+    page.goto(f"/manage/tournaments/{t.id}/play/1/clock")
+    page.get_by_role("button", name="Start the clock").click()
+    expect(page.get_by_text("The clock is running.")).to_be_visible()
+    hall = page.context.new_page()
+    hall.goto(f"/t/{t.id}/sessions/1/clock?poll=1")
+    expect(hall.locator("[data-clock-state]")).to_have_text("Running")
+    expect(hall.locator("[data-clock-digits]")).to_have_text(re.compile(r"^(29:5\d|30:00)$"))
+    page.get_by_role("button", name="Pause").click()
+    expect(page.get_by_text("The clock is paused.")).to_be_visible()
+    expect(hall.locator("[data-clock-state]")).to_have_text("Paused", timeout=5000)
+
+    # The referee board re-sorts itself: time called at table 2 with hands to enter puts it first.
+    board = page.context.new_page()
+    board.goto(f"/manage/tournaments/{t.id}/play/1/board?poll=1")
+    rows = board.locator("[data-board-rows] tr")
+    expect(rows.first).to_have_attribute("data-table", "1")
+    clock.call_time(t, 1, 2, 3, organiser)
+    commit_setup()
+    expect(rows.first).to_have_attribute("data-table", "2", timeout=5000)
+    expect(rows.first).to_contain_text("time called: 3 hands still to enter")
+    for n in (1, 2, 3):
+        scoring.enter_hand(t, 1, 2, HandData(number=n, result="draw"), None)
+    commit_setup()
+    expect(board.locator('[data-board-rows] tr[data-table="2"] td').nth(1)).to_have_text("3", timeout=5000)
+    expect(board.locator("[data-board-rows] tr.needs-referee")).to_have_count(0)
