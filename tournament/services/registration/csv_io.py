@@ -101,6 +101,13 @@ def _substitute(value: str) -> bool | None:
     return None
 
 
+def _unreadable(row: int, error: csv.Error) -> str:
+    if "field larger than field limit" in str(error):
+        return (f"The file could not be read at row {row}: a cell is longer than "
+                f"{csv.field_size_limit() // 1024} KB, far more than any player field. Is it the player list?")
+    return f"The file could not be read as CSV at row {row}: {error}."
+
+
 def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
     """Read a player list; every problem is reported per row and nothing is saved. With `tournament`,
     rows that duplicate its players are reported too."""
@@ -110,7 +117,12 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
         preview.errors.append("The file is empty. The first row must name the columns: " + ",".join(CSV_COLUMNS))
         return preview
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
-    records = list(enumerate(reader, start=1))
+    records: list[tuple[int, list[str]]] = []
+    try:
+        records.extend(enumerate(reader, start=1))
+    except csv.Error as exc:  # the csv module's cell limit (128 KB), or a broken quote
+        preview.errors.append(_unreadable(len(records) + 1, exc))
+        return preview
     # Blank rows before the header are skipped; the header is the first row with a value.
     while records and not any(cell.strip() for cell in records[0][1]):
         records.pop(0)
@@ -152,6 +164,9 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
         if extra:
             row.errors.append(f"This row has {len(cells)} cells but the header names {len(columns)} columns.")
         row.values = {c: _unquote(cells[i]) if i < len(cells) else "" for i, c in enumerate(columns) if c}
+        if any("\x00" in cell for cell in cells):  # the database cannot store it: binary data, not a list
+            row.errors.append("This row contains a NUL character (\\u0000): save the file as text CSV.")
+            continue
         substitute = _substitute(row.values.get("substitute", ""))
         data = PlayerData(
             first_name=row.values.get("first_name", ""),
