@@ -20,12 +20,12 @@ from dataclasses import dataclass, field
 
 from tournament.mcr import decompose as dc
 from tournament.mcr.calculator import Context, make_context, score_parsed
-from tournament.mcr.notation import KONG, ParsedHand, parse_hand
+from tournament.mcr.notation import ParsedHand, parse_hand
 from tournament.mcr.rulesets import CHINESE, EMA, SPECIAL_CONCEALED_HANDS, SWITCHES, Ruleset, flip
+from tournament.mcr.setkinds import KONG
 from tournament.mcr.tiles import GREEN_TILES
 
 Result = tuple[int, tuple[tuple[str, int, int], ...]]
-_NO_LIMIT = (0,) * 34
 _GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)
 
 
@@ -49,7 +49,7 @@ def _held_four_wait(p: ParsedHand, ctx: Context, names: set[str]) -> bool:
     # the hand held all four of a kind before the win, and that kind completes the 13 tiles' structure
     full, w = p.tallies[1], p.win_tile
     held = [t for t in range(34) if full[t] - (t == w) == 4]
-    return bool(held) and bool(set(held) & set(dc.waits(_counts13(p), len(p.melds), _NO_LIMIT)))
+    return bool(held) and bool(set(held) & set(dc.structural_waits(_counts13(p), len(p.melds))))
 
 
 def _knitted_win(p: ParsedHand, ctx: Context, names: set[str]) -> bool:

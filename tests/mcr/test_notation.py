@@ -4,16 +4,18 @@ import pytest
 
 from tournament.mcr import MCRError, parse_hand, winning_tiles
 from tournament.mcr.notation import format_hand, parse
+from tournament.mcr.setkinds import CHOW, KIND_NAMES, KONG, PUNG
 from tournament.mcr.tiles import code, from_code
 
 
 def test_doc_example_with_declared_sets():
     p = parse_hand("[123m][555p]{EEEE}789sPP")
-    assert [(m.kind, code(m.tile), m.concealed) for m in p.melds] == [
+    assert [(KIND_NAMES[m.kind], code(m.tile), m.concealed) for m in p.melds] == [
         ("chow", "1m", False),
         ("pung", "5p", False),
         ("kong", "E", True),
     ]
+    assert [m.kind for m in p.melds] == [CHOW, PUNG, KONG]
     assert p.concealed_codes == ("7s", "8s", "9s", "P")
     assert p.winning_tile == "P"
     assert [m.notation for m in p.melds] == ["[123m]", "[555p]", "{EEEE}"]

@@ -10,7 +10,7 @@ import handgen
 import pytest
 
 from tournament.mcr import MCRError, WinContext, score_hand
-from tournament.mcr.__main__ import answer, score_line
+from tournament.mcr.__main__ import answer
 from tournament.mcr.result import dumps, result_dict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,7 +40,6 @@ def test_cli_lines_and_api_agree_in_process(cases, ruleset):
     for case in cases:
         want = _api(case, ruleset)
         line = _line(case)
-        assert score_line(line, ruleset) == want, case
         assert answer(line, ruleset) == dumps(want) + "\n", case
         flowered += want["flower_points"] > 0
     assert flowered > N_HANDS // 4  # the Flower Tiles entry is exercised too

@@ -23,7 +23,7 @@ from .batch import stdin_batches
 from .calculator import make_context, score_parsed
 from .errors import MCRError
 from .notation import parse_hand
-from .result import dumps, result_dict, result_json
+from .result import dumps, result_json
 from .rulesets import RULESETS
 from .rulesets import get as get_ruleset
 
@@ -76,13 +76,6 @@ def _score(line: str, ruleset: str):
         return _error(e.code, str(e))
     except Exception as e:  # a bad line never stops the batch
         return _error("internal_error", f"{type(e).__name__}: {e}")
-
-
-def score_line(line: str, ruleset: str) -> dict:
-    """One JSON line in, one result object out (never raises for bad input): :func:`result_dict` of
-    the hand (the API's ``HandResult.to_dict()``), or ``{"ok": false, "code": ..., "error": ...}``."""
-    r = _score(line, ruleset)
-    return r if isinstance(r, dict) else result_dict(*r)
 
 
 def answer(line: str, ruleset: str) -> str:

@@ -1,7 +1,8 @@
 """Scoring a hand: every reading (decomposition) is scored, exclusions applied, the best one kept
 (High-versus-Low). The parts, each in its module:
 
-- :mod:`.combinations`: set kinds and notations, the chow and pung combination fans;
+- :mod:`.setkinds`: the set kinds (chow, pung, kong, pair), shared with the parser and the decomposition;
+- :mod:`.combinations`: set notations, the chow and pung combination fans;
 - :mod:`.tilefans`: the fans of the tile kinds of the whole hand;
 - :mod:`.exclusions`: which detected fans survive in a ruleset, and a reading's total;
 - :mod:`.wincontext`: the validated win context and its fans;
@@ -23,36 +24,26 @@ Speed notes (results never depend on the cache state; every cache is bounded):
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from . import decompose as dc
-from .combinations import (  # noqa: F401 (re-exported)
-    CHOW,
-    KONG,
-    NOTA,
-    PAIR,
-    PUNG,
-    chow_fans,
-    chow_hits,
-    pung_fans,
-    pung_hits,
-    rank,
-    set_notation,
-    suit,
-)
+from .combinations import NOTA, chow_hits, pung_hits, rank, suit
 from .errors import MCRError
 from .exclusions import add_fan, finish, plan, single_wait_inert
-from .notation import CHOW as M_CHOW
-from .notation import KONG as M_KONG
 from .notation import ParsedHand, format_tiles
 from .rulesets import Ruleset
-from .tilefans import SUIT_FACTS, tile_facts, tile_fans
+from .setkinds import CHOW, KONG, PAIR, PUNG
+from .tilefans import HONOR_FACT, SUIT_FACTS, tile_facts, tile_fans
 from .tiles import ALL_CODES, DRAGONS, WINDS, is_terminal_or_honor
 from .wincontext import Context, context_fans, held_four_before_win, make_context  # noqa: F401 (re-exported)
 
 # the fields of a set tuple (see _SETS)
 S_KIND, S_TILE, S_CONCEALED, S_NOTATION, S_BITS = range(5)
+_NOTATION_OF = itemgetter(S_NOTATION)
 
-_NO_LIMIT = (0,) * 34
 _GATES = (3, 1, 1, 1, 1, 1, 1, 1, 3)  # the 13 tiles of Nine Gates in one suit
+_SUITS_AND_HONORS = SUIT_FACTS | HONOR_FACT  # tile facts: the suits held, and whether honours are
+_ONE_SUIT = (1, 2, 4)
 _KNITTED_NOTA = tuple(format_tiles(p) for p in dc.KNITTED_PATTERNS)
 
 # per-set facts as bits, indexed [kind][tile] (kongs like pungs): 1 = fits Outside Hand,
@@ -99,7 +90,7 @@ class _Hand:
 
     __slots__ = (
         "p", "ctx", "rs", "detected", "win", "counts14", "full", "declared_sets", "base", "tile_names",
-        "hog", "facts", "_counts13", "_waits", "_gates",
+        "hog", "facts", "_counts13", "_waits", "_gates", "_declared_chows", "_declared_pungs", "_declared_bits",
     )
 
     def __init__(self, p: ParsedHand, ctx: Context, rs: Ruleset, detected: bool = True):
@@ -111,30 +102,40 @@ class _Hand:
         self.counts14, c = p.tallies
         self.full = c
         self._counts13 = self._waits = self._gates = None
-        open_melds = last_visible = False
+        open_melds = 0  # how many declared sets are melded (not concealed kongs)
+        last_visible = False
         kong_tiles = ()
+        # the declared sets, and the same split as every reading needs it (see _build_sets)
+        declared = []
+        chows = []
+        pungs = []
+        bits = _OUTSIDE | _FIVE | _EVEN
         if p.melds:
-            declared = []
             open_win = 0  # copies of the winning tile in melded (open) sets
             for m in p.melds:
                 t = m.tile
-                if m.kind == M_CHOW:
-                    declared.append(_CHOW_SETS[t])
+                if m.kind == CHOW:
+                    s = _CHOW_SETS[t]
+                    chows.append(t)
                     if not m.concealed and t <= w <= t + 2:
                         open_win += 1
                 else:
-                    kong = m.kind == M_KONG
-                    declared.append(_SETS[KONG if kong else PUNG][m.concealed][t])
+                    kong = m.kind == KONG
+                    s = _SETS[KONG if kong else PUNG][m.concealed][t]
+                    pungs.append(s)
                     if kong:
                         kong_tiles += (t,)
                     if not m.concealed and t == w:
                         open_win += 4 if kong else 3
+                declared.append(s)
+                bits &= s[S_BITS]
                 if not m.concealed:
-                    open_melds = True
-            self.declared_sets = declared
+                    open_melds += 1
             last_visible = open_win == 3
-        else:
-            self.declared_sets = []
+        self.declared_sets = declared
+        self._declared_chows = chows
+        self._declared_pungs = pungs
+        self._declared_bits = bits
         self.facts = tile_facts(c)
         self.tile_names = tile_fans(self.facts)
         self.hog = None
@@ -149,8 +150,8 @@ class _Hand:
                 self.hog = (len(hogs), tuple(NOTA[KONG][t] for t in hogs))
         ctx = self.ctx
         self.base = context_fans(ctx.self_drawn, ctx.wall_last, ctx.kong, ctx.last_tile or last_visible,
-                                  open_melds, w)
-        if not ctx.self_drawn and len(p.melds) == 4 and not any(m.concealed for m in p.melds):
+                                  open_melds > 0, w)
+        if open_melds == 4 and not ctx.self_drawn:
             # a melded set's notation is its set notation in brackets (Meld.notation)
             self.base = {**self.base, "Melded Hand": (
                 1, tuple(f"[{s[S_NOTATION]}]" for s in self.declared_sets) + (NOTA[PAIR][w],))}
@@ -171,7 +172,7 @@ class _Hand:
             # cached on the concealed tiles alone (they recur more than whole hands), then the tiles
             # the hand already holds four of are dropped where the ruleset says so. "Holds" is before
             # the win: a winning tile that is the fourth of its kind was waited for (held three).
-            found = dc.waits(self.counts13, len(self.p.melds), _NO_LIMIT)
+            found = dc.structural_waits(self.counts13, len(self.p.melds))
             if self.rs.waits_ignore_held_four:
                 found = tuple([t for t in found if not held_four_before_win(self.full, self.win, t)])
             self._waits = found
@@ -187,40 +188,34 @@ class _Hand:
         return d
 
     def _wait_fan(self, d: dict, csets, pair: int | None) -> None:
+        """Edge, Closed or Single Wait, in that order of precedence, from the concealed sets ``csets``
+        holding the winning tile, when it was the only tile the hand waited on."""
         w = self.win
-        found = None
-        for kind, t in csets:
-            if kind != CHOW or not (t <= w <= t + 2):
-                continue
-            if (w == t + 2 and t % 9 == 0) or (w == t and t % 9 == 6):  # 12 + 3 or 89 + 7
-                found = ("Edge Wait", NOTA[CHOW][t])
-                break
-            if w == t + 1 and found is None:
-                found = ("Closed Wait", NOTA[CHOW][t])
-        if found is None and pair == w:
+        r = w % 9
+        if w < 27 and r == 2 and (CHOW, w - 2) in csets:  # 12 + 3
+            found = ("Edge Wait", NOTA[CHOW][w - 2])
+        elif w < 27 and r == 6 and (CHOW, w) in csets:  # 89 + 7
+            found = ("Edge Wait", NOTA[CHOW][w])
+        elif (CHOW, w - 1) in csets:
+            found = ("Closed Wait", NOTA[CHOW][w - 1])
+        elif pair == w:
             found = ("Single Wait", NOTA[PAIR][w])
-        if found and len(self.waits) == 1:
+        else:
+            return
+        if len(self.waits) == 1:
             d[found[0]] = (1, (found[1],))
 
     # ---------------------------------------------------------------- set based fans
-    def _set_fans(self, d: dict, sets, pair: int, knitted: bool = False, all_n: tuple | None = None) -> None:
-        """``sets``: tuples (kind, tile, concealed, notation, bits) from ``_SETS``; ``all_n``: their
-        notations and the pair's, when the caller has them. Fans that can only be found once per
-        reading are stored directly, the others through :func:`add_fan`."""
-        chows = []
-        pungs = []
-        bits = _OUTSIDE | _FIVE | _EVEN
-        for s in sets:
-            bits &= s[S_BITS]
-            if s[S_KIND] == CHOW:
-                chows.append(s[S_TILE])
-            else:
-                pungs.append(s)
+    def _set_fans(self, d: dict, built, pair: int, knitted: bool = False, all_n: tuple | None = None) -> None:
+        """``built``: a reading's sets from :meth:`_build_sets`; ``all_n``: their notations and the
+        pair's, when the caller has them. Fans that can only be found once per reading are stored
+        directly, the others through :func:`add_fan`."""
+        sets, chows, pungs, bits = built
         pair_n = NOTA[PAIR][pair]
         spungs = self._pung_fans(d, pungs, pair, pair_n) if pungs else ()
 
         if all_n is None:
-            all_n = tuple([s[S_NOTATION] for s in sets]) + (pair_n,)
+            all_n = tuple(map(_NOTATION_OF, sets)) + (pair_n,)
         if knitted:
             if len(sets) == 1 and chows and pair < 27:
                 d["All Chows"] = (1, all_n)
@@ -404,25 +399,34 @@ class _Hand:
             d["Single Wait"] = (1, (nota,))
 
     def _build_sets(self, pair: int, csets):
-        """Declared sets, then the concealed ones. A pung completed by a discarded winning tile is
-        melded, unless the winning tile can be read into a chow or the pair of the same reading."""
+        """A reading's sets as (sets, chow tiles, pung and kong sets, the AND of their bits): declared
+        sets, then the concealed ones. A pung completed by a discarded winning tile is melded, unless
+        the winning tile can be read into a chow or the pair of the same reading."""
         w = self.win
         sets = self.declared_sets.copy()
+        chows = self._declared_chows.copy()
+        pungs = self._declared_pungs.copy()
+        bits = self._declared_bits
         discard = not self.ctx.self_drawn
         for kind, t in csets:
             if kind == CHOW:
-                sets.append(_CHOW_SETS[t])
-            elif t == w and discard and not (pair == w or any(k == CHOW and x <= w <= x + 2 for k, x in csets)):
-                sets.append(_MELDED_PUNGS[t])
+                s = _CHOW_SETS[t]
+                chows.append(t)
             else:
-                sets.append(_CONCEALED_PUNGS[t])
-        return sets
+                if t == w and discard and not (pair == w or any(k == CHOW and x <= w <= x + 2 for k, x in csets)):
+                    s = _MELDED_PUNGS[t]
+                else:
+                    s = _CONCEALED_PUNGS[t]
+                pungs.append(s)
+            sets.append(s)
+            bits &= s[S_BITS]
+        return sets, chows, pungs, bits
 
     def _standard(self, pair: int, csets):
-        sets = self._build_sets(pair, csets)
-        all_n = tuple([s[S_NOTATION] for s in sets]) + (NOTA[PAIR][pair],)
+        built = self._build_sets(pair, csets)
+        all_n = tuple(map(_NOTATION_OF, built[0])) + (NOTA[PAIR][pair],)
         d = self._start(all_n)
-        self._set_fans(d, sets, pair, False, all_n)
+        self._set_fans(d, built, pair, False, all_n)
         if not self.p.melds and self._nine_gates():
             d["Nine Gates"] = (1, (format_tiles(sorted(self.p.all_concealed())),))
         self._wait_fan(d, csets, pair)
@@ -430,9 +434,13 @@ class _Hand:
 
     def _nine_gates(self) -> bool:
         if self._gates is None:
-            # the 13 tiles are 1112345678999 of one suit (the 13 fill the suit, so nothing else)
-            c = self.counts13
-            self._gates = c.count(0) == 25 and _GATES in (c[0:9], c[9:18], c[18:27])
+            # the 13 tiles are 1112345678999 of one suit (the 13 fill the suit, so nothing else);
+            # the tile facts rule out most hands first: one suit and no honours
+            if (self.facts & _SUITS_AND_HONORS) in _ONE_SUIT:
+                c = self.counts13
+                self._gates = c.count(0) == 25 and _GATES in (c[0:9], c[9:18], c[18:27])
+            else:
+                self._gates = False
         return self._gates
 
     def _seven_pairs(self):
@@ -451,10 +459,10 @@ class _Hand:
     def _knitted(self, pi: int, pair: int, csets):
         w = self.win
         pattern = dc.KNITTED_PATTERNS[pi]
-        sets = self._build_sets(pair, csets)
+        built = self._build_sets(pair, csets)
         d = self._start(())
         d["Knitted Straight"] = (1, (_KNITTED_NOTA[pi],))
-        self._set_fans(d, sets, pair, knitted=True)
+        self._set_fans(d, built, pair, knitted=True)
         # ema: a winning tile of the knitted straight's kinds may be completing the straight, so it is
         # not read as an edge/closed/single wait of the set or pair; chinese reads it so when it can.
         if self.rs.knitted_wait_any_reading or w not in pattern:

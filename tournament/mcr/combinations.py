@@ -1,4 +1,4 @@
-"""Sets as the scorer sees them (kinds, notations) and the chow and pung combination fans: the only
+"""Sets as the scorer sees them (notations) and the chow and pung combination fans: the only
 place where Non-Separation, Non-Identical and Account-Once matter (GB 3.9.1.5), as cached pure functions
 of the sorted chow (pung) tiles."""
 
@@ -8,8 +8,7 @@ from functools import lru_cache
 
 from .fans import FAN_BY_NAME
 from .notation import format_tiles
-
-CHOW, PUNG, KONG, PAIR = 0, 1, 2, 3  # CHOW and PUNG equal decompose's, so its sets are used as they are
+from .setkinds import CHOW, KONG, PAIR, PUNG
 
 
 def _notation_table(kind: int) -> tuple[str | None, ...]:
@@ -21,10 +20,6 @@ def _notation_table(kind: int) -> tuple[str | None, ...]:
 
 # NOTA[kind][tile]: the notation of every set, computed once ("123m", "555p", "EEEE", "55p")
 NOTA = tuple(_notation_table(k) for k in (CHOW, PUNG, KONG, PAIR))
-
-
-def set_notation(kind: int, tile: int) -> str:
-    return NOTA[kind][tile]
 
 
 # --------------------------------------------------------------------------- chow / pung families
@@ -105,11 +100,16 @@ def _pairwise(items: tuple[int, ...], two) -> list[tuple[str, tuple[int, ...]]]:
     brings in a set not yet linked to the others (the chosen pairs form a forest)."""
     edges = []
     n = len(items)
-    for i in range(n):
+    for i in range(n - 1):
+        a = items[i]
         for j in range(i + 1, n):
-            f = two(items[i], items[j])
+            f = two(a, items[j])
             if f:
                 edges.append((_fan_key(f), i, j, f))
+    if len(edges) < 3:  # it takes three pairs to close a cycle: every one is kept
+        if len(edges) == 2:
+            edges.sort()
+        return [(f, (items[i], items[j])) for _, i, j, f in edges]
     edges.sort()
     comp = list(range(n))  # component label of each set (at most four sets)
     out = []
@@ -123,38 +123,43 @@ def _pairwise(items: tuple[int, ...], two) -> list[tuple[str, tuple[int, ...]]]:
 
 def _combine(items: tuple[int, ...], four, three, two) -> tuple[tuple[str, tuple[int, ...]], ...]:
     n = len(items)
+    if n == 2:
+        f2 = two(*items)
+        return ((f2, items),) if f2 else ()
     if n == 4:
         f4 = four(items)
         if f4:  # reported together with the lesser fans of the same sets, which it excludes
-            return ((f4, items),) + _combine(items, _none, three, two)
-    if n >= 3:
-        best = None
-        idx = range(n)
-        for skip in (idx if n == 4 else (None,)):
-            trio = items if skip is None else items[:skip] + items[skip + 1:]
-            f3 = three(*trio)
-            if not f3:
-                continue
-            cand = [(f3, trio)]
-            score = _EMA_POINTS[f3] * 100
-            if skip is not None:
-                extra = None
-                for t in trio:
-                    f2 = two(items[skip], t)
-                    if f2 and (extra is None or _fan_key(f2) < _fan_key(extra[0])):
-                        extra = (f2, tuple(sorted((items[skip], t))))
-                if extra:
-                    cand.append(extra)
-                    score += _EMA_POINTS[extra[0]]
-            if best is None or score > best[0]:
-                best = (score, cand)
-        if best:
-            return tuple(best[1])
+            return ((f4, items),) + _combine_trios(items, three, two)
+    return _combine_trios(items, three, two)
+
+
+def _combine_trios(items: tuple[int, ...], three, two) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Three or four sets: the best trio fan (with, among four sets, the best pair fan of the set
+    left out and a set of the trio), else the pair fans."""
+    if len(items) == 3:
+        f3 = three(*items)
+        return ((f3, items),) if f3 else tuple(_pairwise(items, two))
+    best = None
+    a, b, c, d = items
+    for skip, trio in ((a, (b, c, d)), (b, (a, c, d)), (c, (a, b, d)), (d, (a, b, c))):
+        f3 = three(*trio)
+        if not f3:
+            continue
+        cand = [(f3, trio)]
+        score = _EMA_POINTS[f3] * 100
+        extra = None
+        for t in trio:
+            f2 = two(skip, t)
+            if f2 and (extra is None or _fan_key(f2) < _fan_key(extra[0])):
+                extra = (f2, (skip, t) if skip <= t else (t, skip))
+        if extra:
+            cand.append(extra)
+            score += _EMA_POINTS[extra[0]]
+        if best is None or score > best[0]:
+            best = (score, cand)
+    if best:
+        return tuple(best[1])
     return tuple(_pairwise(items, two))
-
-
-def _none(_items) -> None:
-    return None
 
 
 def _four_chow_fan(c: tuple[int, ...]) -> str | None:

@@ -14,9 +14,8 @@ from functools import lru_cache
 from itertools import permutations, product
 from operator import itemgetter, mul
 
-from .tiles import TERMINALS_HONORS
-
-CHOW, PUNG = 0, 1
+from .setkinds import CHOW, PUNG
+from .tiles import TERMINALS_HONORS, tile_mask
 
 # The six knitted straights: suits (m, s, p) take 1-4-7, 2-5-8, 3-6-9 in some order.
 KNITTED_PATTERNS: tuple[tuple[int, ...], ...] = tuple(
@@ -32,18 +31,11 @@ _GET_PATTERN = tuple(itemgetter(*p) for p in KNITTED_PATTERNS)
 _GET_NOT_PATTERN = tuple(itemgetter(*(t for t in range(27) if t not in p)) for p in KNITTED_PATTERNS)
 
 
-def _mask(tiles) -> int:
-    m = 0
-    for t in tiles:
-        m |= 1 << t
-    return m
+_ORPHANS_MASK = tile_mask(TERMINALS_HONORS)
+_HONORS_MASK = tile_mask(range(27, 34))
+_PATTERN_MASKS = tuple(tile_mask(p) for p in KNITTED_PATTERNS)
 
-
-_ORPHANS_MASK = _mask(TERMINALS_HONORS)
-_HONORS_MASK = _mask(range(27, 34))
-_PATTERN_MASKS = tuple(_mask(p) for p in KNITTED_PATTERNS)
-
-_BOUNDS = ((0, 9), (9, 18), (18, 27), (27, 34))
+_BASES = (0, 9, 18, 27)  # the first tile of each group: m, s, p, honours
 _CACHE = 65536
 
 
@@ -92,23 +84,18 @@ def standard(counts: tuple[int, ...]) -> tuple[tuple[int, tuple[tuple[int, int],
     """Every (pair, sets) split of the concealed tiles into sets and one pair, pairs in tile order."""
     keys = (counts[0:9], counts[9:18], counts[18:27], counts[27:34])
     # exactly one group (tile count 2 mod 3) holds the pair; every other must split into sets
-    pair_g = -1
-    for g in range(4):
-        m = sum(keys[g]) % 3
-        if m == 2 and pair_g < 0:
-            pair_g = g
-        elif m:
-            return ()
-    if pair_g < 0:
+    rests = (sum(keys[0]) % 3, sum(keys[1]) % 3, sum(keys[2]) % 3, sum(keys[3]) % 3)
+    if rests.count(0) != 3 or 2 not in rests:
         return ()
+    pair_g = rests.index(2)
     parts: list = [None, None, None, None]
     for g in range(4):
         if g != pair_g:
-            parts[g] = _group_sets(keys[g], _BOUNDS[g][0])
-            if not parts[g]:
+            parts[g] = own = _group_sets(keys[g], _BASES[g])
+            if not own:
                 return ()
     out = []
-    for pair, own in _group_pair_sets(keys[pair_g], _BOUNDS[pair_g][0]):
+    for pair, own in _group_pair_sets(keys[pair_g], _BASES[pair_g]):
         parts[pair_g] = own
         for a, b, c, d in product(*parts):
             out.append((pair, a + b + c + d))
@@ -207,23 +194,6 @@ def is_standard(counts: tuple[int, ...]) -> bool:
     return _complete(_group_flags(counts))
 
 
-def _special(counts: tuple[int, ...], declared: int) -> bool:
-    if declared == 0 and (
-        is_seven_pairs(counts) or is_thirteen_orphans(counts) or honors_knitted_pattern(counts) is not None
-    ):
-        return True
-    if declared <= 1:
-        for _, rest in knitted_straight_rests(counts):
-            if is_standard(rest):
-                return True
-    return False
-
-
-def is_winning(counts: tuple[int, ...], declared: int) -> bool:
-    """Whether concealed ``counts`` plus ``declared`` declared sets form any legal winning hand."""
-    return is_standard(counts) or _special(counts, declared)
-
-
 def _standard_waits(counts: tuple[int, ...]) -> int:
     """Bit mask of every tile t such that counts + t is a standard hand, decided per group: only the
     group that receives t changes its flags (bit 1 = splits into sets, bit 2 = sets and the pair)."""
@@ -286,7 +256,7 @@ def _special_waits(counts13: tuple[int, ...], declared: int) -> int:
                 if not any(outside(counts13)):
                     knitted |= _HONORS_MASK | _PATTERN_MASKS[i]
             if knitted:
-                out |= knitted & ~_mask(t for t in range(34) if counts13[t])
+                out |= knitted & ~tile_mask(t for t in range(34) if counts13[t])
     # Knitted Straight: needs at least eight of a pattern's nine kinds
     if declared <= 1 and suited_kinds >= 8:
         for pi, get in enumerate(_GET_PATTERN):
@@ -380,15 +350,19 @@ def _honor_add_masks(key: tuple[int, ...]) -> tuple[int, int]:
 
 
 @lru_cache(maxsize=_CACHE)
-def waits(counts13: tuple[int, ...], declared: int, full: tuple[int, ...]) -> tuple[int, ...]:
-    """Tiles completing a 13-tile hand. ``full`` are the counts of the whole hand (declared sets too):
-    a tile it already holds four of is not a wait (pass zeros to count every structural wait)."""
+def structural_waits(counts13: tuple[int, ...], declared: int) -> tuple[int, ...]:
+    """Tiles completing a 13-tile hand (concealed ``counts13`` plus ``declared`` sets), in tile order,
+    whatever the hand already holds of them."""
     found = _special_waits(counts13, declared) | _standard_waits(counts13)
     out = []
     while found:
         low = found & -found
-        t = low.bit_length() - 1
-        if full[t] < 4:
-            out.append(t)
+        out.append(low.bit_length() - 1)
         found ^= low
     return tuple(out)
+
+
+def waits(counts13: tuple[int, ...], declared: int, full: tuple[int, ...]) -> tuple[int, ...]:
+    """Tiles completing a 13-tile hand. ``full`` are the counts of the whole hand (declared sets too):
+    a tile it already holds four of is not a wait."""
+    return tuple([t for t in structural_waits(counts13, declared) if full[t] < 4])

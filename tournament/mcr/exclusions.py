@@ -98,6 +98,3 @@ def add_fan(d: dict, name: str, sets: tuple[str, ...]) -> None:
     """Add one occurrence of a fan that may be found several times in a reading (merging its sets)."""
     e = d.get(name)
     d[name] = (1, sets) if e is None else (e[0] + 1, e[1] + sets)
-
-
-# per-set facts as bits, indexed [kind][tile] (kongs like pungs): 1 = fits Outside Hand,

@@ -100,7 +100,6 @@ def _load() -> tuple[Fan, ...]:
 
 FANS: tuple[Fan, ...] = _load()
 FAN_BY_NAME: MappingProxyType = MappingProxyType({f.name: f for f in FANS})
-FAN_BY_ID: MappingProxyType = MappingProxyType({f.id: f for f in FANS})
 
 for _name, _ex in BASE_EXCLUDES.items():  # the table must only name real fans
     assert _name in FAN_BY_NAME, _name

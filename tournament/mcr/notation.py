@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .errors import MCRError
+from .setkinds import CHOW, KONG, PUNG
 from .tiles import HONOR_CODES, SUITS, code
 
-CHOW, PUNG, KONG = "chow", "pung", "kong"
 MAX_DECLARED = 4
 
 
@@ -29,7 +29,7 @@ MAX_DECLARED = 4
 class Meld:
     """A declared set. ``tile`` is the lowest tile (chow) or the repeated tile."""
 
-    kind: str  # "chow" | "pung" | "kong"
+    kind: int  # CHOW, PUNG or KONG (setkinds)
     tile: int
     concealed: bool = False  # only concealed kongs are declared concealed
 

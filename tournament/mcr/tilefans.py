@@ -7,29 +7,20 @@ from functools import lru_cache, reduce
 from itertools import compress
 from operator import or_
 
-from .tiles import DRAGONS, GREEN_TILES, REVERSIBLE_TILES, WINDS, is_terminal_or_honor
+from .tiles import DRAGONS, GREEN_TILES, REVERSIBLE_TILES, WINDS, is_terminal_or_honor, tile_mask
 
-
-def _mask(tiles) -> int:
-    """A set of tile kinds as a bit mask (bit t for tile t)."""
-    m = 0
-    for t in tiles:
-        m |= 1 << t
-    return m
-
-
-_SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
-_HONOR_MASK = _mask(range(27, 34))
-_WIND_MASK = _mask(WINDS)
-_DRAGON_MASK = _mask(DRAGONS)
-_TERM_HONOR_MASK = _mask(t for t in range(34) if is_terminal_or_honor(t))
-_GREEN_MASK = _mask(GREEN_TILES)
-_REVERSIBLE_MASK = _mask(REVERSIBLE_TILES)
+_SUIT_MASKS = tuple(tile_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+_HONOR_MASK = tile_mask(range(27, 34))
+_WIND_MASK = tile_mask(WINDS)
+_DRAGON_MASK = tile_mask(DRAGONS)
+_TERM_HONOR_MASK = tile_mask(t for t in range(34) if is_terminal_or_honor(t))
+_GREEN_MASK = tile_mask(GREEN_TILES)
+_REVERSIBLE_MASK = tile_mask(REVERSIBLE_TILES)
 
 
 def _ranks(*ranks: int) -> int:
     """The suited tiles of these ranks, as a mask."""
-    return _mask(t for t in range(27) if t % 9 + 1 in ranks)
+    return tile_mask(t for t in range(27) if t % 9 + 1 in ranks)
 
 
 # tile fans of hands without honours, by the ranks they may use
@@ -62,6 +53,7 @@ _FACT_MASKS = (
 )
 _TILE_FACTS = tuple(sum(1 << j for j, m in enumerate(_FACT_MASKS) if m >> t & 1) for t in range(34))
 _HONOR, _WIND, _DRAGON, _NOT_GREEN, _SIMPLE, _NOT_REVERSIBLE = (1 << j for j in range(3, 9))
+HONOR_FACT = _HONOR
 _RANK_FAN_FACTS = tuple((name, 1 << (9 + j)) for j, (name, _) in enumerate(_RANK_FANS))
 
 

@@ -38,30 +38,6 @@ def from_code(s: str) -> int:
 ALL_CODES = tuple(code(t) for t in range(NUM_KINDS))
 
 
-def is_honor(t: int) -> bool:
-    return t >= 27
-
-
-def is_suited(t: int) -> bool:
-    return t < 27
-
-
-def suit(t: int) -> int:
-    """0, 1, 2 for m, s, p; 3 for winds; 4 for dragons (the five 'types')."""
-    if t < 27:
-        return t // 9
-    return 3 if t < 31 else 4
-
-
-def rank(t: int) -> int:
-    """1..9 for suited tiles, 0 for honours."""
-    return t % 9 + 1 if t < 27 else 0
-
-
-def is_terminal(t: int) -> bool:
-    return t < 27 and t % 9 in (0, 8)
-
-
 def is_terminal_or_honor(t: int) -> bool:
     return t >= 27 or t % 9 in (0, 8)
 
@@ -73,3 +49,11 @@ REVERSIBLE_TILES = frozenset(
     | {WHITE}
 )
 TERMINALS_HONORS = tuple(t for t in range(NUM_KINDS) if is_terminal_or_honor(t))  # the 13 orphans
+
+
+def tile_mask(tiles) -> int:
+    """A set of tile kinds as a bit mask (bit t for tile t)."""
+    m = 0
+    for t in tiles:
+        m |= 1 << t
+    return m

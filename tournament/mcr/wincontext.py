@@ -7,8 +7,8 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from .errors import MCRError
-from .notation import KONG as M_KONG
 from .notation import ParsedHand
+from .setkinds import KONG
 from .tiles import ALL_CODES, WIND_INDEX, code
 
 _new_tuple = tuple.__new__
@@ -53,7 +53,7 @@ def make_context(
     ):
         _check_context_values(self_drawn, last_tile, wall_last, kong, seat_wind, prevalent_wind, flowers)
     w = p.win_tile
-    if kong and self_drawn and not any(m.kind == M_KONG for m in p.melds):
+    if kong and self_drawn and not any(m.kind == KONG for m in p.melds):
         raise MCRError("bad_context", "a win on a kong's replacement tile needs a declared kong in the hand")
     if kong and not self_drawn:
         others = p.counts()[w] - 1
