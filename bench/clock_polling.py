@@ -87,8 +87,29 @@ def prepare(url: str, players: int) -> tuple[int, str, list[tuple[int, list[int]
         tables = [(n, [sp.player_id for sp in play.table_players(session, n)]) for n in play.table_numbers(session)]
         db.session.commit()
         tid = t.id
+        print(in_process_costs(app, tid, token))
         db.engine.dispose()
     return tid, token, tables
+
+
+def in_process_costs(app, tid: int, token: str, runs: int = 50) -> str:
+    """What one poll costs the server alone (Flask test client, no HTTP, no other load from this bench)."""
+    public, staff = app.test_client(), app.test_client()
+    page = staff.get("/login").get_data(as_text=True)
+    csrf = re.search(r'name="csrf_token"[^>]*value="([^"]+)"', page).group(1)
+    staff.post("/login", data={"csrf_token": csrf, "email": "bench@example.org", "password": "bench-password-4242"})
+    api_headers = {"Authorization": f"Bearer {token}"}
+    costs = []
+    for client, path, headers in ((public, f"/t/{tid}/sessions/1/clock.json", {}),
+                                  (staff, f"/manage/tournaments/{tid}/play/1/board.json", {}),
+                                  (public, f"/api/v1/tournaments/{tid}/sessions/1/board", api_headers)):
+        client.get(path, headers=headers)
+        started = time.perf_counter()
+        for _ in range(runs):
+            assert client.get(path, headers=headers).status_code == 200
+        costs.append((time.perf_counter() - started) / runs * 1000)
+    return (f"one poll in-process: clock.json {costs[0]:.1f} ms, board.json {costs[1]:.1f} ms, "
+            f"API board {costs[2]:.1f} ms (a token's last_used_at is written on every API request)")
 
 
 class Client:
@@ -179,11 +200,15 @@ class Pollers:
             thread.join(timeout=35)
 
 
-def enter_hands(port: int, token: str, tid: int, tables: list[tuple[int, list[int]]], hands: int) -> list[float]:
-    """`hands` wins entered one after another over the given tables (16 a table), latency of each in ms."""
+def enter_hands(port: int, token: str, tid: int, tables: list[tuple[int, list[int]]], hands: int,
+                pace: float = 0.0) -> list[float]:
+    """`hands` wins entered over the given tables (16 a table), one every `pace` seconds at most (a
+    score-keeper's rhythm, sped up), latency of each in ms."""
     client = Client(port, token)
     latencies = []
     for index in range(hands):
+        if index and pace:
+            time.sleep(max(0.0, pace - latencies[-1] / 1000))
         table, seats = tables[index // 16]
         body = {"number": index % 16 + 1, "result": "win", "winner_id": seats[index % 4],
                 "discarder_id": seats[(index + 1) % 4], "hand": VALID_WIN}
@@ -207,6 +232,7 @@ def main() -> None:
     parser.add_argument("--pollers", type=int, default=100)
     parser.add_argument("--hands", type=int, default=64, help="hands entered in each phase (16 a table)")
     parser.add_argument("--workers", type=int, default=3)
+    parser.add_argument("--pace", type=float, default=0.25, help="seconds from one hand entry to the next")
     parser.add_argument("--api", action="store_true", help="poll the JSON API (with a token) instead of the pages' JSON")
     args = parser.parse_args()
     phases = [("no pollers", 0.0), (f"{args.pollers} pollers every 5 s", 5.0),
@@ -228,7 +254,7 @@ def main() -> None:
             except OSError:
                 time.sleep(0.2)
         print(f"database: {url.split('://')[0]}; gunicorn --workers {args.workers}; {len(tables)} tables in play, "
-              f"clock running; {args.hands} hands entered per phase (wins, engine-checked)")
+              f"clock running; {args.hands} hands entered per phase (wins, engine-checked), one every {args.pace} s")
         enter_hands(port, token, tid, tables[-1:], 4)  # warm every worker up a little
         auth = {"token": token} if args.api else {"cookie": login_cookie(port, "bench@example.org",
                                                                          "bench-password-4242")}
@@ -239,11 +265,11 @@ def main() -> None:
             offset += len(chunk)
             if interval:
                 with Pollers(port, tid, args.pollers, interval, **auth) as pollers:
-                    latencies = enter_hands(port, token, tid, chunk, args.hands)
+                    latencies = enter_hands(port, token, tid, chunk, args.hands, args.pace)
                 polled = f"; polls answered {len(pollers.latencies)} ({summary(pollers.latencies)}), " \
                          f"failed {pollers.errors}"
             else:
-                latencies = enter_hands(port, token, tid, chunk, args.hands)
+                latencies = enter_hands(port, token, tid, chunk, args.hands, args.pace)
                 polled = ""
             print(f"{label:28s} hand entry: {summary(latencies)}{polled}")
     finally:
