@@ -44,7 +44,9 @@ def init_app(app: Flask) -> None:
             message = "There is no page at this address."
         if exc.code == 403 and "don't have the permission" in message:
             message = "You do not have access to this page."
-        return error_response(exc.code or 500, exc.name, message)
+        # A 405 names the methods that are allowed (RFC 9110), as werkzeug's own response does.
+        allowed = {"Allow": ", ".join(exc.valid_methods)} if getattr(exc, "valid_methods", None) else {}
+        return (*error_response(exc.code or 500, exc.name, message), allowed)
 
     @app.errorhandler(Exception)
     def unexpected_error(exc: Exception):
