@@ -10,6 +10,7 @@ from tournament.models.draws import (
     SessionStatus,
     TournamentSession,
 )
+from tournament.models.idempotency import IdempotencyKey
 from tournament.models.players import Player, PlayerStatus
 from tournament.models.scoring import (
     HANDS_PER_SESSION,
@@ -38,6 +39,7 @@ __all__ = [
     "ClockEvent",
     "ClockEventKind",
     "HANDS_PER_SESSION",
+    "IdempotencyKey",
     "FalseMahjong",
     "FalseMahjongKind",
     "Hand",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import ForeignKey, String
+from sqlalchemy import ForeignKey, Index, String, func, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.extensions import db
@@ -21,6 +21,14 @@ class PlayerStatus(StrEnum):
 
 class Player(db.Model):
     __tablename__ = "players"
+    # One person is registered once per tournament, whatever the timing of two forms or imports (the service's
+    # duplicate_problems says why first; these keep the rule under races): the same name in any letter case
+    # (names are stored with single spaces) with the same EMA number or both without one; an EMA number once.
+    __table_args__ = (
+        Index("uq_players_identity", "tournament_id", func.lower(text("first_name")),
+              func.lower(text("last_name")), func.coalesce(text("ema_number"), ""), unique=True),
+        Index("uq_players_ema_number", "tournament_id", "ema_number", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)

@@ -7,10 +7,12 @@ the players, records seeds and seats, and enforces when a seating may still chan
 from __future__ import annotations
 
 import secrets
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import select, update
+from sqlalchemy.orm.attributes import set_committed_value
 
 from tournament import draws as engine
 from tournament.extensions import db
@@ -27,7 +29,7 @@ from tournament.models import (
 from tournament.models._common import utcnow
 from tournament.services import registration
 from tournament.services.db import changes
-from tournament.services.errors import NotFound, ServiceError
+from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.records import expect_version
 
 MAX_SEED = 2**31 - 1
@@ -179,7 +181,9 @@ def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
                                              substitutes=substitutes)
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=True)) from exc
-    with changes():
+    with _drawn_meanwhile(len(kept) + 1):
+        versions = {s.number: s.version for s in existing[len(kept):]}
+        _lock_unchanged(existing[len(kept):])
         for s in existing[len(kept):]:
             db.session.delete(s)
         db.session.flush()
@@ -187,6 +191,7 @@ def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
             _store(t, number, tables, seed, DrawMethod.PLAN)
             for number, tables in enumerate(planned, start=len(kept) + 1)
         ]
+        _continue_versions(stored, versions)
     return stored
 
 
@@ -226,12 +231,48 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=False)) from exc
     method = DrawMethod.SWISS if ranking else DrawMethod.DRAW
-    with changes():
+    with _drawn_meanwhile(number):
+        versions = {s.number: s.version for s in replaced}
+        _lock_unchanged(replaced)
         for s in replaced:
             db.session.delete(s)
         db.session.flush()
         session = _store(t, number, tables, seed, method)
+        _continue_versions([session], versions)
     return session
+
+
+def _lock_unchanged(sessions: Sequence[TournamentSession]) -> None:
+    """Lock the rows a draw replaces; one already replaced or changed by another request is a conflict."""
+    for session in sessions:
+        current = db.session.scalar(select(TournamentSession.version).where(TournamentSession.id == session.id)
+                                    .with_for_update())
+        if current != session.version:
+            raise ConflictError(_stale_message(session))
+
+
+def _continue_versions(sessions: Sequence[TournamentSession], versions: dict[int, int]) -> None:
+    """A redrawn session is a new row, whose version would start again at 1: it continues from the row it
+    replaces instead, so that a page still showing the old seating (same number, old version) is refused."""
+    db.session.flush()
+    for session in sessions:
+        if session.number in versions:
+            version = versions[session.number] + 1
+            db.session.execute(update(TournamentSession).where(TournamentSession.id == session.id)
+                               .values(version=version))
+            set_committed_value(session, "version", version)
+
+
+@contextmanager
+def _drawn_meanwhile(number: int) -> Iterator[None]:
+    """The writes of a draw; another draw of the same session committed meanwhile (the unique session number
+    refuses the insert, or the replaced session is already gone) is a clear conflict."""
+    try:
+        with changes():
+            yield
+    except ConflictError:
+        raise ConflictError(f"Session {number} was drawn by someone else at the same moment. Nothing was "
+                            "changed; check the seating below.") from None
 
 
 def redraw(t: Tournament, session: TournamentSession, expected_version: int | None,

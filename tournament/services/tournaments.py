@@ -19,7 +19,7 @@ from tournament.models import (
 )
 from tournament.models.tournaments import DEFAULT_RULESET, DEFAULT_TABLE_POINTS, DEFAULT_TIE_BREAKS
 from tournament.services.db import changes
-from tournament.services.errors import PermissionDenied, ServiceError
+from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.users import find_user_by_email
 
@@ -194,20 +194,32 @@ def add_staff(t: Tournament, email: str, role: str) -> TournamentStaff:
         raise ServiceError(f"No account with the email {email!r}. Create it first.", field="email")
     if role == Role.ORGANISER and user.role != Role.ORGANISER:
         raise ServiceError(f"{user.email} is a referee account and cannot organise.", field="role")
+    already = f"{user.email} is already on the staff."
     if staff_role(user, t):
-        raise ServiceError(f"{user.email} is already on the staff.", field="email")
-    with changes():
-        member = TournamentStaff(tournament_id=t.id, user_id=user.id, role=role)
-        db.session.add(member)
+        raise ServiceError(already, field="email")
+    try:
+        with changes():
+            member = TournamentStaff(tournament_id=t.id, user_id=user.id, role=role)
+            db.session.add(member)
+    except ConflictError:
+        # Added by another request at the same moment: the unique (tournament, user) key refused this one.
+        raise ConflictError(already, field="email") from None
     db.session.refresh(t)
     return member
 
 
 def remove_staff(t: Tournament, member_id: int) -> None:
     member = get_or_404(TournamentStaff, member_id, "No such staff member.", tournament_id=t.id)
-    organisers = [m for m in t.staff if m.role == Role.ORGANISER]
-    if member.role == Role.ORGANISER and len(organisers) == 1:
-        raise ServiceError("A tournament keeps at least one organiser.")
+    if member.role == Role.ORGANISER:
+        # Two organisers removing each other at once: the tournament's row lock makes the second wait until
+        # the first has committed, and it then counts the organisers left (a fresh read, not t.staff).
+        db.session.execute(select(Tournament.id).where(Tournament.id == t.id).with_for_update())
+        organisers = db.session.scalars(select(TournamentStaff.id).where(
+            TournamentStaff.tournament_id == t.id, TournamentStaff.role == Role.ORGANISER)).all()
+        if member.id not in organisers:
+            raise ConflictError("This organiser was removed by someone else meanwhile.")
+        if len(organisers) == 1:
+            raise ServiceError("A tournament keeps at least one organiser.")
     with changes():
         db.session.delete(member)
     db.session.refresh(t)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from tournament.web import converters, errors, helpers, input_guard, security, unit
+from tournament.web import converters, errors, helpers, idempotency, input_guard, security, unit
 
 
 def init_web(app: Flask) -> None:
@@ -41,5 +41,6 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(live_bp)
     errors.init_app(app)
     unit.init_app(app)
+    idempotency.init_app(app)  # after the unit of work: answers recorded before its commit
     helpers.init_app(app)
     security.init_app(app)

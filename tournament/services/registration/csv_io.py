@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from tournament.models import Player, Tournament
 from tournament.services.db import changes
-from tournament.services.errors import ServiceError
+from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.registration.lists import list_players
 from tournament.services.registration.players import (
     PlayerData,
@@ -210,8 +210,14 @@ def import_csv(tournament: Tournament, text: str) -> list[Player]:
             if bad else "The file has problems"
         )
         raise ServiceError(f"{summary}; nothing was imported.", errors=preview.error_messages())
-    with changes():
-        players = [new_player(tournament, row.data) for row in preview.rows if row.data is not None]
+    try:
+        with changes():
+            players = [new_player(tournament, row.data) for row in preview.rows if row.data is not None]
+    except ConflictError:
+        # The unique player keys refused a row: the same file (or some of its players) was saved by another
+        # request at the same moment, e.g. the import confirmed twice. Nothing of this one is stored.
+        raise ConflictError("Some of these players were registered by someone else at the same moment (the "
+                            "import sent twice?): nothing was imported again. Check the player list.") from None
     return players
 
 

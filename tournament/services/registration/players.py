@@ -10,7 +10,7 @@ from sqlalchemy import select
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, Tournament
 from tournament.services.db import changes
-from tournament.services.errors import ServiceError
+from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.registration.countries import country_code
 from tournament.services.registration.statuses import STATUS_LABELS, move
@@ -146,8 +146,13 @@ def new_player(tournament: Tournament, data: PlayerData) -> Player:
 
 def add_player(tournament: Tournament, data: PlayerData) -> Player:
     _check(tournament, data)
-    with changes():
-        player = new_player(tournament, data)
+    try:
+        with changes():
+            player = new_player(tournament, data)
+    except ConflictError:
+        # The same person added by another request at the same moment: the unique player keys refused this one.
+        message = f"{data.full_name} is already registered: someone added them at the same moment."
+        raise ConflictError(message, errors={"first_name": message}) from None
     return player
 
 

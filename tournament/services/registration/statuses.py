@@ -7,6 +7,7 @@ from the desk, the status buttons or the edit form, goes through `set_status`, w
 
 from __future__ import annotations
 
+from tournament.extensions import db
 from tournament.models import Player, PlayerStatus
 from tournament.models._common import utcnow
 from tournament.services.db import changes
@@ -80,14 +81,26 @@ def set_status(player: Player, status: str, note: str = "") -> Player:
     return player
 
 
+def _current(player: Player) -> None:
+    """Read the player's row again under a row lock: two desks marking one player take turns, and the
+    second sees the first's change (nothing to do) instead of a stale version (a conflict)."""
+    db.session.refresh(player, with_for_update=True)
+
+
 def check_in(player: Player) -> Player:
     """Mark the player present (idempotent). Withdrawn or disqualified players are reinstated first."""
+    if player.status == PlayerStatus.PRESENT:
+        return player
+    _current(player)
     if player.status == PlayerStatus.PRESENT:
         return player
     return set_status(player, PlayerStatus.PRESENT)
 
 
 def undo_check_in(player: Player) -> Player:
+    if player.status == PlayerStatus.REGISTERED:
+        return player
+    _current(player)
     if player.status == PlayerStatus.REGISTERED:
         return player
     if player.status != PlayerStatus.PRESENT:

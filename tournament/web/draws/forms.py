@@ -5,6 +5,7 @@ from wtforms.validators import InputRequired, NumberRange, Optional
 from tournament.models import DRAW_SEPARATIONS
 from tournament.services.draws import MAX_SEED
 from tournament.web.forms import VersionedForm, choices
+from tournament.web.idempotency import IdempotentForm
 
 SEED_HINT = "Leave empty for a random seed. The same seed and history always give the same draw."
 
@@ -14,17 +15,17 @@ def _seed_field() -> IntegerField:
                         description=SEED_HINT)
 
 
-class PlanForm(FlaskForm):
+class PlanForm(IdempotentForm):
     seed = _seed_field()
     submit = SubmitField("Plan all sessions")
 
 
-class DrawForm(FlaskForm):
+class DrawForm(IdempotentForm):
     seed = _seed_field()
     submit = SubmitField("Draw next session")
 
 
-class RedrawForm(VersionedForm):
+class RedrawForm(VersionedForm, IdempotentForm):
     seed = _seed_field()
     submit = SubmitField("Redraw this session")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from tournament.models import Player, PlayerStatus, SessionStatus
-from tournament.services import ServiceError
+from tournament.services import ConflictError, ServiceError
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.web.draws.forms import DrawForm, PlanForm, RedrawForm, SeparationForm, StatusForm, SwapForm
@@ -87,13 +87,18 @@ def plan(tournament_id: int):
 def draw_next(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = DrawForm()
-    done = submit_form(
-        form,
-        lambda: draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t)),
-        lambda session: (f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.",
-                         url_for("draws.session", tournament_id=t.id, number=session.number)),
-    )
-    return done or _render_index(t, draw_form=form, status=400)
+    if form.validate_on_submit():
+        try:
+            session = draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t))
+        except ConflictError as exc:  # drawn by another request at the same moment
+            flash(exc.message, "error")
+            return _render_index(t, status=409)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash(f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.", "success")
+            return redirect(url_for("draws.session", tournament_id=t.id, number=session.number))
+    return _render_index(t, draw_form=form, status=400)
 
 
 def _swiss_ranking(t) -> list[int] | None:
@@ -164,7 +169,8 @@ def redraw(tournament_id: int, number: int):
         except ServiceError as exc:
             flash(exc.message, "error")
             if exc.status_code == 409:
-                return _render_session(t, current, status=409)
+                # The winner may have replaced the session this request loaded: show the one now stored.
+                return _render_session(t, draw_service.get_session(t, number), status=409)
         else:
             flash(f"Session {number} redrawn (seed {session.seed}).", "success")
             return redirect(url_for("draws.session", tournament_id=t.id, number=number))

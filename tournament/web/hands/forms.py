@@ -20,6 +20,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 from tournament.models import HANDS_PER_SESSION
 from tournament.services.play import SeatedPlayer
 from tournament.services.scoring import FalseMahjongData, HandData
+from tournament.web.idempotency import IdempotentForm
 
 FALSE_MAHJONG_CHOICES = [
     ("", "No false mahjong"),
@@ -38,7 +39,7 @@ class FalseMahjongEntry(Form):
                        render_kw={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "off"})
 
 
-class HandForm(FlaskForm):
+class HandForm(IdempotentForm):
     version = HiddenField()
     number = IntegerField("Hand", validators=[InputRequired("Which hand (1-16)?"),
                                               NumberRange(1, HANDS_PER_SESSION, "Hands are 1 to 16.")])
@@ -142,7 +143,7 @@ class FinishForm(FlaskForm):
     submit = SubmitField("Close the session")
 
 
-class PenaltyForm(FlaskForm):
+class PenaltyForm(IdempotentForm):
     player_id = SelectField("Player", choices=[], validate_choice=False)
     session = SelectField("Session", choices=[], validate_choice=False)
     hand = IntegerField("Hand (optional)", validators=[Optional(), NumberRange(1, HANDS_PER_SESSION)],
@@ -160,7 +161,7 @@ class CancelPenaltyForm(FlaskForm):
     submit = SubmitField("Cancel penalty")
 
 
-class TotalsForm(FlaskForm):
+class TotalsForm(IdempotentForm):
     """A totals-only table: the four session totals from the paper score sheet, in seat order."""
 
     version = HiddenField()

@@ -6,9 +6,10 @@ from wtforms.validators import DataRequired, Length
 from tournament.models import PlayerStatus
 from tournament.services.registration import LIMITS, STATUS_LABELS, PlayerData
 from tournament.web.forms import VersionedForm, choices
+from tournament.web.idempotency import IdempotentForm
 
 
-class PlayerForm(FlaskForm):
+class PlayerForm(IdempotentForm):
     first_name = StringField(
         "First name",
         validators=[DataRequired("The first name is required."), Length(max=LIMITS["first_name"])],
@@ -78,6 +79,6 @@ class ImportForm(FlaskForm):
     submit = SubmitField("Preview")
 
 
-class ConfirmImportForm(FlaskForm):
+class ConfirmImportForm(IdempotentForm):
     csv_text = HiddenField()
     submit = SubmitField("Import")

@@ -233,7 +233,7 @@ def confirm_import(tournament_id: int):
         players = registration_service.import_csv(t, text)
     except ServiceError as exc:
         flash(exc.message, "error")
-        return _preview_page(t, text, status=400)
+        return _preview_page(t, text, status=exc.status_code)  # 409: imported at the same moment elsewhere
     flash(f"Imported {len(players)} player{'s' if len(players) != 1 else ''}.", "success")
     return redirect(url_for("players.index", tournament_id=t.id))
 

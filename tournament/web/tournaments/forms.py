@@ -13,6 +13,7 @@ from tournament.models import END_RULES, RULESETS, TIE_BREAKS, Role
 from tournament.models.tournaments import DEFAULT_RULESET, DEFAULT_TABLE_POINTS, DEFAULT_TIE_BREAKS
 from tournament.services.tournaments import LIMITS, TournamentData
 from tournament.web.forms import VersionedForm, choices
+from tournament.web.idempotency import IdempotentForm
 
 
 def _range(name: str, label: str, **kwargs) -> IntegerField:
@@ -109,7 +110,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         self.version.data = str(version)
 
 
-class StaffForm(FlaskForm):
+class StaffForm(IdempotentForm):
     email = EmailField("Email of an existing account", validators=[DataRequired("Enter an email."), Length(max=254)])
     role = SelectField("Role", choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
     submit = SubmitField("Add to staff")

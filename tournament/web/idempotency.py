@@ -1,0 +1,138 @@
+"""Idempotency keys at the web edge, for every write of every route.
+
+A write (POST, PUT, PATCH, DELETE) of a logged-in user or API token may carry a key: the API's
+`Idempotency-Key` header, or a form's hidden `idempotency_key` field (`IdempotentForm`, a new key each time
+the form is shown). The key is claimed before the view runs (`tournament.services.idempotency.claim`) and
+the answer recorded after it, in the request's one transaction, so the answer is stored exactly when the
+write is. A request sent again with the same key gets the first answer back (header `Idempotent-Replayed`),
+without running the view; with the same key but another path or body it is a 422.
+
+What is remembered: for the API, any answer below 400; for a form, a redirect (the write is done and the
+browser moves on). A form shown again (errors, a preview) keeps its key free for the corrected send. An
+error answer stores nothing (the unit of work rolls back), so a retry is carried out afresh.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from flask import Flask, Response, flash, g, request
+from flask_login import current_user
+from flask_wtf import FlaskForm
+from sqlalchemy import inspect
+from wtforms import HiddenField
+
+from tournament.services import idempotency
+from tournament.services.errors import ServiceError
+from tournament.web.errors import error_response
+
+HEADER = "Idempotency-Key"
+FORM_FIELD = "idempotency_key"
+WRITES = {"POST", "PUT", "PATCH", "DELETE"}
+MAX_STORED_BODY = 1024 * 1024
+REPLAYED_FORM = "This form was already sent: it was saved once."
+# Fields that differ between two sendings of the same form without changing what it asks for.
+UNSIGNED_FIELDS = {"csrf_token", FORM_FIELD}
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class IdempotentForm(FlaskForm):
+    """A form whose sending is carried out once, however often it is sent (double clicks, two tabs on one
+    page, a retry after a lost connection): `hidden_tag()` renders the key with the CSRF token."""
+
+    idempotency_key = HiddenField(default=new_key)
+
+
+def _request_key() -> tuple[str, str] | None:
+    key = request.headers.get(HEADER)
+    if key is not None:
+        return key.strip(), "api"
+    if request.mimetype in ("application/x-www-form-urlencoded", "multipart/form-data"):
+        key = request.form.get(FORM_FIELD)
+        if key:
+            return key, "form"
+    return None
+
+
+def _user_id() -> int | None:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return idempotency.token_owner_id(token.strip())
+    if current_user.is_authenticated:
+        return current_user.id
+    return None
+
+
+def _fingerprint(source: str) -> str:
+    digest = hashlib.sha256(f"{request.method} {request.path}?{request.query_string.decode('latin-1')}\n".encode())
+    if source == "form":
+        for name, value in sorted(request.form.items(multi=True)):
+            if name not in UNSIGNED_FIELDS:
+                digest.update(f"{name}={value}\n".encode("utf-8", "surrogatepass"))
+        for name, upload in sorted(request.files.items(multi=True), key=lambda item: item[0]):
+            digest.update(f"{name}:{upload.filename}:".encode("utf-8", "surrogatepass"))
+            digest.update(upload.stream.read())
+            upload.stream.seek(0)
+    else:
+        digest.update(request.get_data(cache=True))
+    return digest.hexdigest()
+
+
+def _replay(stored: idempotency.Replay, source: str) -> Response:
+    response = Response(stored.body or "", status=stored.status_code, content_type=stored.content_type or None)
+    if stored.location:
+        response.headers["Location"] = stored.location
+    response.headers["Idempotent-Replayed"] = "true"
+    if source == "form":
+        flash(REPLAYED_FORM, "info")
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Registered after the unit of work: claims run after it begins, answers are recorded before it commits."""
+
+    @app.before_request
+    def claim_idempotency_key():
+        if request.method not in WRITES:
+            return None
+        found = _request_key()
+        if found is None:
+            return None
+        key, source = found
+        user_id = _user_id()
+        if user_id is None:  # not logged in: the view refuses the request anyway
+            return None
+        try:
+            outcome = idempotency.claim(user_id, key, _fingerprint(source))
+        except ServiceError as exc:
+            return error_response(exc.status_code, "Idempotency key", exc.message)
+        if isinstance(outcome, idempotency.Replay):
+            return _replay(outcome, source)
+        g.idempotency_claim = (outcome, source)
+        return None
+
+    @app.after_request
+    def record_idempotent_answer(response: Response) -> Response:
+        claimed = g.pop("idempotency_claim", None)
+        if claimed is None:
+            return response
+        row, source = claimed
+        # An error or a refusal rolls the whole unit back (the claim with it); a rollback inside the view
+        # (a service's conflict) already took the claim away.
+        if response.status_code >= 400 or g.get("unit_refused") or not inspect(row).persistent:
+            return response
+        if source == "form" and not 300 <= response.status_code < 400:
+            idempotency.release(row)
+            return response
+        body = None
+        if not response.is_streamed and not response.direct_passthrough:
+            data = response.get_data()
+            if len(data) <= MAX_STORED_BODY:
+                body = data.decode("utf-8", "replace")
+        idempotency.record(row, response.status_code, body, response.content_type or "",
+                           response.headers.get("Location", ""))
+        return response
