@@ -77,3 +77,19 @@ def test_cli_token_for_unknown_email_fails(runner, app_ctx):
     result = runner.invoke(args=["users", "token", "nobody@example.org"])
     assert result.exit_code != 0
     assert "nobody@example.org" in result.output
+
+
+def test_a_token_records_its_last_use_at_most_once_a_minute(app_ctx, organiser):
+    from datetime import timedelta
+
+    from tournament.services import users as user_service
+
+    token, plain = user_service.create_api_token(organiser, "phone")
+    user_service.user_for_token(plain)
+    first = token.last_used_at
+    assert first is not None
+    user_service.user_for_token(plain)
+    assert token.last_used_at == first  # polling does not write on every request
+    token.last_used_at = first - timedelta(minutes=2)
+    user_service.user_for_token(plain)
+    assert token.last_used_at > first

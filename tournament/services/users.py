@@ -23,6 +23,7 @@ MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 200  # hashing a megabyte-long "password" is work an attacker could make us do
 # A login without "keep me logged in" ends after a long event day even if the browser keeps its cookie.
 LOGIN_LIFETIME = timedelta(hours=24)
+TOKEN_USE_RESOLUTION = timedelta(minutes=1)  # how precisely an API token's last use is recorded
 
 
 def normalise_email(email: str) -> str:
@@ -209,6 +210,9 @@ def user_for_token(plain: str) -> User | None:
     token = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(plain)))
     if token is None or token.is_revoked or not token.user.active:
         return None
-    with changes():
-        token.last_used_at = utcnow()
+    now = utcnow()
+    # Recorded at most once a minute: a write on every request would make every poll a write.
+    if token.last_used_at is None or now - token.last_used_at >= TOKEN_USE_RESOLUTION:
+        with changes():
+            token.last_used_at = now
     return token.user
