@@ -16,17 +16,15 @@ from collections import OrderedDict, defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import or_, select
 
 from tournament.extensions import db
 from tournament.models import (
     FalseMahjong,
     Hand,
     HandResult,
-    Penalty,
     Player,
     PlayerStatus,
-    ScoreChange,
     Seat,
     SessionStatus,
     Tournament,
@@ -50,6 +48,9 @@ from tournament.services.standings import (
     _rows,
     _session_scores,
     _Table,
+)
+from tournament.services.standings import (  # the live pages' ETags and the standings cache share it
+    change_marker as change_marker,
 )
 
 
@@ -339,31 +340,3 @@ def player_record(t: Tournament, player_id: int, progress_result: Progress | Non
 
 
 # ----------------------------------------------------------------------------- what changed
-
-
-def change_marker(tournament_id: int) -> tuple[int, ...] | None:
-    """A tuple that changes whenever anything the public pages show changes; None for no tournament.
-
-    One small query: the tournament's version (settings, hidden standings), the last score change
-    (hands, totals and penalties all leave one), the sessions' and players' counts and summed versions
-    (every update bumps a row's version, so the sums only grow) and the penalties' likewise.
-    """
-    def scalar(column, model, where):
-        return select(column).select_from(model).where(where).scalar_subquery()
-
-    in_tournament = TournamentSession.tournament_id == tournament_id
-    row = db.session.execute(
-        select(
-            Tournament.version,
-            select(func.coalesce(func.max(ScoreChange.id), 0))
-            .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
-            .where(in_tournament).scalar_subquery(),
-            scalar(func.count(), TournamentSession, in_tournament),
-            scalar(func.coalesce(func.sum(TournamentSession.version), 0), TournamentSession, in_tournament),
-            scalar(func.count(), Player, Player.tournament_id == tournament_id),
-            scalar(func.coalesce(func.sum(Player.version), 0), Player, Player.tournament_id == tournament_id),
-            scalar(func.count(), Penalty, Penalty.tournament_id == tournament_id),
-            scalar(func.coalesce(func.sum(Penalty.version), 0), Penalty, Penalty.tournament_id == tournament_id),
-        ).where(Tournament.id == tournament_id)
-    ).first()
-    return None if row is None else tuple(int(value) for value in row)

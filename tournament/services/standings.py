@@ -249,23 +249,40 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def results_version(t: Tournament) -> tuple[int, ...]:
-    """A cheap fingerprint of everything the standings are computed from, in one query.
+def change_marker(tournament_id: int) -> tuple[int, ...] | None:
+    """A tuple that changes whenever anything the public pages show changes; None for no tournament.
 
-    Every hand, totals and penalty change writes a ScoreChange row (its id only grows); a session's
-    status or seating change bumps its version; a player's edit bumps theirs; settings bump the
-    tournament's. Pages use it as an ETag too.
+    One small query: the tournament's version (settings, hidden standings), the last score change
+    (hands, totals and penalties all leave one), the sessions' and players' counts and summed versions
+    (every update bumps a row's version, so the sums only grow) and the penalties' likewise.
     """
-    sessions = select(TournamentSession.id).where(TournamentSession.tournament_id == t.id)
-    row = db.session.execute(select(
-        select(func.coalesce(func.max(ScoreChange.id), 0))
-        .where(ScoreChange.session_id.in_(sessions)).scalar_subquery(),
-        select(func.coalesce(func.sum(TournamentSession.version), 0) * 1000 + func.count())
-        .where(TournamentSession.tournament_id == t.id).scalar_subquery(),
-        select(func.coalesce(func.sum(Player.version), 0) * 100000 + func.count())
-        .where(Player.tournament_id == t.id).scalar_subquery(),
-    )).one()
-    return (t.id, t.version, *(int(v) for v in row))
+    if not 0 < tournament_id < 2**31:  # no such id fits the database's integer columns
+        return None
+
+    def scalar(column, model, where):
+        return select(column).select_from(model).where(where).scalar_subquery()
+
+    in_tournament = TournamentSession.tournament_id == tournament_id
+    row = db.session.execute(
+        select(
+            Tournament.version,
+            select(func.coalesce(func.max(ScoreChange.id), 0))
+            .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
+            .where(in_tournament).scalar_subquery(),
+            scalar(func.count(), TournamentSession, in_tournament),
+            scalar(func.coalesce(func.sum(TournamentSession.version), 0), TournamentSession, in_tournament),
+            scalar(func.count(), Player, Player.tournament_id == tournament_id),
+            scalar(func.coalesce(func.sum(Player.version), 0), Player, Player.tournament_id == tournament_id),
+            scalar(func.count(), Penalty, Penalty.tournament_id == tournament_id),
+            scalar(func.coalesce(func.sum(Penalty.version), 0), Penalty, Penalty.tournament_id == tournament_id),
+        ).where(Tournament.id == tournament_id)
+    ).first()
+    return None if row is None else tuple(int(value) for value in row)
+
+
+def results_version(t: Tournament) -> tuple[int, ...]:
+    """The standings cache's key: the tournament and its change marker."""
+    return (t.id, *(change_marker(t.id) or ()))
 
 
 _CACHE_SIZE = 16
