@@ -58,6 +58,8 @@ lint: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev
 	$(PY) bench/fan_engine.py
 	$(PY) bench/draws.py
+	$(PY) bench/standings.py
+	$(PY) bench/exports.py
 
 demo: $(VENV)/.installed
 	$(FLASK) db upgrade
