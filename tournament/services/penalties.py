@@ -90,6 +90,8 @@ def get_penalty(t: Tournament, penalty_id: Any) -> Penalty:
 
 def cancel_penalty(t: Tournament, penalty_id: Any, reason: Any, user: User | None) -> Penalty:
     penalty = get_penalty(t, penalty_id)
+    # Two screens cancelling at once take turns on the row; the second sees the first's cancellation.
+    db.session.refresh(penalty, with_for_update=True)
     if penalty.is_cancelled:
         raise ConflictError("This penalty was already cancelled.")
     text = _reason(reason, "reason")

@@ -335,6 +335,7 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, number: 
     """Replace a stored hand; the history keeps what it was. A stale `expected_version` is a conflict."""
     session, _ = _writable_table(t, session_number, table_number)
     hand = get_hand(t, session_number, table_number, number)
+    db.session.refresh(hand)  # read under the table's lock: a correction committed meanwhile is seen here
     clock.check_hand_may_be_entered(t, session, table_number, number)
     if expected_version is not None and expected_version != hand.version:
         raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
@@ -355,6 +356,7 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, number: i
                 expected_version: int | None = None) -> None:
     session, _ = _writable_table(t, session_number, table_number)
     hand = get_hand(t, session_number, table_number, number)
+    db.session.refresh(hand)  # read under the table's lock (as corrections)
     clock.check_hand_may_be_entered(t, session, table_number, number)  # a not-scored hand goes with its time call
     if expected_version is not None and expected_version != hand.version:
         raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
