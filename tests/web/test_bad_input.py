@@ -88,10 +88,24 @@ def test_nul_in_a_field_name(client, organiser):
 
 
 @pytest.mark.parametrize("path", ["/manage/tournaments/{id}/checkin?q=A%00", "/t/{id}/players?q=%00",
-                                  "/check?hand=123m%00", "/manage/tournaments/{id}/players?status=%00"])
+                                  "/manage/tournaments/{id}/players?status=%00"])
 def test_nul_in_a_query_string(client, organiser, tournament, path):
     login(client, organiser.email)
     _refused(client.get(path.format(id=tournament.id)), "NUL", "query parameter")
+
+
+def test_nul_on_a_json_page_is_a_json_error(client, tournament):
+    response = client.get(f"/t/{tournament.id}/live/standings.json?since=%00")
+    assert response.status_code == 400
+    assert response.get_json()["field"] == "since"
+
+
+def test_the_hand_checker_explains_a_nul_itself(client):
+    # Nothing it reads is stored: its own message about the hand, not the guard's.
+    assert client.get("/check?hand=123m%00").status_code == 200
+    response = client.get("/check/score.json?hand=12%00m")
+    assert response.status_code == 400
+    assert response.get_json()["field"] == "hand"
 
 
 def test_nul_in_a_path_segment(client, organiser, tournament):
@@ -99,6 +113,19 @@ def test_nul_in_a_path_segment(client, organiser, tournament):
     url = f"/manage/tournaments/{tournament.id}/players/1/with%00drawn"
     token = csrf_token(client, f"/manage/tournaments/{tournament.id}/players")
     assert client.post(url, data={"csrf_token": token}).status_code in (400, 404)
+
+
+def test_a_form_with_an_encoded_surrogate_is_stored_as_plain_text(client, organiser, tournament):
+    # Forms carry bytes, not JSON escapes: an encoded lone surrogate (ED A0 80) is not valid UTF-8, and
+    # werkzeug keeps such bytes percent-encoded: text the database stores like any other.
+    login(client, organiser.email)
+    url = f"/manage/tournaments/{tournament.id}/players/new"
+    body = (f"csrf_token={csrf_token(client, url)}&first_name=Ann%ED%A0%80&last_name=Lee&country=FI"
+            "&status=registered").encode()
+    response = client.post(url, data=body, content_type="application/x-www-form-urlencoded")
+    assert response.status_code == 302
+    db.session.expire_all()
+    assert db.session.scalar(select(Player.first_name)) == "Ann%ED%A0%80"
 
 
 # ----------------------------------------------------------------------------- CSV import
