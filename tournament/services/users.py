@@ -17,7 +17,8 @@ from tournament.models import ApiToken, Role, User
 from tournament.models._common import utcnow
 from tournament.models.users import LoginSession, hash_token
 from tournament.services.db import changes
-from tournament.services.errors import NotFound, ServiceError
+from tournament.services.errors import ServiceError
+from tournament.services.records import get_or_404
 
 MIN_PASSWORD_LENGTH = 8
 MAX_PASSWORD_LENGTH = 200  # hashing a megabyte-long "password" is work an attacker could make us do
@@ -199,9 +200,7 @@ def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:
 
 
 def revoke_api_token(user: User, token_id: int) -> None:
-    token = db.session.get(ApiToken, token_id)
-    if token is None or token.user_id != user.id:
-        raise NotFound("No such token.")
+    token = get_or_404(ApiToken, token_id, "No such token.", user_id=user.id)
     with changes():
         token.revoked_at = token.revoked_at or utcnow()
 
