@@ -87,37 +87,42 @@ def _current(player: Player) -> None:
     db.session.refresh(player, with_for_update=True)
 
 
+def _already(player: Player, status: PlayerStatus) -> bool:
+    """The player has `status`, as loaded or once the row is read again under the lock (`_current`)."""
+    if player.status == status:
+        return True
+    _current(player)
+    return player.status == status
+
+
 def check_in(player: Player) -> Player:
     """Mark the player present (idempotent). Withdrawn or disqualified players are reinstated first."""
-    if player.status == PlayerStatus.PRESENT:
-        return player
-    _current(player)
-    if player.status == PlayerStatus.PRESENT:
+    if _already(player, PlayerStatus.PRESENT):
         return player
     return set_status(player, PlayerStatus.PRESENT)
 
 
 def undo_check_in(player: Player) -> Player:
-    if player.status == PlayerStatus.REGISTERED:
-        return player
-    _current(player)
-    if player.status == PlayerStatus.REGISTERED:
+    if _already(player, PlayerStatus.REGISTERED):
         return player
     if player.status != PlayerStatus.PRESENT:
         raise ServiceError(f"{player.full_name} is {player.status}, not checked in.")
     return set_status(player, PlayerStatus.REGISTERED)
 
 
+def _leave(player: Player, status: PlayerStatus, already: str, note: str) -> Player:
+    """Withdraw or disqualify, the reason (if any) kept in the notes as "Withdrawn: ill"."""
+    if player.status == status:
+        raise ServiceError(f"{player.full_name} {already}.")
+    return set_status(player, status, f"{STATUS_LABELS[status]}: {note}" if note.strip() else "")
+
+
 def withdraw(player: Player, note: str = "") -> Player:
-    if player.status == PlayerStatus.WITHDRAWN:
-        raise ServiceError(f"{player.full_name} has already withdrawn.")
-    return set_status(player, PlayerStatus.WITHDRAWN, f"Withdrawn: {note}" if note.strip() else "")
+    return _leave(player, PlayerStatus.WITHDRAWN, "has already withdrawn", note)
 
 
 def disqualify(player: Player, note: str = "") -> Player:
-    if player.status == PlayerStatus.DISQUALIFIED:
-        raise ServiceError(f"{player.full_name} is already disqualified.")
-    return set_status(player, PlayerStatus.DISQUALIFIED, f"Disqualified: {note}" if note.strip() else "")
+    return _leave(player, PlayerStatus.DISQUALIFIED, "is already disqualified", note)
 
 
 def reinstate(player: Player) -> Player:
