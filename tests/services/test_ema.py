@@ -71,7 +71,8 @@ def test_ema_number_problems_name_the_player(played):
     players[0].ema_number = None
     players[1].ema_number = "12AB5678"    # legacy data: registration refuses these today
     players[2].ema_number = "1234567"
-    players[3].ema_number = players[4].ema_number
+    # A number shared by two players of a tournament cannot be stored since migration ba2f9af2ef97 (unique
+    # index), so that case of the check is no longer set up here.
     db.session.commit()
     problems = ema.check(played)
     by_player: dict[int, list[str]] = {}
@@ -80,9 +81,7 @@ def test_ema_number_problems_name_the_player(played):
     assert "has no EMA number" in by_player[players[0].id][0]
     assert "'12AB5678' is not 8 digits" in by_player[players[1].id][0]
     assert "'1234567' is not 8 digits" in by_player[players[2].id][0]
-    assert "given to 2 players" in by_player[players[3].id][0]
-    assert "given to 2 players" in by_player[players[4].id][0]
-    assert set(by_player) == {p.id for p in players[:5]}
+    assert set(by_player) == {p.id for p in players[:3]}
     assert all(p.table is None and p.session is None for p in problems)
     missing = next(p for p in problems if p.player_id == players[0].id)
     assert missing.as_json() == {"message": missing.message, "player_id": players[0].id}

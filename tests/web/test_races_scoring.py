@@ -189,3 +189,17 @@ def test_a_penalty_cancelled_from_two_screens_is_cancelled_once(app, in_play):
             db.session.expire_all()
             assert db.session.get(Penalty, penalty.id).is_cancelled
             assert history("penalty cancelled") == round_number + 1
+
+
+def test_a_session_started_from_two_screens_at_once_is_started_once(app, in_play):
+    t, _, organiser, _ = in_play
+    with live_server(app) as url:
+        script_a, script_b = Browser(url, token(organiser)), Browser(url, token(organiser))
+        for number in range(2, t.session_count + 1):
+            draw_service.draw_next(t, seed=number)
+            db.session.commit()
+            path = f"/tournaments/{t.id}/sessions/{number}/start"
+            answers = together(partial(script_a.api, "POST", path, {}), partial(script_b.api, "POST", path, {}))
+            # Starting a session already in play is a 200: the second start finds it started.
+            assert statuses(answers) == [200, 200], [a.body for a in answers]
+            assert all(a.json()["status"] == "in_play" for a in answers)

@@ -197,17 +197,21 @@ def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
 
 
 def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | None = None,
-              number: int | None = None) -> TournamentSession:
+              number: int | None = None, expected_number: int | None = None) -> TournamentSession:
     """Draw one session from the players present now and the seating of the earlier sessions.
 
     `number` defaults to the first session not drawn yet; naming the last drawn session redraws
     it (allowed until play starts). `ranking` (best first) asks for Swiss seating. A new session
     drawn without a seed reuses the first session's seed: with an unchanged field the draw then follows the same
-    plan as an up-front draw, which keeps the tight sizes free of repeat opponents.
+    plan as an up-front draw, which keeps the tight sizes free of repeat opponents. `expected_number` is the
+    new session the caller's page offered: when another request drew it meanwhile, this one is a conflict.
     """
     existing = drawn_sessions(t)
     if number is None:
         number = len(existing) + 1
+    if expected_number is not None and expected_number != number:
+        raise ConflictError(f"Session {expected_number} was drawn by someone else meanwhile. Nothing was "
+                            "changed; check the sessions below.")
     if seed is None and existing and number == len(existing) + 1:
         seed = existing[0].seed
     seed = _check_seed(seed)

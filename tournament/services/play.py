@@ -123,6 +123,8 @@ def start_session(t: Tournament, number: int) -> TournamentSession:
     """Publish the session if needed and put it in play: from now on its seating is fixed.
     Starting a session already in play changes nothing."""
     session = get_session(t, number)
+    # Two starts at once (two screens, a double click) take turns on the row: the second finds it in play.
+    db.session.refresh(session, with_for_update=True)
     if session.status == SessionStatus.IN_PLAY:
         return session
     if session.status == SessionStatus.FINISHED:

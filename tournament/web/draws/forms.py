@@ -21,6 +21,9 @@ class PlanForm(IdempotentForm):
 
 
 class DrawForm(IdempotentForm):
+    # The session the page offered to draw: if another request drew it meanwhile, this one is refused
+    # instead of drawing the session after it.
+    number = HiddenField()
     seed = _seed_field()
     submit = SubmitField("Draw next session")
 

@@ -47,7 +47,7 @@ def _render_index(t, plan_form=None, draw_form=None, separation_form=None, statu
         registered=len(planned_players),
         registered_substitutes=len(planned_subs),
         plan_form=plan_form or PlanForm(),
-        draw_form=draw_form or DrawForm(),
+        draw_form=draw_form or DrawForm(formdata=None, number=len(sessions) + 1),
         separation_form=separation_form,
         names=_names(t),
     ), status
@@ -89,7 +89,8 @@ def draw_next(tournament_id: int):
     form = DrawForm()
     if form.validate_on_submit():
         try:
-            session = draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t))
+            session = draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t),
+                                             expected_number=_number(form.number.data))
         except ConflictError as exc:  # drawn by another request at the same moment
             flash(exc.message, "error")
             return _render_index(t, status=409)
@@ -99,6 +100,10 @@ def draw_next(tournament_id: int):
             flash(f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.", "success")
             return redirect(url_for("draws.session", tournament_id=t.id, number=session.number))
     return _render_index(t, draw_form=form, status=400)
+
+
+def _number(value: str | None) -> int | None:
+    return int(value) if value and value.isdigit() and len(value) < 6 else None
 
 
 def _swiss_ranking(t) -> list[int] | None:
