@@ -11,7 +11,11 @@ from __future__ import annotations
 import http.cookiejar
 import json
 import os
+import socket
+import subprocess
+import sys
 import threading
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -19,6 +23,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -142,6 +147,12 @@ class Browser:
 
 @contextmanager
 def live_server(app: Flask) -> Iterator[str]:
+    """The app on a loopback port: a threaded werkzeug server in this process, or with RACE_SERVER=gunicorn
+    three gunicorn worker processes (as issue 13's tester served it) on the same database."""
+    if os.environ.get("RACE_SERVER") == "gunicorn":
+        with _gunicorn(app) as url:
+            yield url
+        return
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -150,6 +161,34 @@ def live_server(app: Flask) -> Iterator[str]:
     finally:
         server.shutdown()
         thread.join(10)
+
+
+@contextmanager
+def _gunicorn(app: Flask) -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {**os.environ, "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+           "SECRET_KEY": app.config["SECRET_KEY"], "INSTANCE_PATH": app.instance_path}
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    process = subprocess.Popen([str(gunicorn), "--workers", "3", "--bind", f"127.0.0.1:{port}", "app:app"],
+                               cwd=Path(__file__).resolve().parents[2], env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(url + "/login", timeout=2).read()
+                break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("gunicorn did not start") from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(15)
 
 
 def together(*calls: Callable[[], Answer]) -> list[Answer]:
