@@ -284,6 +284,9 @@ def redraw(t: Tournament, session: TournamentSession, expected_version: int | No
            seed: int | None = None) -> TournamentSession:
     """Draw the last drawn session again, unless it changed since the page was loaded."""
     expect_version(session, expected_version, _stale_message(session))
+    # The row the page showed, locked: a redraw committed since this request loaded it (a new row under the
+    # same number) is a conflict here, not a second redraw of the winner's seating.
+    _lock_unchanged([session])
     return draw_next(t, seed=seed, number=session.number)
 
 
