@@ -33,10 +33,10 @@ run: $(VENV)/.installed
 
 # Debian's chromium for the browser tests (Playwright never downloads a browser here) and the PDFs' fonts.
 browser-deps:
-	@{ command -v chromium >/dev/null 2>&1 && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf; } || { \
+	@{ command -v chromium >/dev/null 2>&1 && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf && test -x /usr/sbin/nginx; } || { \
 	  echo "Installing Debian's chromium (browser tests) and DejaVu fonts (PDFs)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core nginx >/dev/null; }
 
 test: $(VENV)/.installed-dev browser-deps
 	$(VENV)/bin/ruff check .

@@ -1,0 +1,31 @@
+"""Gunicorn settings for the tournament app: `gunicorn -c deploy/gunicorn.conf.py app:app`.
+
+Threaded workers (gthread) behind nginx: nginx reads whole requests before passing them on, so a slow
+client never holds a worker, and the threads keep a worker serving while one request waits on the database.
+Every value can be changed by the environment variable named next to it, or by a command-line flag.
+"""
+
+import os
+
+# Loopback only: nginx in front is the sole client (GUNICORN_BIND to change, e.g. in a container).
+bind = os.environ.get("GUNICORN_BIND", "127.0.0.1:8000")
+worker_class = "gthread"
+# 3 x 4 = 12 requests at once on a 2-core machine; SQLAlchemy's pool (5 + 10 overflow per worker) covers it.
+workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# A request slower than this is killed and its worker replaced (PDF exports are the slowest, a few seconds).
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
+graceful_timeout = 30
+# nginx keeps upstream connections open between requests (keepalive in the site's upstream block).
+keepalive = 5
+# Recycle workers now and then so that a slow leak can never take a whole event day down.
+max_requests = 2000
+max_requests_jitter = 200
+# "-" is standard output: journald (systemd) or `docker compose logs` collect it.
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
+# Real client address (from nginx's X-Forwarded-For), time taken in microseconds.
+access_log_format = '%({x-forwarded-for}i)s %(h)s "%(r)s" %(s)s %(b)s %(D)sus "%(a)s"'
+# Only nginx on this host may set X-Forwarded-*; the app's TRUSTED_PROXIES=1 then believes one hop.
+forwarded_allow_ips = "127.0.0.1"
