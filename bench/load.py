@@ -1,0 +1,250 @@
+"""Event-day load on gunicorn + PostgreSQL: ``DATABASE_URL=postgresql://... python bench/load.py``.
+
+Options: ``[--tables 100] [--hands 16] [--standings-clients 40] [--seating-clients 40] [--max-seconds 300]``.
+
+Serves the app with deploy/gunicorn.conf.py on a free loopback port, builds a tournament through the API
+(4 x tables players, all present, session 1 drawn and started), then every table enters its hands through
+the API at once (one thread per table, one hand after another, each with its own Idempotency-Key; a request
+that fails is retried once with the same key) while clients poll the API standings and the public seating
+page until the entry ends. Prints p50/p95/p99 and throughput per kind of request, the errors, and whether
+every answered hand is stored exactly once. DATABASE_URL must name a PostgreSQL database of its own: its
+schema is DROPPED and rebuilt first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import pathlib
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import defaultdict
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-bench-instance-"))
+
+from flask_migrate import upgrade  # noqa: E402
+from sqlalchemy import create_engine, text  # noqa: E402
+
+from tournament import create_app  # noqa: E402
+from tournament.config import normalise_database_url  # noqa: E402
+from tournament.extensions import db  # noqa: E402
+from tournament.services.users import create_api_token, create_user  # noqa: E402
+
+PURE_STRAIGHT = "123456789m123s5p5p"  # a legal win worth 22 fan points on a discard, whatever the winds
+
+
+class Client:
+    """One keep-alive connection; every request is timed under its kind."""
+
+    def __init__(self, port: int, token: str, timings: dict[str, list[float]], errors: dict[str, int],
+                 lock: threading.Lock) -> None:
+        self.port, self.token = port, token
+        self.timings, self.errors, self.lock = timings, errors, lock
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+
+    def call(self, kind: str, method: str, path: str, body: object = None,
+             key: str | None = None) -> tuple[int, object]:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if key:
+            headers["Idempotency-Key"] = key
+        started = time.perf_counter()
+        try:
+            self.connection.request(method, path, body=data, headers=headers)
+            response = self.connection.getresponse()
+            payload = response.read()
+            status = response.status
+        except (OSError, http.client.HTTPException):
+            self.connection.close()
+            self.connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+            status, payload = 0, b""
+        elapsed = time.perf_counter() - started
+        with self.lock:
+            self.timings[kind].append(elapsed)
+            if status == 0 or status >= 500:
+                self.errors[kind] += 1
+        is_json = payload[:1] in (b"{", b"[")
+        return status, (json.loads(payload) if is_json else payload)
+
+    def expect(self, status: int, method: str, path: str, body: object = None) -> dict:
+        got, answer = self.call("setup", method, path, body)
+        if got != status:
+            raise SystemExit(f"setup: {method} {path} answered {got}: {answer!r}")
+        return answer  # type: ignore[return-value]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def prepare_database(url: str) -> tuple[str, str]:
+    """Empty schema, migrations, one organiser and their API token; returns (token, secret key)."""
+    engine = create_engine(normalise_database_url(url))
+    if engine.dialect.name != "postgresql":
+        raise SystemExit("DATABASE_URL must be PostgreSQL (the load is about gunicorn + PostgreSQL)")
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        upgrade()
+        user = create_user("bench-organiser@example.org", "load-bench-organiser-2026", "organiser")
+        db.session.flush()
+        _, token = create_api_token(user, "bench")
+        db.session.commit()
+    return token, app.config["SECRET_KEY"]
+
+
+def start_gunicorn(port: int, url: str, secret: str, log: pathlib.Path) -> subprocess.Popen:
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secret, "GUNICORN_ACCESS_LOG": os.devnull}
+    process = subprocess.Popen(
+        [str(pathlib.Path(sys.executable).with_name("gunicorn")), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}", "app:app"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=log.open("w"))
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return process
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise SystemExit("gunicorn did not start") from None
+            time.sleep(0.2)
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--hands", type=int, default=16)
+    parser.add_argument("--standings-clients", type=int, default=40)
+    parser.add_argument("--seating-clients", type=int, default=40)
+    parser.add_argument("--max-seconds", type=float, default=300, help="the entry stops after this long")
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL")
+    if not url:
+        raise SystemExit("set DATABASE_URL to a PostgreSQL database of its own (its schema is rebuilt)")
+
+    token, secret = prepare_database(url)
+    port = free_port()
+    # gunicorn's own log (worker starts, tracebacks) goes to a file, named at the end.
+    server_log = pathlib.Path(os.environ["INSTANCE_PATH"]) / "gunicorn.log"
+    server = start_gunicorn(port, url, secret, server_log)
+    timings: dict[str, list[float]] = defaultdict(list)
+    errors: dict[str, int] = defaultdict(int)
+    lock = threading.Lock()
+    try:
+        boss = Client(port, token, timings, errors, lock)
+        tid = boss.expect(201, "POST", "/api/v1/tournaments",
+                          {"name": "Load Open", "session_count": 1, "tie_breaks": []})["id"]
+        for i in range(args.tables * 4):
+            pid = boss.expect(201, "POST", f"/api/v1/tournaments/{tid}/players",
+                              {"first_name": f"P{i:04d}", "last_name": "Load", "country": "FI"})["id"]
+            boss.expect(200, "POST", f"/api/v1/tournaments/{tid}/players/{pid}/checkin")
+        drawn = boss.expect(201, "POST", f"/api/v1/tournaments/{tid}/sessions/1/draw", {"seed": 1})
+        boss.expect(200, "POST", f"/api/v1/tournaments/{tid}/sessions/1/start")
+        seats = {table["table"]: [seat["player_id"] for seat in table["seats"]] for table in drawn["tables"]}
+
+        answered: dict[int, list[int]] = defaultdict(list)  # table -> hand numbers answered 201
+        refused: list[str] = []
+        entry_done = threading.Event()
+        deadline = time.monotonic() + args.max_seconds
+
+        def enter(table: int) -> None:
+            client = Client(port, token, timings, errors, lock)
+            east, south, *_ = seats[table]
+            path = f"/api/v1/tournaments/{tid}/sessions/1/tables/{table}/hands"
+            for number in range(1, args.hands + 1):
+                if time.monotonic() > deadline:
+                    return
+                body = ({"number": number, "result": "win", "winner_id": east, "discarder_id": south,
+                         "hand": PURE_STRAIGHT} if number % 2 else {"number": number, "result": "draw"})
+                key = str(uuid.uuid4())
+                status, answer = client.call("hand entry", "POST", path, body, key)
+                if status == 0 or status >= 500:  # retried once, as a scoring tablet would
+                    status, answer = client.call("hand entry", "POST", path, body, key)
+                if status == 201:
+                    answered[table].append(number)
+                else:
+                    with lock:
+                        refused.append(f"table {table} hand {number}: {status} {answer!r:.120}")
+
+        def poll(kind: str, path: str) -> None:
+            client = Client(port, token, timings, errors, lock)
+            while not entry_done.is_set():
+                status, _ = client.call(kind, "GET", path)
+                if status != 200 and status < 500 and status != 0:
+                    with lock:
+                        errors[kind] += 1  # a 4xx on a page that should answer is an error too
+
+        pollers = [threading.Thread(target=poll, args=("standings", f"/api/v1/tournaments/{tid}/standings"))
+                   for _ in range(args.standings_clients)]
+        pollers += [threading.Thread(target=poll, args=("seating", f"/t/{tid}/seating/1"))
+                    for _ in range(args.seating_clients)]
+        tables = [threading.Thread(target=enter, args=(table,)) for table in seats]
+        started = time.perf_counter()
+        for thread in pollers + tables:
+            thread.start()
+        for thread in tables:
+            thread.join()
+        entry_done.set()
+        for thread in pollers:
+            thread.join()
+        wall = time.perf_counter() - started
+
+        # Exactly once: what the API lists per table is what it answered 201 for, each number once.
+        lost = doubled = 0
+        for table in seats:
+            _, listing = boss.call("check", "GET", f"/api/v1/tournaments/{tid}/sessions/1/tables/{table}/hands")
+            stored = [hand["number"] for hand in listing["hands"]]  # type: ignore[index]
+            doubled += len(stored) - len(set(stored))
+            lost += len(set(answered[table]) - set(stored))
+            doubled += len(set(stored) - set(answered[table]))  # stored but never answered: a ghost write
+    finally:
+        server.terminate()
+        server.wait(30)
+
+    print(f"{args.tables} tables x {args.hands} hands, {args.standings_clients} standings + "
+          f"{args.seating_clients} seating pollers, gunicorn {os.environ.get('GUNICORN_WORKERS', '3')} workers x "
+          f"{os.environ.get('GUNICORN_THREADS', '4')} threads, {wall:.1f} s")
+    print(f"{'kind':<12} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'errors':>6}")
+    for kind in ("hand entry", "standings", "seating"):
+        values = timings[kind]
+        if not values:
+            print(f"{kind:<12} {0:>8}")
+            continue
+        print(f"{kind:<12} {len(values):>8} {statistics.median(values) * 1000:8.1f} "
+              f"{percentile(values, 0.95) * 1000:8.1f} {percentile(values, 0.99) * 1000:8.1f} "
+              f"{len(values) / wall:7.1f} {errors[kind]:>6}")
+    total = sum(len(numbers) for numbers in answered.values())
+    print(f"hands answered 201: {total} of {args.tables * args.hands}; refused: {len(refused)}; "
+          f"lost: {lost}; doubled: {doubled}")
+    for line in refused[:5]:
+        print("  refused:", line)
+    print(f"gunicorn log: {server_log}")
+    if lost or doubled or refused or any(errors.values()):
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
