@@ -7,9 +7,8 @@ from sqlalchemy import func, select
 
 from tournament.extensions import db
 from tournament.models import FalseMahjong, Hand, HandPayment, ScoreChange, SessionStatus
-from tournament.services import ConflictError, NotFound, ServiceError
+from tournament.services import ConflictError, NotFound, ServiceError, play, scoring
 from tournament.services import draws as draw_service
-from tournament.services import play, scoring
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 from tournament.services.scoring import FalseMahjongData, HandData, HandRefused
