@@ -1,0 +1,242 @@
+"""Backup and restore: a played tournament exported, imported as a new one, and compared; broken documents
+refused whole with nothing saved."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import json
+from datetime import timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import func, select
+
+from tests.helpers import make_user
+from tournament.extensions import db
+from tournament.models import PlayerStatus, Tournament
+from tournament.models._common import utcnow
+from tournament.services import clock, penalties, play, scoring
+from tournament.services.backup import (
+    CHILD_MODELS,
+    LEFT_OUT,
+    ImportRefused,
+    document_keys,
+    export_tournament,
+    import_tournament,
+)
+from tournament.services.demo import load_demo
+from tournament.services.standings import standings
+from tournament.services.tournaments import add_staff
+
+
+def played_tournament(organiser, referee) -> Tournament:
+    """The demo: 34 players (2 substitutes), every session planned, session 1 played and finished with a false
+    mahjong, a penalty and a correction in its history, session 2 half-way; plus a referee on the staff, a
+    cancelled penalty, clock events and a withdrawn player."""
+    t, _ = load_demo(players=32, seed=7, owner_email=organiser.email)
+    add_staff(t, referee.email, "referee")
+    session2 = t.sessions[1]
+    first_player = session2.seats[0].player_id
+    cancelled = penalties.give_penalty(t, player_id=first_player, session_number=2, amount=20,
+                                       reason="Slow play", user=referee, hand_number=3)
+    penalties.cancel_penalty(t, cancelled.id, "Wrong table", organiser)
+    now = utcnow()
+    clock.start(t, 2, organiser, now=now)
+    clock.extend(t, 2, 300, referee, table=1, now=now + timedelta(minutes=1))
+    clock.pause(t, 2, referee, now=now + timedelta(minutes=2))
+    # Session 3: table 1 scored by the sheet's totals only.
+    play.start_session(t, 3)
+    ids = play.table_players(play.get_session(t, 3), 1)
+    scoring.enter_totals(t, 3, 1, dict(zip([p.player_id for p in ids], (60, -10, -20, -30), strict=True)), referee)
+    last = t.sessions[-1]
+    withdrawn = next(p for p in _players(t) if p.id not in {s.player_id for s in last.seats})
+    withdrawn.status = PlayerStatus.WITHDRAWN
+    db.session.commit()
+    return t
+
+
+def _players(t: Tournament):
+    from tournament.models import Player
+
+    return db.session.scalars(select(Player).where(Player.tournament_id == t.id).order_by(Player.id)).all()
+
+
+def comparable(document: dict) -> dict:
+    """The document without what must differ between the original and its copy: every id (renumbered), the
+    name (made unique) and the importer's own organiser place when the original did not have one."""
+    doc = copy.deepcopy(document)
+    doc["tournament"].pop("name")
+    for name in (m.__tablename__ for m in CHILD_MODELS):
+        order = {row["id"]: i for i, row in enumerate(doc[name])}
+        for row in doc[name]:
+            row["id"] = order[row["id"]]
+    # References become positions in their table: the same in both when the rows are in the same order.
+    positions = {name: {row_id: i for i, row_id in enumerate(r["id"] for r in document[name])}
+                 for name in (m.__tablename__ for m in CHILD_MODELS)}
+    for model in CHILD_MODELS:
+        for column in model.__table__.columns:
+            fk = next(iter(column.foreign_keys), None)
+            target = fk.column.table.name if fk else None
+            if target in positions and column.name != "id":
+                for row, original in zip(doc[model.__tablename__], document[model.__tablename__], strict=True):
+                    if original[column.name] is not None:
+                        row[column.name] = positions[target][original[column.name]]
+    return doc
+
+
+def standing_rows(t: Tournament) -> list[dict]:
+    names = {p.id: p.full_name for p in _players(t)}
+    rows = []
+    for row in standings(t).rows:
+        item = dataclasses.asdict(row)
+        item["player_id"] = names[item["player_id"]]
+        rows.append(json.dumps(item, default=str, sort_keys=True))
+    return rows
+
+
+def row_counts() -> dict[str, int]:
+    return {table.name: db.session.scalar(select(func.count()).select_from(table))
+            for table in db.metadata.sorted_tables}
+
+
+@pytest.fixture
+def played(organiser, referee):
+    return played_tournament(organiser, referee)
+
+
+def test_every_column_of_every_table_is_in_the_backup(played):
+    document = export_tournament(played)
+    assert set(document["tournament"]) == document_keys(Tournament.__table__)
+    assert "created_by" in document["tournament"] and "version" in document["tournament"]
+    for model in CHILD_MODELS:
+        rows = document[model.__tablename__]
+        assert rows, f"the simulated tournament has no {model.__tablename__}"
+        columns = {c.name for c in model.__table__.columns if not any(
+            fk.column.table.name == "tournaments" for fk in c.foreign_keys)}
+        # Every column is exported, under its name or (accounts) its name without _id.
+        assert {k if k in columns else f"{k}_id" for k in rows[0]} == columns, model.__tablename__
+
+
+def test_every_table_of_a_tournament_is_backed_up_or_deliberately_left_out():
+    """A new table hanging off a tournament, a session, a table or a hand must be added to the backup."""
+    owned = {"tournaments"}
+    for table in db.metadata.sorted_tables:  # referenced tables come first
+        if any(fk.column.table.name in owned for fk in table.foreign_keys):
+            owned.add(table.name)
+    backed_up = {m.__tablename__ for m in CHILD_MODELS}
+    assert owned - {"tournaments"} - LEFT_OUT == backed_up
+
+
+def test_round_trip_restores_the_tournament_exactly(played, organiser):
+    original = export_tournament(played)
+    assert any(p["cancelled_at"] for p in original["penalties"])
+    assert any(c["action"] == "hand corrected" for c in original["score_changes"])
+    assert original["false_mahjongs"] and original["clock_events"]
+    assert {p["status"] for p in original["players"]} >= {"withdrawn"}
+    assert any(p["is_substitute"] for p in original["players"])
+    before = standing_rows(played)
+
+    copy_ = import_tournament(json.loads(json.dumps(original)), organiser)
+    db.session.commit()
+
+    assert copy_.id != played.id
+    assert copy_.name != played.name and copy_.name.startswith(played.name)
+    restored = export_tournament(copy_)
+    assert comparable(restored) == comparable(original)
+    assert standing_rows(copy_) == before
+    # Importing the copy's backup again gives a third, differently named tournament.
+    third = import_tournament(restored, organiser)
+    assert len({played.name, copy_.name, third.name}) == 3
+
+
+def test_a_missing_account_is_refused_naming_the_address(played, organiser):
+    document = export_tournament(played)
+    document["tournament_staff"][0]["user"] = "nobody@example.org"
+    counts = row_counts()
+    with pytest.raises(ImportRefused) as exc:
+        import_tournament(document, organiser)
+    assert "nobody@example.org" in exc.value.message and exc.value.field == "tournament_staff[0].user"
+    assert row_counts() == counts
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d.update(format_version=2), "format_version"),
+    (lambda d: d.update(format_version="1"), "format_version"),
+    (lambda d: d.pop("hands"), "hands"),
+    (lambda d: d.update(hands={}), "hands"),
+    (lambda d: d["hands"][3].update(session_id=10**6), "hands[3].session_id"),
+    (lambda d: d["seats"][0].update(player_id=10**6), "seats[0].player_id"),
+    (lambda d: d["players"][1].update(id=d["players"][0]["id"]), "players[1].id"),
+    (lambda d: d["hand_payments"][0].update(delta=d["hand_payments"][0]["delta"] + 1), "hands["),
+    (lambda d: d["hands"][0].update(fan_points=d["hands"][0]["fan_points"] + 1), "hands[0].fan_points"),
+    (lambda d: d["hands"][0].update(result="maybe"), "hands[0].result"),
+    (lambda d: d["players"][0].update(first_name=7), "players[0].first_name"),
+    (lambda d: d["players"][0].pop("team"), "players[0].team"),
+    (lambda d: d["players"][0].update(colour="red"), "players[0].colour"),
+    (lambda d: d["tournament"].update(table_points=[4, 2]), "tournament.table_points"),
+    (lambda d: d["tournament_sessions"][0].update(drawn_at="yesterday"), "tournament_sessions[0].drawn_at"),
+])
+def test_inconsistent_documents_are_refused_naming_the_place(played, organiser, mutate, field):
+    document = export_tournament(played)
+    mutate(document)
+    counts = row_counts()
+    with pytest.raises(ImportRefused) as exc:
+        import_tournament(document, organiser)
+    assert exc.value.field.startswith(field) and field in exc.value.message
+    assert row_counts() == counts
+
+
+@pytest.mark.parametrize("document", [None, [], "backup", 1, {"format_version": 1}])
+def test_not_a_document(app_ctx, organiser, document):
+    with pytest.raises(ImportRefused):
+        import_tournament(document, organiser)
+
+
+# Values no column takes: no column holds a float, and no JSON column a list of lists or {"x": float}
+# (`before`/`after` take any object, so they get the float).
+_JUNK = st.one_of(st.floats(allow_nan=False), st.just([[1]]), st.just({"x": 0.5}))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_mutated_documents_are_refused_with_nothing_saved(played_once, data):
+    """Drop a key, change a value's type or point a reference at a missing id: refused, nothing saved."""
+    original, organiser = played_once
+    document = copy.deepcopy(original)
+    tables = [name for name in document if isinstance(document[name], list) and document[name]]
+    how = data.draw(st.sampled_from(["drop", "junk", "dangling", "version"]))
+    if how == "version":
+        document["format_version"] = data.draw(st.integers().filter(lambda v: v != 1) | st.none() | st.text()
+                                               | st.booleans() | _JUNK)
+    else:
+        name = data.draw(st.sampled_from([*tables, "tournament"]))
+        row = document[name] if name == "tournament" else data.draw(st.sampled_from(document[name]))
+        key = data.draw(st.sampled_from(sorted(row)))
+        if how == "drop":
+            del row[key]
+        elif how == "junk":
+            value = data.draw(_JUNK)
+            row[key] = 12.5 if key in ("before", "after") else value
+        else:
+            refs = [k for k in row if k.endswith("_id")]
+            if not refs:
+                del row[key]
+            else:
+                row[data.draw(st.sampled_from(refs))] = 10**8
+    counts = row_counts()
+    with pytest.raises(ImportRefused):
+        import_tournament(document, organiser)
+    assert row_counts() == counts
+
+
+@pytest.fixture
+def played_once(organiser, referee):
+    return export_tournament(played_tournament(organiser, referee)), organiser
+
+
+def test_importer_without_a_staff_place_becomes_organiser(played, app_ctx):
+    other = make_user("other-organiser@example.org", "organiser")
+    copy_ = import_tournament(export_tournament(played), other)
+    assert any(m.user_id == other.id and m.role == "organiser" for m in copy_.staff)

@@ -1,0 +1,425 @@
+"""Backup and restore of a whole tournament as one JSON document.
+
+The document (format_version 1) holds every column of every row that belongs to the tournament: its
+settings, staff, players, sessions, seats, session tables and totals, hands with payments and false
+mahjongs, penalties (cancelled ones too), clock events and the score-change history. Rows keep their ids,
+but those ids are local to the document: an import gives every row a new id and rewires the references.
+References to accounts are written as e-mail addresses. An import links them to the accounts of this
+server with the same address and refuses the document (naming the address) when one is missing: a restore
+never creates accounts, so nobody gains a login or a role they were not given here.
+
+An import checks the whole document before writing anything and refuses it whole (ImportRefused, a 422)
+naming the first problem by its path, e.g. `hands[3].session_id`.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import JSON as JSONType
+from sqlalchemy import Boolean, Column, Date, DateTime, Integer, String, insert, select
+from sqlalchemy.sql.schema import Table
+from sqlalchemy.types import TypeDecorator
+
+from tournament.extensions import db
+from tournament.models import (
+    ClockEvent,
+    ClockEventKind,
+    FalseMahjong,
+    FalseMahjongKind,
+    Hand,
+    HandPayment,
+    HandResult,
+    Penalty,
+    Player,
+    ScoreChange,
+    Seat,
+    SessionTable,
+    TableMode,
+    TableTotal,
+    Tournament,
+    TournamentSession,
+    TournamentStaff,
+    User,
+)
+from tournament.models.draws import SEAT_WINDS
+from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, RULESETS, TIE_BREAKS
+from tournament.services.db import changes
+from tournament.services.errors import ServiceError
+
+FORMAT_VERSION = 1
+
+# Child tables in an order where every row's references come earlier; the document key is the table name.
+CHILD_MODELS: tuple[type[db.Model], ...] = (
+    TournamentStaff, Player, TournamentSession, Seat, SessionTable, TableTotal, Hand, HandPayment,
+    FalseMahjong, Penalty, ClockEvent, ScoreChange,
+)
+# Tables of a tournament deliberately left out: a players CSV kept between its preview and its confirmation
+# is work in progress of one organiser, not part of the event.
+LEFT_OUT = {"player_imports"}
+# Values some plain String columns must take (EnumText columns check themselves through their enum).
+ALLOWED: dict[tuple[str, str], set[str]] = {
+    ("tournaments", "ruleset"): set(RULESETS),
+    ("tournaments", "end_rule"): set(END_RULES),
+    ("tournaments", "draw_separation"): set(DRAW_SEPARATIONS),
+    ("hands", "result"): {m.value for m in HandResult},
+    ("false_mahjongs", "kind"): {m.value for m in FalseMahjongKind},
+    ("session_tables", "mode"): {m.value for m in TableMode},
+    ("clock_events", "kind"): {m.value for m in ClockEventKind},
+    ("seats", "seat_wind"): set(SEAT_WINDS),
+}
+
+
+class ImportRefused(ServiceError):
+    """The document is malformed, of an unknown version or inconsistent: nothing was saved."""
+
+    status_code = 422
+
+
+def _user_key(column: Column) -> str | None:
+    """A reference to an account is written under the column's name without `_id` (`entered_by`)."""
+    fk = next(iter(column.foreign_keys), None)
+    if fk is not None and fk.column.table.name == "users":
+        return column.name.removesuffix("_id")
+    return None
+
+
+def _is_tournament_ref(column: Column) -> bool:
+    fk = next(iter(column.foreign_keys), None)
+    return fk is not None and fk.column.table.name == "tournaments"
+
+
+def document_keys(table: Table) -> set[str]:
+    """The keys a row of this table has in the document (the model's columns, renamed as exported)."""
+    keys = set()
+    for column in table.columns:
+        if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id"):
+            continue
+        keys.add(_user_key(column) or column.name)
+    return keys
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, StrEnum):
+        return value.value
+    if isinstance(value, datetime | date):
+        return value.isoformat()
+    return value
+
+
+def _export_rows(table: Table, where: Any, emails: dict[int, str]) -> list[dict[str, Any]]:
+    rows = db.session.execute(select(table).where(where).order_by(table.c.id)).mappings()
+    out = []
+    for row in rows:
+        item: dict[str, Any] = {}
+        for column in table.columns:
+            if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id"):
+                continue
+            value = row[column.name]
+            if (key := _user_key(column)) is not None:
+                item[key] = None if value is None else emails[value]
+            else:
+                item[column.name] = _plain(value)
+        out.append(item)
+    return out
+
+
+def export_tournament(t: Tournament) -> dict[str, Any]:
+    """The whole tournament as one JSON-ready document."""
+    emails = dict(db.session.execute(select(User.id, User.email)).all())
+    session_ids = select(TournamentSession.id).where(TournamentSession.tournament_id == t.id)
+    table_ids = select(SessionTable.id).where(SessionTable.session_id.in_(session_ids))
+    hand_ids = select(Hand.id).where(Hand.session_id.in_(session_ids))
+    where = {
+        "tournament_staff": TournamentStaff.tournament_id == t.id,
+        "players": Player.tournament_id == t.id,
+        "tournament_sessions": TournamentSession.tournament_id == t.id,
+        "seats": Seat.session_id.in_(session_ids),
+        "session_tables": SessionTable.session_id.in_(session_ids),
+        "table_totals": TableTotal.table_id.in_(table_ids),
+        "hands": Hand.session_id.in_(session_ids),
+        "hand_payments": HandPayment.hand_id.in_(hand_ids),
+        "false_mahjongs": FalseMahjong.hand_id.in_(hand_ids),
+        "penalties": Penalty.tournament_id == t.id,
+        "clock_events": ClockEvent.session_id.in_(session_ids),
+        "score_changes": ScoreChange.session_id.in_(session_ids),
+    }
+    tournament_table: Table = Tournament.__table__  # type: ignore[assignment]
+    document: dict[str, Any] = {
+        "format_version": FORMAT_VERSION,
+        "tournament": _export_rows(tournament_table, tournament_table.c.id == t.id, emails)[0],
+    }
+    for model in CHILD_MODELS:
+        table: Table = model.__table__  # type: ignore[assignment]
+        document[table.name] = _export_rows(table, where[table.name], emails)
+    return document
+
+
+# --- import -------------------------------------------------------------------------------------------
+
+
+def _refuse(path: str, message: str) -> ImportRefused:
+    return ImportRefused(f"{path}: {message}", field=path)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Reader:
+    """Checks the document and turns it into rows for Core inserts, references still local."""
+
+    def __init__(self, document: Any, users: dict[str, int]) -> None:
+        self.document = document
+        self.users = users
+        self.ids: dict[str, set[int]] = {}
+
+    def value(self, table: Table, column: Column, value: Any, path: str) -> Any:
+        if value is None:
+            if not column.nullable:
+                raise _refuse(path, "must not be null.")
+            return None
+        kind = column.type
+        enum = getattr(kind, "enum", None)  # EnumText: a String underneath
+        if isinstance(kind, TypeDecorator):
+            kind = kind.impl_instance
+        if isinstance(kind, JSONType):
+            if not isinstance(value, list | dict):
+                raise _refuse(path, "must be a JSON list or object.")
+            return value
+        if isinstance(kind, Boolean):
+            if not isinstance(value, bool):
+                raise _refuse(path, "must be true or false.")
+            return value
+        if isinstance(kind, Integer):
+            if not _is_int(value) or abs(value) > 2**31 - 1:
+                raise _refuse(path, "must be an integer.")
+            return value
+        if isinstance(kind, DateTime | Date):
+            if not isinstance(value, str):
+                raise _refuse(path, "must be an ISO date/time text.")
+            try:
+                parsed: Any = datetime.fromisoformat(value) if isinstance(kind, DateTime) else date.fromisoformat(value)
+            except ValueError:
+                raise _refuse(path, f"{value[:40]!r} is not an ISO date/time.") from None
+            if isinstance(parsed, datetime) and parsed.tzinfo is not None:
+                raise _refuse(path, "must be a UTC time without a zone, as exported.")
+            return parsed
+        if isinstance(kind, String):
+            if not isinstance(value, str):
+                raise _refuse(path, "must be a text.")
+            if kind.length is not None and len(value) > kind.length:
+                raise _refuse(path, f"is longer than {kind.length} characters.")
+            allowed = {m.value for m in enum} if enum else ALLOWED.get((table.name, column.name))
+            if allowed is not None and value not in allowed:
+                raise _refuse(path, f"{value[:40]!r} is not one of {', '.join(sorted(allowed))}.")
+            return value
+        raise _refuse(path, "has a type this format does not know.")  # pragma: no cover - a new column type
+
+    def row(self, table: Table, item: Any, path: str) -> dict[str, Any]:
+        if not isinstance(item, dict):
+            raise _refuse(path, "must be a JSON object.")
+        expected = document_keys(table)
+        if missing := sorted(expected - item.keys()):
+            raise _refuse(f"{path}.{missing[0]}", "is missing.")
+        if extra := sorted(set(item) - expected):
+            raise _refuse(f"{path}.{extra[0]}", "is not a field of this format.")
+        out: dict[str, Any] = {}
+        for column in table.columns:
+            if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id"):
+                continue
+            if (key := _user_key(column)) is not None:
+                email = item[key]
+                if email is None and column.nullable:
+                    out[column.name] = None
+                elif not isinstance(email, str):
+                    raise _refuse(f"{path}.{key}", "must be an account's e-mail address.")
+                elif email.lower() not in self.users:
+                    raise _refuse(f"{path}.{key}", f"no account {email[:254]!r} exists here: create it "
+                                                   "(flask users create) and import again.")
+                else:
+                    out[column.name] = self.users[email.lower()]
+                continue
+            out[column.name] = self.value(table, column, item[column.name], f"{path}.{column.name}")
+            fk = next(iter(column.foreign_keys), None)
+            if fk is not None and out[column.name] is not None:
+                target = fk.column.table.name
+                if out[column.name] not in self.ids.get(target, set()):
+                    raise _refuse(f"{path}.{column.name}", f"no {target} row with id {out[column.name]} "
+                                                           "in the document.")
+        if "id" in out:
+            seen = self.ids.setdefault(table.name, set())
+            if out["id"] in seen:
+                raise _refuse(f"{path}.id", f"the id {out['id']} is used twice.")
+            seen.add(out["id"])
+        return out
+
+    def read(self) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
+        doc = self.document
+        if not isinstance(doc, dict):
+            raise _refuse("document", "must be a JSON object.")
+        version = doc.get("format_version")
+        if not _is_int(version):
+            raise _refuse("format_version", "must be an integer (this server reads format 1).")
+        if version != FORMAT_VERSION:
+            raise _refuse("format_version", f"format {version} is unknown here; this server reads format 1.")
+        tables: dict[str, Table] = {m.__tablename__: m.__table__ for m in CHILD_MODELS}  # type: ignore[misc]
+        expected = {"format_version", "tournament", *tables}
+        if missing := sorted(expected - doc.keys()):
+            raise _refuse(missing[0], "is missing.")
+        if extra := sorted(set(doc) - expected):
+            raise _refuse(extra[0], "is not a part of this format.")
+        settings = self.row(Tournament.__table__, doc["tournament"], "tournament")  # type: ignore[arg-type]
+        self._check_settings(settings)
+        rows: dict[str, list[dict[str, Any]]] = {}
+        for name, table in tables.items():
+            items = doc[name]
+            if not isinstance(items, list):
+                raise _refuse(name, "must be a JSON list.")
+            rows[name] = [self.row(table, item, f"{name}[{i}]") for i, item in enumerate(items)]
+        self._check_consistency(rows)
+        return settings, rows
+
+    @staticmethod
+    def _check_settings(settings: dict[str, Any]) -> None:
+        points = settings["table_points"]
+        if not (isinstance(points, list) and len(points) == 4 and all(_is_int(p) for p in points)):
+            raise _refuse("tournament.table_points", "must be a list of 4 integers.")
+        breaks = settings["tie_breaks"]
+        if not (isinstance(breaks, list) and all(isinstance(b, str) and b in TIE_BREAKS for b in breaks)):
+            raise _refuse("tournament.tie_breaks", f"must be a list of {', '.join(TIE_BREAKS)}.")
+        if not settings["name"].strip():
+            raise _refuse("tournament.name", "must not be empty.")
+
+    @staticmethod
+    def _check_consistency(rows: dict[str, list[dict[str, Any]]]) -> None:
+        """What the constraints and the rules require beyond each row's own types."""
+
+        def unique(name: str, fields: tuple[str, ...], what: str) -> None:
+            seen: set[tuple[Any, ...]] = set()
+            for i, row in enumerate(rows[name]):
+                key = tuple(row[f] for f in fields)
+                if None in key:  # SQL unique indexes let nulls repeat
+                    continue
+                if key in seen:
+                    raise _refuse(f"{name}[{i}]", f"a second {what} {key}.")
+                seen.add(key)
+
+        unique("tournament_staff", ("user_id",), "staff place for the account")
+        unique("tournament_sessions", ("number",), "session numbered")
+        unique("seats", ("session_id", "player_id"), "seat of the player in the session")
+        unique("seats", ("session_id", "table_number", "seat_wind"), "seat (session, table, wind)")
+        unique("session_tables", ("session_id", "table_number"), "table (session, table)")
+        unique("table_totals", ("table_id", "player_id"), "total of the player at the table")
+        unique("hands", ("session_id", "table_number", "number"), "hand (session, table, number)")
+        unique("hand_payments", ("hand_id", "player_id"), "payment of the player in the hand")
+        players = rows["players"]
+        unique("players", ("ema_number",), "player with the EMA number")
+        identities: set[tuple[str, str, str]] = set()
+        for i, p in enumerate(players):
+            identity = (p["first_name"].lower(), p["last_name"].lower(), p["ema_number"] or "")
+            if identity in identities:
+                raise _refuse(f"players[{i}]", "the same player (name and EMA number) is registered twice.")
+            identities.add(identity)
+
+        seated: dict[tuple[int, int], set[int]] = {}
+        for seat in rows["seats"]:
+            seated.setdefault((seat["session_id"], seat["table_number"]), set()).add(seat["player_id"])
+        tables = {row["id"]: row for row in rows["session_tables"]}
+        for i, total in enumerate(rows["table_totals"]):
+            table = tables[total["table_id"]]
+            if total["player_id"] not in seated.get((table["session_id"], table["table_number"]), set()):
+                raise _refuse(f"table_totals[{i}].player_id", "the player does not sit at that table.")
+        hands = {row["id"]: (i, row) for i, row in enumerate(rows["hands"])}
+        for i, hand in enumerate(rows["hands"]):
+            at_table = seated.get((hand["session_id"], hand["table_number"]))
+            if not at_table:
+                raise _refuse(f"hands[{i}].table_number", "nobody sits at that table in that session.")
+            for field in ("winner_id", "discarder_id"):
+                if hand[field] is not None and hand[field] not in at_table:
+                    raise _refuse(f"hands[{i}].{field}", "the player does not sit at that table.")
+            if hand["result"] == HandResult.WIN and hand["winner_id"] is None:
+                raise _refuse(f"hands[{i}].winner_id", "a win needs its winner.")
+            if hand["result"] == HandResult.WIN and hand["discarder_id"] == hand["winner_id"]:
+                raise _refuse(f"hands[{i}].discarder_id", "the winner cannot be the discarder.")
+            fans = hand["fans"]
+            if not isinstance(fans, list) or not all(
+                isinstance(f, dict) and isinstance(f.get("name"), str) and _is_int(f.get("points"))
+                and _is_int(f.get("count")) for f in fans
+            ):
+                raise _refuse(f"hands[{i}].fans", "must be a list of {name, points, count}.")
+            if sum(f["points"] * f["count"] for f in fans) != hand["fan_points"]:
+                raise _refuse(f"hands[{i}].fan_points", "does not equal the sum of the hand's fans.")
+        sums: dict[int, int] = {}
+        for i, payment in enumerate(rows["hand_payments"]):
+            hi, hand = hands[payment["hand_id"]]
+            if payment["player_id"] not in seated[(hand["session_id"], hand["table_number"])]:
+                raise _refuse(f"hand_payments[{i}].player_id", f"the player does not sit at the table of "
+                                                               f"hands[{hi}].")
+            sums[payment["hand_id"]] = sums.get(payment["hand_id"], 0) + payment["delta"]
+        for hand_id, total in sums.items():
+            if total != 0:
+                raise _refuse(f"hands[{hands[hand_id][0]}]", f"its payments sum to {total}, not 0.")
+        for i, fm in enumerate(rows["false_mahjongs"]):
+            _, hand = hands[fm["hand_id"]]
+            if fm["player_id"] not in seated[(hand["session_id"], hand["table_number"])]:
+                raise _refuse(f"false_mahjongs[{i}].player_id", "the player does not sit at that table.")
+        for i, penalty in enumerate(rows["penalties"]):
+            if penalty["amount"] <= 0:
+                raise _refuse(f"penalties[{i}].amount", "must be more than 0.")
+
+
+def _free_name(name: str) -> str:
+    """The backup's name, or with "(restored)" and a number when a tournament already has it."""
+    taken = set(db.session.scalars(select(Tournament.name)))
+    if name not in taken:
+        return name
+    for n in range(1, 10_000):
+        suffix = " (restored)" if n == 1 else f" (restored {n})"
+        candidate = name[: 120 - len(suffix)] + suffix
+        if candidate not in taken:
+            return candidate
+    raise ImportRefused("Too many tournaments have this name already: rename one first.", field="tournament.name")
+
+
+def import_tournament(document: Any, imported_by_user: User) -> Tournament:
+    """Restore a backup as a new tournament; refused whole (ImportRefused) when anything is wrong.
+
+    `imported_by_user` becomes an organiser of the copy when the backup does not already make them one."""
+    users = {email.lower(): uid for uid, email in db.session.execute(select(User.id, User.email))}
+    settings, rows = _Reader(document, users).read()
+    with changes():
+        settings["name"] = _free_name(settings["name"])
+        tournament_table: Table = Tournament.__table__  # type: ignore[assignment]
+        new_tid = db.session.execute(insert(tournament_table).returning(tournament_table.c.id),
+                                     settings).scalar_one()
+        new_ids: dict[str, dict[int, int]] = {}
+        for model in CHILD_MODELS:
+            table: Table = model.__table__  # type: ignore[assignment]
+            items = rows[table.name]
+            if not items:
+                continue
+            old_ids = [item["id"] for item in items]
+            values = []
+            for item in items:
+                row = dict(item)
+                del row["id"]
+                for column in table.columns:
+                    if _is_tournament_ref(column):
+                        row[column.name] = new_tid
+                        continue
+                    fk = next(iter(column.foreign_keys), None)
+                    if fk is not None and fk.column.table.name != "users" and row[column.name] is not None:
+                        row[column.name] = new_ids[fk.column.table.name][row[column.name]]
+                values.append(row)
+            result = db.session.execute(
+                insert(table).returning(table.c.id, sort_by_parameter_order=True), values
+            )
+            new_ids[table.name] = dict(zip(old_ids, result.scalars().all(), strict=True))
+        staff_ids = {row["user_id"] for row in rows["tournament_staff"]}
+        if imported_by_user.id not in staff_ids:
+            db.session.add(TournamentStaff(tournament_id=new_tid, user_id=imported_by_user.id,
+                                           role="organiser"))
+    return db.session.get_one(Tournament, new_tid)
