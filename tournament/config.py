@@ -74,6 +74,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "LOGIN_FAILURES_PER_ACCOUNT": 10,
         "LOGIN_FAILURES_PER_ADDRESS": 30,
         "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
+        # One form field (Werkzeug's default is 500 KB): a players CSV of 1.5 MB pasted into the import box.
+        "MAX_FORM_MEMORY_SIZE": 4 * 1024 * 1024,
     }
     config.update(overrides)
     if config.get("TESTING"):

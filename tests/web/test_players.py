@@ -5,7 +5,7 @@ from sqlalchemy import func, select
 
 from tests.helpers import csrf_token, login, make_user, post_form
 from tournament.extensions import db
-from tournament.models import Player
+from tournament.models import Player, PlayerImport
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 
@@ -195,11 +195,11 @@ def test_import_preview_lists_every_bad_row_and_saves_nothing(organiser_client, 
     assert html.count('class="row-error"') == 4
     assert "confirm" not in html.split("Preview another file")[0]  # no import button
     assert player_count() == 0
-    # Posting the bad text to the confirm step directly is refused as well.
-    response = post_form(organiser_client, url(tournament, "/import/confirm"), {"csv_text": BAD_CSV},
+    # A file with problems is not kept: there is no import for the confirm step to name.
+    assert db.session.scalar(select(func.count()).select_from(PlayerImport)) == 0
+    response = post_form(organiser_client, url(tournament, "/import/confirm"), {"import_id": "1"},
                          form_url=url(tournament, "/import"))
-    assert response.status_code == 400
-    assert "4 rows have problems; nothing was imported." in response.get_data(as_text=True)
+    assert response.status_code == 404
     assert player_count() == 0
 
 
@@ -215,14 +215,12 @@ def test_import_upload_preview_then_confirm(organiser_client, tournament, app_ct
     html = response.get_data(as_text=True)
     assert "Import 2 players" in html
     assert player_count() == 0
-    hidden = re.search(r'name="csv_text" type="hidden" value="([^"]*)"', html) or re.search(
-        r'type="hidden" name="csv_text" value="([^"]*)"', html
+    hidden = re.search(r'name="import_id" type="hidden" value="(\d+)"', html) or re.search(
+        r'type="hidden" name="import_id" value="(\d+)"', html
     )
-    assert hidden, "the previewed text is re-posted in a hidden field"
-    import html as html_lib
-
-    text = html_lib.unescape(hidden.group(1))
-    response = post_form(organiser_client, url(tournament, "/import/confirm"), {"csv_text": text},
+    assert hidden, "the confirm form names the kept file"
+    assert "Korhonen" not in html.split("Preview another file")[1]  # the uploaded file is not copied into the page
+    response = post_form(organiser_client, url(tournament, "/import/confirm"), {"import_id": hidden.group(1)},
                          form_url=url(tournament, "/import"))
     assert response.status_code == 302
     assert sorted(p.full_name for p in reg.list_players(tournament)) == ["Aino Virtanen", "Mikko Korhonen"]

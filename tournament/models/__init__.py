@@ -11,6 +11,7 @@ from tournament.models.draws import (
     TournamentSession,
 )
 from tournament.models.idempotency import IdempotencyKey
+from tournament.models.imports import PlayerImport
 from tournament.models.players import Player, PlayerStatus
 from tournament.models.scoring import (
     HANDS_PER_SESSION,
@@ -62,6 +63,7 @@ __all__ = [
     "TIE_BREAKS",
     "ApiToken",
     "Player",
+    "PlayerImport",
     "PlayerStatus",
     "Role",
     "Tournament",

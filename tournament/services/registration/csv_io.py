@@ -4,12 +4,18 @@ whole file is clean) and an export the import reads back unchanged."""
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 from dataclasses import dataclass, field
+from datetime import timedelta
 
-from tournament.models import Player, Tournament
+from sqlalchemy import delete, select, update
+
+from tournament.extensions import db
+from tournament.models import Player, PlayerImport, Tournament
+from tournament.models._common import utcnow
 from tournament.services.db import changes
-from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.registration.lists import list_players
 from tournament.services.registration.players import (
     PlayerData,
@@ -23,6 +29,8 @@ from tournament.services.registration.players import (
 CSV_COLUMNS = ["first_name", "last_name", "country", "club", "team", "ema_number", "substitute", "notes"]
 REQUIRED_COLUMNS = ["first_name", "last_name"]
 MAX_IMPORT_ROWS = 2000
+# A previewed file is deleted when another file is previewed this long after it.
+IMPORT_KEPT_FOR = timedelta(days=1)
 TRUE_WORDS = {"yes", "y", "1", "true"}
 FALSE_WORDS = {"no", "n", "0", "false", ""}
 # Spreadsheets run cells that start with these as formulas; exports quote them with a leading '.
@@ -219,6 +227,54 @@ def import_csv(tournament: Tournament, text: str) -> list[Player]:
         raise ConflictError("Some of these players were registered by someone else at the same moment (the "
                             "import sent twice?): nothing was imported again. Check the player list.") from None
     return players
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def keep_import(tournament: Tournament, text: str, uploaded_by_id: int | None) -> PlayerImport:
+    """Keep a previewed file until it is confirmed (its id goes in the confirm form instead of the text).
+    Files previewed more than a day ago are deleted on the way (a big file is megabytes; once imported, the
+    players are the record)."""
+    db.session.execute(delete(PlayerImport).where(PlayerImport.created_at < utcnow() - IMPORT_KEPT_FOR))
+    kept = PlayerImport(tournament_id=tournament.id, uploaded_by_id=uploaded_by_id, csv_text=text,
+                        sha256=_digest(text))
+    with changes():
+        db.session.add(kept)
+    return kept
+
+
+def kept_import(tournament: Tournament, import_id: int) -> PlayerImport:
+    """A previewed file of this tournament; another tournament's (or a purged one) is not found."""
+    kept = db.session.get(PlayerImport, import_id)
+    if kept is None or kept.tournament_id != tournament.id:
+        raise NotFound("This import is not known: it was deleted or belongs to another tournament. Upload the "
+                       "file again.")
+    return kept
+
+
+def confirm_import(tournament: Tournament, import_id: int) -> list[Player]:
+    """Import the previewed file `import_id` exactly as it was previewed, once.
+
+    The conditional UPDATE marks it confirmed in the same transaction as its players: a second confirmation
+    (double click, two tabs) waits on the row lock until the first ends, then matches no row and is refused;
+    if the first failed, its rollback leaves the file unconfirmed."""
+    kept = kept_import(tournament, import_id)
+    marked = db.session.execute(
+        update(PlayerImport)
+        .where(PlayerImport.id == kept.id, PlayerImport.confirmed_at.is_(None))
+        .values(confirmed_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    if marked.rowcount != 1:  # type: ignore[attr-defined]
+        raise ConflictError("This file was already imported (the import was confirmed twice?): nothing was "
+                            "imported again. Check the player list.")
+    text = db.session.scalar(select(PlayerImport.csv_text).where(PlayerImport.id == kept.id)) or ""
+    if _digest(text) != kept.sha256:
+        raise ServiceError("The kept file does not match the one previewed; nothing was imported. Upload it "
+                           "again.")
+    return import_csv(tournament, text)
 
 
 def _cell(value: str) -> str:

@@ -1,7 +1,15 @@
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
-from wtforms import BooleanField, HiddenField, SelectField, StringField, SubmitField, TextAreaField
-from wtforms.validators import DataRequired, Length
+from wtforms import (
+    BooleanField,
+    IntegerField,
+    SelectField,
+    StringField,
+    SubmitField,
+    TextAreaField,
+)
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
+from wtforms.widgets import HiddenInput
 
 from tournament.models import PlayerStatus
 from tournament.services.registration import LIMITS, STATUS_LABELS, PlayerData
@@ -80,5 +88,7 @@ class ImportForm(FlaskForm):
 
 
 class ConfirmImportForm(IdempotentForm):
-    csv_text = HiddenField()
+    # The previewed file kept on the server (tournament.models.PlayerImport), not its text.
+    import_id = IntegerField(widget=HiddenInput(),
+                             validators=[InputRequired(), NumberRange(min=1, max=2**31 - 1)])
     submit = SubmitField("Import")

@@ -30,12 +30,13 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import login_required
+from flask_login import current_user, login_required
 
 from tournament.models import Player, Tournament
 from tournament.services import ConflictError, ServiceError
 from tournament.services import registration as registration_service
 from tournament.services.registration import CSV_COLUMNS, STATUS_LABELS, PlayerData
+from tournament.services.registration import csv_io as import_service
 from tournament.web.errors import wants_json
 from tournament.web.forms import form_version
 from tournament.web.helpers import (
@@ -207,14 +208,18 @@ def import_csv(tournament_id: int):
         form.file.errors = ["Choose a CSV file or paste the rows."]
         return render_template("players/import.html", tournament=t, form=form, preview=None,
                                columns=CSV_COLUMNS), 400
-    return _preview_page(t, text)
-
-
-def _preview_page(t: Tournament, text: str, status: int | None = None):
     preview = registration_service.parse_csv(text, t)
-    confirm = ConfirmImportForm(formdata=None, csv_text=text)
+    # A clean file is kept server-side: the confirm form sends its id, not the text again.
+    kept = import_service.keep_import(t, text, current_user.id) if preview.ok else None
+    pasted = not (upload and getattr(upload, "filename", ""))
+    return _preview_page(t, preview, kept.id if kept else None, text if pasted else "")
+
+
+def _preview_page(t: Tournament, preview, import_id: int | None, pasted: str = "", status: int | None = None):
+    confirm = ConfirmImportForm(formdata=None, import_id=import_id)
     confirm.submit.label.text = f"Import {len(preview.rows)} player{'s' if len(preview.rows) != 1 else ''}"
-    form = ImportForm(formdata=None, text=text)
+    # Pasted rows stay in the box to be corrected; an uploaded file is not copied into the page.
+    form = ImportForm(formdata=None, text=pasted)
     if status is None:
         status = 200 if preview.ok else 400
     return render_template("players/import.html", tournament=t, form=form, preview=preview,
@@ -228,12 +233,20 @@ def confirm_import(tournament_id: int):
     form = ConfirmImportForm()
     if not form.validate_on_submit():
         abort(400, "The import form was incomplete. Upload the file again.")
-    text = form.csv_text.data or ""
     try:
-        players = registration_service.import_csv(t, text)
+        kept = import_service.kept_import(t, form.import_id.data)
+    except ServiceError as exc:
+        abort(exc.status_code, exc.message)
+    try:
+        players = import_service.confirm_import(t, kept.id)
     except ServiceError as exc:
         flash(exc.message, "error")
-        return _preview_page(t, text, status=exc.status_code)  # 409: imported at the same moment elsewhere
+        kept = import_service.kept_import(t, kept.id)  # reloaded: the failed import rolled the session back
+        preview = registration_service.parse_csv(kept.csv_text, t)
+        if kept.confirmed_at is not None:  # already imported: show the rows, no second import button
+            return render_template("players/import.html", tournament=t, form=ImportForm(formdata=None),
+                                   preview=None, columns=CSV_COLUMNS), exc.status_code
+        return _preview_page(t, preview, kept.id, status=exc.status_code)  # 409: imported at the same moment
     flash(f"Imported {len(players)} player{'s' if len(players) != 1 else ''}.", "success")
     return redirect(url_for("players.index", tournament_id=t.id))
 
