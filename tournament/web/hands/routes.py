@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -95,47 +96,41 @@ def session(tournament_id: int, number: int):
                            finish_form=FinishForm(), button=ConvertForm(), hands_per_session=HANDS_PER_SESSION)
 
 
+def _change_session(t: Tournament, number: int, form, change: Callable[[], object], done: str):
+    """Start, finish or reopen a session: a refusal is a flash message on the session page, like success."""
+    _session_or_404(t, number)
+    if form.validate_on_submit():
+        try:
+            change()
+            flash(done, "info")
+        except ServiceError as exc:
+            flash(exc.message, "error")
+    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+
+
 @bp.route("/<int:number>/start", methods=["POST"])
 @login_required
 def start(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
-    _session_or_404(t, number)
-    if ConvertForm().validate_on_submit():
-        try:
-            play.start_session(t, number)
-            flash(f"Session {number} is in play: its seating is fixed and hands can be entered.", "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+    return _change_session(t, number, ConvertForm(), lambda: play.start_session(t, number),
+                           f"Session {number} is in play: its seating is fixed and hands can be entered.")
 
 
 @bp.route("/<int:number>/finish", methods=["POST"])
 @login_required
 def finish(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
-    _session_or_404(t, number)
     form = FinishForm()
-    if form.validate_on_submit():
-        try:
-            scoring.finish_session(t, number, force=bool(form.force.data))
-            flash(f"Session {number} is closed.", "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+    return _change_session(t, number, form, lambda: scoring.finish_session(t, number, force=bool(form.force.data)),
+                           f"Session {number} is closed.")
 
 
 @bp.route("/<int:number>/reopen", methods=["POST"])
 @login_required
 def reopen(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
-    _session_or_404(t, number)
-    if ConvertForm().validate_on_submit():
-        try:
-            scoring.reopen_session(t, number)
-            flash(f"Session {number} is open again for corrections.", "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+    return _change_session(t, number, ConvertForm(), lambda: scoring.reopen_session(t, number),
+                           f"Session {number} is open again for corrections.")
 
 
 @bp.route("/<int:number>/history")
