@@ -9,10 +9,21 @@ from __future__ import annotations
 from flask import Blueprint, Flask
 from flask.blueprints import BlueprintSetupState
 
-from tournament.web.api import clock, exports, hands, penalties, players, sessions, standings, tournaments
+from tournament.web.api import (
+    backup,
+    clock,
+    exports,
+    hands,
+    penalties,
+    players,
+    sessions,
+    standings,
+    tournaments,
+)
 from tournament.web.api.common import JsonApi
 
-AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp)
+AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp,
+         backup.bp)
 
 OPENAPI_CONFIG = {
     "API_TITLE": "MCR Tournament API",
