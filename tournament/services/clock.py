@@ -289,35 +289,30 @@ def start(t: Tournament, number: int, user: User | None, now: datetime | None = 
     return state_of(t, session, now)
 
 
-def pause(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+def _step(t: Tournament, number: int, user: User | None, now: datetime | None, kind: ClockEventKind,
+          allowed: tuple[str, ...], only: str) -> ClockState:
+    """Record `kind` when the clock is in one of the `allowed` states; else a conflict naming the state."""
     now = _now(now)
     session = _session_for_action(t, number)
     current = state_of(t, session, now)
-    if current.state != RUNNING:
-        _refuse(f"The clock is {current.state.replace('_', ' ')}: only a running clock can be paused.")
-    _add(session, ClockEventKind.PAUSE, user, now)
+    if current.state not in allowed:
+        _refuse(f"The clock is {current.state.replace('_', ' ')}: {only}.")
+    _add(session, kind, user, now)
     return state_of(t, session, now)
+
+
+def pause(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+    return _step(t, number, user, now, ClockEventKind.PAUSE, (RUNNING,), "only a running clock can be paused")
 
 
 def resume(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
-    now = _now(now)
-    session = _session_for_action(t, number)
-    current = state_of(t, session, now)
-    if current.state != PAUSED:
-        _refuse(f"The clock is {current.state.replace('_', ' ')}: only a paused clock can be resumed.")
-    _add(session, ClockEventKind.RESUME, user, now)
-    return state_of(t, session, now)
+    return _step(t, number, user, now, ClockEventKind.RESUME, (PAUSED,), "only a paused clock can be resumed")
 
 
 def end(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
     """Call time for everyone: the clock stops at zero for every table, extra time included."""
-    now = _now(now)
-    session = _session_for_action(t, number)
-    current = state_of(t, session, now)
-    if current.state not in (RUNNING, PAUSED):
-        _refuse(f"The clock is {current.state.replace('_', ' ')}: only a running or paused clock can be ended.")
-    _add(session, ClockEventKind.END, user, now)
-    return state_of(t, session, now)
+    return _step(t, number, user, now, ClockEventKind.END, (RUNNING, PAUSED),
+                 "only a running or paused clock can be ended")
 
 
 def _explicitly_ended(session: TournamentSession) -> bool:
