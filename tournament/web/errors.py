@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from tournament.extensions import db
@@ -20,6 +21,40 @@ def error_response(status: int, title: str, message: str):
     if wants_json():
         return jsonify({"error": message, "status": status}), status
     return render_template("errors/error.html", status=status, title=title, message=message), status
+
+
+DATABASE_DOWN_TITLE = "Service unavailable"
+DATABASE_DOWN_MESSAGE = "The database cannot be reached just now. Nothing was saved. Try again in a moment."
+RETRY_AFTER_SECONDS = "5"
+
+
+def database_unreachable(exc: BaseException) -> bool:
+    """A lost or refused database connection (server down or restarting), not a bad query."""
+    return isinstance(exc, OperationalError) or (
+        isinstance(exc, DBAPIError) and exc.connection_invalidated
+    )
+
+
+def first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0]
+
+
+def safe_rollback(app: Flask) -> None:
+    """Roll the unit back; on a dead connection that can fail too, and must not hide the first error."""
+    try:
+        db.session.rollback()
+    except Exception as exc:  # noqa: BLE001 - the connection is gone; the pool drops it on next checkout
+        app.logger.warning("Rollback failed (database unreachable?): %s", first_line(exc))
+
+
+def database_down_response():
+    """503 with Retry-After. The page is stand-alone: base.html would ask the database for the user."""
+    headers = {"Retry-After": RETRY_AFTER_SECONDS}
+    if wants_json():
+        return (*error_response(503, DATABASE_DOWN_TITLE, DATABASE_DOWN_MESSAGE), headers)
+    page = render_template("errors/unavailable.html", status=503, title=DATABASE_DOWN_TITLE,
+                           message=DATABASE_DOWN_MESSAGE)
+    return page, 503, headers
 
 
 def init_app(app: Flask) -> None:
@@ -48,9 +83,21 @@ def init_app(app: Flask) -> None:
         allowed = {"Allow": ", ".join(exc.valid_methods)} if getattr(exc, "valid_methods", None) else {}
         return (*error_response(exc.code or 500, exc.name, message), allowed)
 
+    @app.errorhandler(DBAPIError)
+    def database_error(exc: DBAPIError):
+        safe_rollback(app)
+        if database_unreachable(exc):
+            # Expected while the database restarts: one line, not a traceback per request.
+            app.logger.warning("Database unreachable on %s: %s", request.path, first_line(exc.orig or exc))
+            return database_down_response()
+        app.logger.exception("Unhandled database error on %s", request.path)
+        return error_response(
+            500, "Something went wrong", "The error was logged. Nothing was saved from this request."
+        )
+
     @app.errorhandler(Exception)
     def unexpected_error(exc: Exception):
-        db.session.rollback()
+        safe_rollback(app)
         app.logger.exception("Unhandled error on %s", request.path)
         return error_response(
             500, "Something went wrong", "The error was logged. Nothing was saved from this request."

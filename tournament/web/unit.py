@@ -8,10 +8,10 @@ refused something, even when the view shows the refusal on a 200 page.
 from __future__ import annotations
 
 from flask import Flask, Response, g, has_request_context, make_response
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 
 from tournament.services import ConflictError
-from tournament.services.db import commit, rollback
+from tournament.services.db import commit
 from tournament.services.errors import ServiceError, refusal_listeners
 
 
@@ -21,7 +21,13 @@ def _note_refusal(error: ServiceError) -> None:
 
 
 def init_app(app: Flask) -> None:
-    from tournament.web.errors import error_response
+    from tournament.web.errors import (
+        database_down_response,
+        database_unreachable,
+        error_response,
+        first_line,
+        safe_rollback,
+    )
 
     if _note_refusal not in refusal_listeners:
         refusal_listeners.append(_note_refusal)
@@ -34,15 +40,16 @@ def init_app(app: Flask) -> None:
     @app.after_request
     def end_unit_of_work(response: Response) -> Response:
         if response.status_code >= 400 or g.get("unit_refused"):
-            rollback()
+            safe_rollback(app)  # never a second error on top of the one being answered
             return response
         try:
             commit()
         except ConflictError as exc:
             return make_response(error_response(409, "Changed meanwhile", exc.message))
-        except OperationalError:
-            app.logger.exception("The database refused the commit")
-            return make_response(
-                error_response(503, "Database unavailable", "Nothing was saved. Try again in a moment.")
-            )
+        except DBAPIError as exc:
+            if not database_unreachable(exc):
+                raise
+            safe_rollback(app)
+            app.logger.warning("The database was unreachable at commit: %s", first_line(exc.orig or exc))
+            return make_response(database_down_response())
         return response
