@@ -1,6 +1,6 @@
 """Printing figures: ``python bench/exports.py [--players 1000] [--sessions 10] [--runs 3]``.
 
-Builds the same tournament as bench/standings.py (its data builder: every table of every session played
+Builds the same tournament as bench/standings.py (bench/_tournament.py: every table of every session played
 hand by hand, a fresh SQLite file by default or the DATABASE_URL database; removed at the end), then
 prints the wall and CPU time to build, from the database (the verdicts are on CPU time: the machine may
 be shared):
@@ -15,16 +15,21 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import pathlib
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 
-import standings as standings_bench  # bench/standings.py: the data builder
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
+os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-bench-instance-"))
+
 from flask_migrate import upgrade  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
+from bench._tournament import build as build_tournament  # noqa: E402
+from bench._tournament import remove  # noqa: E402
 from tournament import create_app  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Tournament  # noqa: E402
@@ -70,7 +75,7 @@ def main() -> None:
     with app.app_context():
         print(f"database: {db.engine.dialect.name}")
         upgrade()
-        t = standings_bench.build(args.players, args.sessions, args.seed)
+        t = build_tournament(args.players, args.sessions, args.seed)
         tid = t.id
         try:
             def tournament() -> Tournament:
@@ -99,7 +104,7 @@ def main() -> None:
                       f"{'lines' if isinstance(result, str) else 'problems'}")
             print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
         finally:
-            standings_bench.remove(tournament())
+            remove(tournament())
 
 
 if __name__ == "__main__":

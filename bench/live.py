@@ -23,7 +23,7 @@ os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-bench-instan
 from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import event, select  # noqa: E402
 
-from bench.standings import build, remove  # noqa: E402
+from bench._tournament import build, remove  # noqa: E402
 from tournament import create_app  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Seat, Tournament, TournamentSession  # noqa: E402
