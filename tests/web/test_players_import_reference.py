@@ -3,10 +3,20 @@
 import io
 import re
 from datetime import timedelta
+from functools import partial
 
 from sqlalchemy import func, select
 
 from tests.helpers import csrf_token, post_form
+from tests.web.race_harness import (
+    POSTGRES_ONLY,
+    ROUNDS,
+    Browser,
+    hidden_fields,
+    live_server,
+    statuses,
+    together,
+)
 from tournament.extensions import db
 from tournament.models import Player, PlayerImport
 from tournament.models._common import utcnow
@@ -144,3 +154,28 @@ def test_imports_older_than_a_day_are_purged_on_the_next_preview(organiser_clien
     assert db.session.get(PlayerImport, int(done)) is None
     assert confirm(organiser_client, tournament, stale).status_code == 404
     assert confirm(organiser_client, tournament, recent).status_code == 302  # a day old at most: kept
+
+
+@POSTGRES_ONLY
+def test_one_import_confirmed_from_two_tabs_at_once_is_stored_once(app, tournament, organiser):
+    """The same kept file confirmed by two requests with different idempotency keys (two tabs on one
+    preview): the conditional UPDATE lets one import; the other waits on the row, then is told."""
+    base = f"/manage/tournaments/{tournament.id}"
+    text = "first_name,last_name\n" + "".join(f"Tab{i},Twice{i}\n" for i in range(12))
+    with live_server(app) as address:
+        tab_a, tab_b = Browser(address).login(organiser.email), Browser(address).login(organiser.email)
+        for round_number in range(ROUNDS):
+            db.session.execute(Player.__table__.delete().where(Player.tournament_id == tournament.id))
+            db.session.commit()
+            page = tab_a.post(f"{base}/players/import", {"csrf_token": tab_a.csrf(f"{base}/players/import"),
+                                                         "text": text})
+            assert page.status == 200, page.status
+            form_a = hidden_fields(page.body, "/players/import/confirm")
+            form_b = {**form_a, "csrf_token": tab_b.csrf(f"{base}/players/import"), "idempotency_key": f"tab-b-{round_number}"}
+            form_a["idempotency_key"] = f"tab-a-{round_number}"
+            answers = together(partial(tab_a.post, f"{base}/players/import/confirm", form_a),
+                               partial(tab_b.post, f"{base}/players/import/confirm", form_b))
+            assert sorted(statuses(answers)) == [302, 409], statuses(answers)
+            loser = next(a for a in answers if a.status == 409)
+            assert "already imported" in loser.body
+            assert player_count(tournament) == 12
