@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from tests.services.test_scoring import seated  # noqa: F401 - the fixture
 from tournament.services import ConflictError, NotFound, ServiceError, penalties, scoring
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from tests.helpers import NOT_WINNING, UNDER_5, VALID_22
 from tournament.extensions import db
 from tournament.models import FalseMahjong, Hand, HandPayment, ScoreChange, SessionStatus
 from tournament.services import ConflictError, NotFound, ServiceError, play, scoring
@@ -12,24 +13,6 @@ from tournament.services import draws as draw_service
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 from tournament.services.scoring import FalseMahjongData, HandData, HandRefused
-
-VALID_22 = "123456789m123s5p5p"  # Pure Straight 16, Concealed 2, All Chows 2, Mixed Double Chow 1, Single Wait 1
-UNDER_5 = "[234m][456p][678s]22s23s4s"  # All Chows, All Simples, Mixed Double Chow: 5 points
-NOT_WINNING = "123m456p789s2345sE"
-
-
-@pytest.fixture
-def seated(tournament):
-    """8 players checked in, session 1 drawn and in play; returns (tournament, table 1's ids E,S,W,N)."""
-    for i in range(8):
-        p = reg.add_player(tournament, PlayerData(first_name=f"Player{i}", last_name=f"Family{chr(65 + i)}",
-                                                  country="FI"))
-        reg.check_in(p)
-    draw_service.draw_next(tournament, seed=5)
-    play.start_session(tournament, 1)
-    db.session.commit()
-    session = play.get_session(tournament, 1)
-    return tournament, [sp.player_id for sp in play.table_players(session, 1)]
 
 
 def counts() -> tuple[int, int, int, int]:

@@ -5,72 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tests.helpers import Api, assert_error, check_in_all, register, token_for
 from tournament.extensions import db
 from tournament.services.tournaments import TournamentData, create_tournament
-from tournament.services.users import create_api_token
 
 HUGE = 2**31
-
-
-class Api:
-    """A test client speaking JSON with a Bearer token, like a script would."""
-
-    def __init__(self, client, token: str):
-        self.client = client
-        self.headers = {"Authorization": f"Bearer {token}"}
-
-    def call(self, method: str, url: str, body=None, expect: int | None = None, **kwargs):
-        kwargs.setdefault("headers", self.headers)
-        if body is not None:
-            kwargs["json"] = body
-        response = self.client.open("/api/v1" + url, method=method, **kwargs)
-        if expect is not None:
-            assert response.status_code == expect, (method, url, body, response.get_json())
-        return response
-
-    def get(self, url, **kwargs):
-        return self.call("GET", url, **kwargs)
-
-    def post(self, url, body=None, **kwargs):
-        return self.call("POST", url, {} if body is None else body, **kwargs)
-
-    def put(self, url, body=None, **kwargs):
-        return self.call("PUT", url, body, **kwargs)
-
-    def delete(self, url, body=None, **kwargs):
-        return self.call("DELETE", url, body, **kwargs)
-
-
-def token_for(user) -> str:
-    _, plain = create_api_token(user, "tests")
-    db.session.commit()
-    return plain
-
-
-def assert_error(response, status: int, field: str | None = None):
-    """The API's one error shape: {"error": message} plus "field" when one field is to blame."""
-    assert response.status_code == status, response.get_json()
-    body = response.get_json()
-    assert isinstance(body, dict) and isinstance(body.get("error"), str) and body["error"], body
-    assert set(body) <= {"error", "field"}, body
-    if field is not None:
-        assert body.get("field") == field, body
-    return body
-
-
-def register(api: Api, tid: int, count: int, prefix: str = "P", **extra) -> list[int]:
-    ids = []
-    for i in range(count):
-        response = api.post(f"/tournaments/{tid}/players",
-                            {"first_name": f"{prefix}{i:03d}", "last_name": f"Player{i:03d}", "country": "FI",
-                             **extra}, expect=201)
-        ids.append(response.get_json()["id"])
-    return ids
-
-
-def check_in_all(api: Api, tid: int, ids: list[int]) -> None:
-    for pid in ids:
-        api.post(f"/tournaments/{tid}/players/{pid}/checkin", expect=200)
 
 
 @pytest.fixture

@@ -13,8 +13,8 @@ import random
 from collections import defaultdict
 from fractions import Fraction
 
+from tests.helpers import Api, check_in_all, register, token_for
 from tests.mcr.handgen import random_hand
-from tests.web.test_api_scoring import Api, check_in_all, register, token_for
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services.tournaments import add_staff

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tests.services.test_scoring import VALID_22
+from tests.helpers import VALID_22
 from tests.web.test_hands import in_play  # noqa: F401 - the fixture
 from tournament.extensions import db
 from tournament.services import penalties, scoring
