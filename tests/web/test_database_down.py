@@ -7,7 +7,7 @@ import logging
 import pytest
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from tests.web.test_api_scoring import Api
+from tests.helpers import Api
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services import tournaments as tournament_service
@@ -76,3 +76,26 @@ def test_other_database_errors_stay_500(client, monkeypatch):
     response = client.get("/")
     assert response.status_code == 500
     assert "Retry-After" not in response.headers
+
+
+class _Deadlock(Exception):
+    sqlstate = "40P01"  # what psycopg reports for "deadlock detected"
+
+
+def test_a_deadlock_is_a_409_to_retry_not_a_database_outage(client, api, monkeypatch):
+    def deadlock(*args, **kwargs):
+        raise OperationalError("UPDATE hands", {}, _Deadlock("deadlock detected"))
+
+    monkeypatch.setattr(tournament_service, "list_tournaments", deadlock)
+    response = api.get("/tournaments")
+    assert response.status_code == 409
+    assert "try again" in response.get_json()["error"]
+    assert "Retry-After" not in response.headers
+
+    monkeypatch.undo()
+    monkeypatch.setattr(unit, "commit", deadlock)
+    response = api.post("/tournaments", {"name": "Deadlocked Open", "session_count": 1})
+    assert response.status_code == 409
+    monkeypatch.undo()
+    db.session.rollback()
+    assert db.session.query(Tournament).filter_by(name="Deadlocked Open").count() == 0

@@ -28,8 +28,19 @@ DATABASE_DOWN_MESSAGE = "The database cannot be reached just now. Nothing was sa
 RETRY_AFTER_SECONDS = "5"
 
 
+def concurrent_conflict(exc: BaseException) -> bool:
+    """A deadlock or serialization failure (SQLSTATE class 40): another request won; retrying is safe."""
+    sqlstate = getattr(getattr(exc, "orig", None), "sqlstate", None) or ""
+    return isinstance(exc, DBAPIError) and sqlstate.startswith("40")
+
+
+CONFLICT_MESSAGE = "Another change to the same records was being saved at the same moment. Nothing was saved: try again."
+
+
 def database_unreachable(exc: BaseException) -> bool:
     """A lost or refused database connection (server down or restarting), not a bad query."""
+    if concurrent_conflict(exc):
+        return False
     return isinstance(exc, OperationalError) or (
         isinstance(exc, DBAPIError) and exc.connection_invalidated
     )
@@ -86,6 +97,9 @@ def init_app(app: Flask) -> None:
     @app.errorhandler(DBAPIError)
     def database_error(exc: DBAPIError):
         safe_rollback(app)
+        if concurrent_conflict(exc):
+            app.logger.warning("Concurrent write refused on %s: %s", request.path, first_line(exc.orig or exc))
+            return error_response(409, "Changed meanwhile", CONFLICT_MESSAGE)
         if database_unreachable(exc):
             # Expected while the database restarts: one line, not a traceback per request.
             app.logger.warning("Database unreachable on %s: %s", request.path, first_line(exc.orig or exc))

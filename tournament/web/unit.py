@@ -22,6 +22,8 @@ def _note_refusal(error: ServiceError) -> None:
 
 def init_app(app: Flask) -> None:
     from tournament.web.errors import (
+        CONFLICT_MESSAGE,
+        concurrent_conflict,
         database_down_response,
         database_unreachable,
         error_response,
@@ -47,6 +49,9 @@ def init_app(app: Flask) -> None:
         except ConflictError as exc:
             return make_response(error_response(409, "Changed meanwhile", exc.message))
         except DBAPIError as exc:
+            if concurrent_conflict(exc):
+                safe_rollback(app)
+                return make_response(error_response(409, "Changed meanwhile", CONFLICT_MESSAGE))
             if not database_unreachable(exc):
                 raise
             safe_rollback(app)
