@@ -7,9 +7,8 @@ import json
 import pytest
 from sqlalchemy import func, select
 
-from tests.helpers import make_user
+from tests.helpers import Api, assert_error, make_user, token_for
 from tests.services.test_backup import comparable, played_tournament, row_counts, standing_rows
-from tests.web.test_api_scoring import Api, assert_error, token_for
 from tournament.extensions import db
 from tournament.models import Tournament
 
