@@ -25,7 +25,6 @@ from sqlalchemy.types import TypeDecorator
 
 from tournament.extensions import db
 from tournament.models import (
-    HANDS_PER_SESSION,
     ClockEvent,
     ClockEventKind,
     FalseMahjong,
@@ -47,10 +46,8 @@ from tournament.models import (
 )
 from tournament.models.draws import SEAT_WINDS
 from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, RULESETS, TIE_BREAKS
-from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
-from tournament.services.hand_check import VALID, check_hand
 
 FORMAT_VERSION = 1
 
@@ -283,7 +280,6 @@ class _Reader:
                 raise _refuse(name, "must be a JSON list.")
             rows[name] = [self.row(table, item, f"{name}[{i}]") for i, item in enumerate(items)]
         self._check_consistency(rows)
-        self._check_hands_with_the_engine(rows, settings["ruleset"])
         return settings, rows
 
     @staticmethod
@@ -373,30 +369,6 @@ class _Reader:
         for i, penalty in enumerate(rows["penalties"]):
             if penalty["amount"] <= 0:
                 raise _refuse(f"penalties[{i}].amount", "must be more than 0.")
-
-
-    @staticmethod
-    def _check_hands_with_the_engine(rows: dict[str, list[dict[str, Any]]], ruleset: str) -> None:
-        """Every win's recorded fans are what the engine finds in its tiles, for the winner's seat wind in
-        that hand: a backup edited by hand cannot smuggle in points the rules do not give."""
-        winds = {(s["session_id"], s["table_number"], s["player_id"]): s["seat_wind"] for s in rows["seats"]}
-        for i, hand in enumerate(rows["hands"]):
-            if hand["result"] != HandResult.WIN or not hand["tiles"]:
-                continue
-            if not 1 <= hand["number"] <= HANDS_PER_SESSION:
-                raise _refuse(f"hands[{i}].number", f"must be 1-{HANDS_PER_SESSION}.")
-            hand_winds = play.hand_winds(hand["number"])
-            check = check_hand(
-                hand["tiles"], self_drawn=hand["discarder_id"] is None, last_tile=hand["last_tile"],
-                wall_last=hand["wall_last"], kong=hand["kong"],
-                seat_wind=hand_winds.seat_winds[winds[(hand["session_id"], hand["table_number"],
-                                                       hand["winner_id"])]],
-                prevalent_wind=hand_winds.prevalent, flowers=hand["flowers"], ruleset=ruleset,
-            )
-            fans = [{"name": f.name, "points": f.points, "count": f.count} for f in check.fans]
-            if check.verdict != VALID or fans != hand["fans"]:
-                raise _refuse(f"hands[{i}].fans", "are not what the engine scores for the hand's tiles "
-                                                  f"({check.reason or f'{check.fan_points} points'}).")
 
 
 def _free_name(name: str) -> str:
