@@ -86,11 +86,15 @@ def test_not_a_backup_is_422(client, api, organiser, data):
     assert row_counts() == counts
 
 
-def test_deep_nesting_is_refused_not_a_500(client, api):
+def test_deep_nesting_and_unstorable_text_are_422_like_any_broken_backup(client, api):
     deep = '{"format_version": 1, "tournament": ' + "[" * 5000 + "]" * 5000 + "}"
-    response = client.post("/api/v1/tournaments/import", data=deep, headers={
-        **api.headers, "Content-Type": "application/json"})
-    assert 400 <= response.status_code < 500 and "nested" in response.get_json()["error"]
+    nul = '{"format_version": 1, "tournament": {"name": "A\\u0000B"}}'
+    surrogate = '{"format_version": 1, "tournament": {"name": "\\ud800"}}'
+    for body, words in ((deep, "nested"), (nul, "NUL"), (surrogate, "tournament")):
+        response = client.post("/api/v1/tournaments/import", data=body, headers={
+            **api.headers, "Content-Type": "application/json"})
+        assert response.status_code == 422, body[:60]
+        assert words.lower() in response.get_json()["error"].lower(), response.get_json()
     assert db.session.scalar(select(func.count()).select_from(Tournament)) == 0
 
 

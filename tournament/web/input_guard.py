@@ -102,12 +102,18 @@ def check_request() -> None:
     _check_json()
 
 
+# The backup import's contract: whatever is wrong with the document (too deep, a NUL, a lone surrogate) is a
+# 422 naming the problem, like every other way a backup can be broken.
+DOCUMENT_ENDPOINTS = frozenset({"api_backup.import_tournament"})
+
+
 def _refuse(error: BadInput) -> Response | tuple[Any, int]:
+    status = 422 if request.endpoint in DOCUMENT_ENDPOINTS else 400
     if request.path.startswith("/api/") or request.path.endswith(".json") or wants_json():
         # The API's error format, {"error", "field"}, for anything a script reads.
         body = {"error": error.message, **({"field": error.field} if error.field else {})}
-        return jsonify(body), 400
-    return error_response(400, "Input refused", error.message)
+        return jsonify(body), status
+    return error_response(status, "Input refused", error.message)
 
 
 def init_app(app: Flask) -> None:
