@@ -189,6 +189,14 @@ def test_slow_clients_freeze_bare_gunicorn_but_not_nginx_in_front(app, tmp_path)
             with socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1])), timeout=5) as big:
                 big.sendall(b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
                 assert big.recv(100).startswith(b"HTTP/1.1 413")
+
+            # A backup import of the same size passes nginx and reaches the app (here: 401, no token).
+            backup = b'{"format_version": 1, "padding": "' + b"x" * 5_000_000 + b'"}'
+            request = urllib.request.Request(url + "/api/v1/tournaments/import", data=backup, method="POST",
+                                             headers={"Content-Type": "application/json"})
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=30)
+            assert refused.value.code == 401
     logged = access_log.read_text()
     assert "GET / HTTP" in logged
     assert "/static/" not in logged
