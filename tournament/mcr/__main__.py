@@ -15,6 +15,7 @@ import argparse
 import gc
 import json
 import os
+import signal
 import sys
 from itertools import chain
 
@@ -154,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
             return run_jsonl(args.ruleset)
         from .batch import run_parallel  # its workers are gone when it returns
 
+        # Ctrl-C ends a parallel batch at once: the workers follow the parent (PR_SET_PDEATHSIG). Waiting for
+        # them, or flushing into an output pipe nobody reads any more, could hang (seen once in CI).
+        signal.signal(signal.SIGINT, _interrupted)
         return run_parallel(args.ruleset, chain.from_iterable(stdin_batches()), sys.stdout, jobs, answer=answer)
     if args.jobs is not None:
         ap.error("--jobs applies to --jsonl only")
@@ -181,6 +185,10 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(_breakdown(args.hand, r))
     return 0
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    os._exit(128 + signum)
 
 
 def _exit(code: int) -> None:
