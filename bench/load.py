@@ -1,7 +1,7 @@
 """Event-day load on gunicorn + PostgreSQL: ``DATABASE_URL=postgresql://... python bench/load.py``.
 
-Options: ``[--tables 100] [--hands 16] [--standings-clients 40] [--seating-clients 40] [--poll-interval 0]
-[--max-seconds 300]``.
+Options: ``[--tables 100] [--hands 16] [--standings-clients 40] [--seating-clients 40] [--hand-interval 4]
+[--poll-interval 1] [--max-seconds 300]``.
 
 Serves the app with deploy/gunicorn.conf.py on a free loopback port, builds a tournament through the API
 (4 x tables players, all present, session 1 drawn and started), then every table enters its hands through
@@ -10,6 +10,15 @@ that fails is retried once with the same key) while clients poll the API standin
 page until the entry ends. Prints p50/p95/p99 and throughput per kind of request, the errors, and whether
 every answered hand is stored exactly once. DATABASE_URL must name a PostgreSQL database of its own: its
 schema is DROPPED and rebuilt first.
+
+Pace: after each answer a table waits about ``--hand-interval`` seconds (0.5x to 1.5x, at random) before
+entering its next hand, and a poller about ``--poll-interval`` seconds; every client starts at a random
+moment within its first interval. The defaults are an event day compressed: a hand of MCR takes minutes,
+so 100 tables enter about 0.3 hands a second; the default offers 25 a second (75 times that), and the
+pollers ask every second where the live pages ask every 10 s. Seating pollers send If-None-Match with the
+ETag they last got, as the live pages' script does. ``--hand-interval 0 --poll-interval 0`` is the
+saturation case: every client sends its next request as soon as it has an answer, so latency is queueing
+(clients / throughput) and the figure that matters is the throughput.
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import http.client
 import json
 import os
 import pathlib
+import random
 import socket
 import statistics
 import subprocess
@@ -52,10 +62,13 @@ class Client:
         self.port, self.token = port, token
         self.timings, self.errors, self.lock = timings, errors, lock
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.etag: str | None = None  # of the last answer
 
     def call(self, kind: str, method: str, path: str, body: object = None,
-             key: str | None = None) -> tuple[int, object]:
+             key: str | None = None, etag: str | None = None) -> tuple[int, object]:
         headers = {"Authorization": f"Bearer {self.token}"}
+        if etag:
+            headers["If-None-Match"] = etag
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -72,6 +85,7 @@ class Client:
                 response = self.connection.getresponse()
                 payload = response.read()
                 status = response.status
+                self.etag = response.getheader("ETag")
                 break
             except (OSError, http.client.HTTPException):
                 self.connection.close()
@@ -82,7 +96,9 @@ class Client:
             self.timings[kind].append(elapsed)
             if status == 0 or status >= 500:
                 self.errors[kind] += 1
-        is_json = payload[:1] in (b"{", b"[")
+            elif status == 304:
+                self.errors[f"{kind} 304"] += 1  # not an error: counted beside them
+        is_json = kind != "standings" and payload[:1] in (b"{", b"[")  # the pollers' bodies are not read
         return status, (json.loads(payload) if is_json else payload)
 
     def expect(self, status: int, method: str, path: str, body: object = None) -> dict:
@@ -145,8 +161,10 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=16)
     parser.add_argument("--standings-clients", type=int, default=40)
     parser.add_argument("--seating-clients", type=int, default=40)
-    parser.add_argument("--poll-interval", type=float, default=0.0,
-                        help="seconds a poller waits between requests (0: flat out, the harshest case)")
+    parser.add_argument("--hand-interval", type=float, default=4.0,
+                        help="seconds a table waits after an answer before its next hand (0: flat out)")
+    parser.add_argument("--poll-interval", type=float, default=1.0,
+                        help="seconds a poller waits between requests (0: flat out)")
     parser.add_argument("--max-seconds", type=float, default=300, help="the entry stops after this long")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL")
@@ -178,10 +196,16 @@ def main() -> None:
         entry_done = threading.Event()
         deadline = time.monotonic() + args.max_seconds
 
+        def pause(seconds: float) -> None:
+            """About `seconds` (0.5x to 1.5x), cut short when the entry ends."""
+            if seconds:
+                entry_done.wait(seconds * random.uniform(0.5, 1.5))
+
         def enter(table: int) -> None:
             client = Client(port, token, timings, errors, lock)
             east, south, *_ = seats[table]
             path = f"/api/v1/tournaments/{tid}/sessions/1/tables/{table}/hands"
+            time.sleep(random.uniform(0, args.hand_interval))  # tables do not all start on the same tick
             for number in range(1, args.hands + 1):
                 if time.monotonic() > deadline:
                     return
@@ -196,14 +220,16 @@ def main() -> None:
                 else:
                     with lock:
                         refused.append(f"table {table} hand {number}: {status} {answer!r:.120}")
+                if number < args.hands:
+                    time.sleep(args.hand_interval * random.uniform(0.5, 1.5))
 
         def poll(kind: str, path: str) -> None:
             client = Client(port, token, timings, errors, lock)
+            entry_done.wait(random.uniform(0, args.poll_interval))
             while not entry_done.is_set():
-                status, _ = client.call(kind, "GET", path)
-                if args.poll_interval:
-                    entry_done.wait(args.poll_interval)
-                if status != 200 and status < 500 and status != 0:
+                status, _ = client.call(kind, "GET", path, etag=client.etag)
+                pause(args.poll_interval)
+                if status not in (200, 304) and status < 500 and status != 0:
                     with lock:
                         errors[kind] += 1  # a 4xx on a page that should answer is an error too
 
@@ -235,10 +261,13 @@ def main() -> None:
         server.terminate()
         server.wait(30)
 
-    print(f"{args.tables} tables x {args.hands} hands, {args.standings_clients} standings + "
-          f"{args.seating_clients} seating pollers every {args.poll_interval:g} s, gunicorn {os.environ.get('GUNICORN_WORKERS', '3')} workers x "
-          f"{os.environ.get('GUNICORN_THREADS', '4')} threads, {wall:.1f} s")
-    print(f"{'kind':<12} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'errors':>6}")
+    offered = f"{args.tables / args.hand_interval:.0f} hands/s offered" if args.hand_interval else "flat out"
+    print(f"{args.tables} tables x {args.hands} hands, a hand every ~{args.hand_interval:g} s per table "
+          f"({offered}); {args.standings_clients} standings + {args.seating_clients} seating pollers every "
+          f"~{args.poll_interval:g} s; gunicorn {os.environ.get('GUNICORN_WORKERS', '3')} workers x "
+          f"{os.environ.get('GUNICORN_THREADS', '4')} threads; {wall:.1f} s")
+    print(f"{'kind':<12} {'requests':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'per s':>7} {'errors':>6} "
+          f"{'304s':>6}")
     for kind in ("hand entry", "standings", "seating"):
         values = timings[kind]
         if not values:
@@ -246,14 +275,14 @@ def main() -> None:
             continue
         print(f"{kind:<12} {len(values):>8} {statistics.median(values) * 1000:8.1f} "
               f"{percentile(values, 0.95) * 1000:8.1f} {percentile(values, 0.99) * 1000:8.1f} "
-              f"{len(values) / wall:7.1f} {errors[kind]:>6}")
+              f"{len(values) / wall:7.1f} {errors[kind]:>6} {errors[kind + ' 304']:>6}")
     total = sum(len(numbers) for numbers in answered.values())
     print(f"hands answered 201: {total} of {args.tables * args.hands}; refused: {len(refused)}; "
           f"lost: {lost}; doubled: {doubled}")
     for line in refused[:5]:
         print("  refused:", line)
     print(f"gunicorn log: {server_log}")
-    if lost or doubled or refused or any(errors.values()):
+    if lost or doubled or refused or any(count for kind, count in errors.items() if not kind.endswith(" 304")):
         raise SystemExit(1)
 
 

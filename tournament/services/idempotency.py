@@ -17,9 +17,8 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from tournament.extensions import db
-from tournament.models import ApiToken, IdempotencyKey
+from tournament.models import IdempotencyKey
 from tournament.models._common import utcnow
-from tournament.models.users import hash_token
 from tournament.services.errors import ConflictError, ServiceError
 
 KEEP = timedelta(hours=24)
@@ -55,6 +54,8 @@ def claim(user_id: int, key: str, fingerprint: str) -> IdempotencyKey | Replay:
 
     Waits, on PostgreSQL, while another transaction holds the same key."""
     check_key(key)
+    # Also what makes SQLite (pysqlite) open its transaction before the savepoint below: a savepoint
+    # opened outside one would commit the claim when released.
     db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < utcnow() - KEEP))
     row = IdempotencyKey(user_id=user_id, key=key, fingerprint=fingerprint)
     try:
@@ -90,11 +91,3 @@ def release(row: IdempotencyKey) -> None:
     """Nothing to remember (the request wrote nothing final, e.g. a form shown again): free the key."""
     db.session.delete(row)
     db.session.flush()
-
-
-def token_owner_id(plain: str) -> int | None:
-    """The user id of a live API token, read only (the API's own authentication still runs and records use)."""
-    token = db.session.scalar(select(ApiToken).where(ApiToken.token_hash == hash_token(plain)))
-    if token is None or token.is_revoked or not token.user.active:
-        return None
-    return token.user_id

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.extensions import db
@@ -16,6 +17,7 @@ from tournament.models import (
     HANDS_PER_SESSION,
     SEAT_WINDS,
     Player,
+    Seat,
     SessionStatus,
     SessionTable,
     Tournament,
@@ -89,7 +91,13 @@ def table_numbers(session: TournamentSession) -> list[int]:
 
 def table_players(session: TournamentSession, table_number: int) -> list[SeatedPlayer]:
     """The four players of a table in starting-seat order E, S, W, N."""
-    seats = sorted((s for s in session.seats if s.table_number == table_number), key=lambda s: s.wind_order)
+    if "seats" in session.__dict__:  # already loaded (a draw being made): its seats, flushed or not
+        at_table = [s for s in session.seats if s.table_number == table_number]
+    else:  # score entry: the four seats alone, not the whole session's (400 rows at 100 tables)
+        at_table = list(db.session.scalars(
+            select(Seat).where(Seat.session_id == session.id, Seat.table_number == table_number)
+            .options(joinedload(Seat.player))))
+    seats = sorted(at_table, key=lambda s: s.wind_order)
     if not seats:
         raise NotFound(f"Session {session.number} has no table {table_number}.")
     return [SeatedPlayer(start_wind=s.seat_wind, player=s.player) for s in seats]

@@ -52,6 +52,7 @@ from tournament.services.standings import (
 from tournament.services.standings import (  # the live pages' ETags and the standings cache share it
     change_marker as change_marker,
 )
+from tournament.services.standings import seating_marker as seating_marker
 
 
 @dataclass(frozen=True)

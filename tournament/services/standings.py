@@ -20,7 +20,7 @@ import weakref
 from collections import OrderedDict, defaultdict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
 
@@ -69,6 +69,9 @@ class Standings:
     generated_at: datetime           # naive UTC, like every timestamp of the project
     table_points: tuple[int, ...]
     tie_breaks: tuple[str, ...]
+    # What the pages and the API derive from these standings (a rendered JSON body, say), kept with them in
+    # the cache so that every poll between two hands does not render the same rows again.
+    derived: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def player_ids(self) -> list[int]:
@@ -278,6 +281,12 @@ def change_marker(tournament_id: int) -> tuple[int, ...] | None:
         ).where(Tournament.id == tournament_id)
     ).first()
     return None if row is None else tuple(int(value) for value in row)
+
+
+def seating_marker(marker: tuple[int, ...]) -> tuple[int, ...]:
+    """The part of a `change_marker` that seating follows: the tournament's version and its sessions' and
+    players' counts and versions; not the score changes and penalties."""
+    return marker[:1] + marker[2:6]
 
 
 def results_version(t: Tournament) -> tuple[int, ...]:

@@ -25,6 +25,7 @@ from wtforms import HiddenField
 
 from tournament.services import idempotency
 from tournament.services.errors import ServiceError
+from tournament.web.api import auth as api_auth
 from tournament.web.errors import error_response
 
 HEADER = "Idempotency-Key"
@@ -61,7 +62,8 @@ def _request_key() -> tuple[str, str] | None:
 def _user_id() -> int | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() == "bearer" and token.strip():
-        return idempotency.token_owner_id(token.strip())
+        user = api_auth.bearer_user()
+        return user.id if user is not None else None
     if current_user.is_authenticated:
         return current_user.id
     return None

@@ -36,6 +36,14 @@ def standings(t: Tournament):
     are never ranked."""
     require_visible(t)
     result = standings_service.standings(t)
+    body = result.derived.get("api-json")
+    if body is None:  # rendered once per change of the standings, not once per poll
+        body = result.derived["api-json"] = current_app.json.dumps(standings_json(result))
+    return Response(body, mimetype="application/json")
+
+
+def standings_json(result: standings_service.Standings) -> dict:
+    """The body StandingsSchema documents."""
     return {
         "rows": [
             {

@@ -43,6 +43,9 @@ LIVE_ENDPOINTS = frozenset({
     "standings.index", "standings.session", "standings.teams", "seating.index", "seating.session",
     "live.player", "live.statistics", "live.standings_json", "live.seating_json",
 })
+# Seating pages show the draw, the players and the sessions' states, never a score: their ETag leaves out
+# what hands and penalties change, so a poll during play costs a 304, not a page of 400 seats.
+SEATING_ENDPOINTS = frozenset({"seating.index", "seating.session", "live.seating_json"})
 POLL_SECONDS = 10
 MAX_ID = 2**31 - 1  # ids are 32-bit integers in the database
 
@@ -66,6 +69,8 @@ def answer_unchanged() -> Response | None:
     marker = progress_service.change_marker(tournament_id)
     if marker is None:  # no such tournament: the view answers 404
         return None
+    if request.endpoint in SEATING_ENDPOINTS:
+        marker = progress_service.seating_marker(marker)
     g.live_marker = marker
     g.live_etag = _etag(marker)
     return _not_modified()
