@@ -1,13 +1,23 @@
 """The bench tournament that bench/standings.py, bench/exports.py and bench/live.py measure: `build` fills
-the database with every table of every session played hand by hand (bulk inserts), `remove` deletes it.
+the database with every table of every session played hand by hand (bulk inserts), `remove` deletes it;
+`options` and `built` are the command line and the setup the three share.
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import random
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
+from flask import Flask
+from flask_migrate import upgrade
 from sqlalchemy import delete, insert, select, text
 
+from tournament import create_app
 from tournament.extensions import db
 from tournament.models import (
     SEAT_WINDS,
@@ -138,3 +148,33 @@ def remove(t: Tournament) -> None:
     ):
         db.session.execute(statement)
     db.session.commit()
+
+
+def options(doc: str, runs: int) -> argparse.Namespace:
+    """The benches' command line: the tournament's size, the runs per figure and the seed."""
+    parser = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--players", type=int, default=1000)
+    parser.add_argument("--sessions", type=int, default=10)
+    parser.add_argument("--runs", type=int, default=runs)
+    parser.add_argument("--seed", type=int, default=2026)
+    return parser.parse_args()
+
+
+@contextmanager
+def built(args: argparse.Namespace) -> Iterator[tuple[Flask, str, int]]:
+    """Inside an app context on DATABASE_URL (or a fresh SQLite file), migrated, with the bench tournament
+    built: yields (app, a scratch folder that is also the export folder, the tournament's id). The tournament
+    is removed at the end."""
+    folder = tempfile.mkdtemp(prefix="mcr-bench-")
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/bench.db"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "EXPORT_DIR": folder})
+    with app.app_context():
+        print(f"database: {db.engine.dialect.name}")
+        upgrade()
+        started = time.perf_counter()
+        tid = build(args.players, args.sessions, args.seed).id
+        print(f"build time: {time.perf_counter() - started:.1f} s")
+        try:
+            yield app, folder, tid
+        finally:
+            remove(db.session.get(Tournament, tid))

@@ -12,7 +12,6 @@ be shared):
 
 from __future__ import annotations
 
-import argparse
 import io
 import os
 import pathlib
@@ -25,12 +24,9 @@ from collections.abc import Callable
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-bench-instance-"))
 
-from flask_migrate import upgrade  # noqa: E402
 from pypdf import PdfReader  # noqa: E402
 
-from bench._tournament import build as build_tournament  # noqa: E402
-from bench._tournament import remove  # noqa: E402
-from tournament import create_app  # noqa: E402
+from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Tournament  # noqa: E402
 from tournament.pdf.standings import build_standings_pdf  # noqa: E402
@@ -62,49 +58,33 @@ def timed(label: str, build: Callable[[], list[bytes]], runs: int, target: float
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--sessions", type=int, default=10)
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
+    args = options(__doc__, runs=3)
+    with built(args) as (app, folder, tid):
+        def tournament() -> Tournament:
+            return db.session.get(Tournament, tid)
 
-    folder = tempfile.mkdtemp(prefix="mcr-bench-")
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/bench.db"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "EXPORT_DIR": folder})
-    with app.app_context():
-        print(f"database: {db.engine.dialect.name}")
-        upgrade()
-        t = build_tournament(args.players, args.sessions, args.seed)
-        tid = t.id
-        try:
-            def tournament() -> Tournament:
-                return db.session.get(Tournament, tid)
+        def standings_pdf() -> list[bytes]:
+            result = standings(tournament())
+            return [build_standings_pdf(tournament().name, f"Standings after session {args.sessions}", result.rows,
+                                        result.session_numbers, result.generated_at)]
 
-            def standings_pdf() -> list[bytes]:
-                result = standings(tournament())
-                return [build_standings_pdf(t.name, f"Standings after session {args.sessions}", result.rows,
-                                            result.session_numbers, result.generated_at)]
-
-            timed("standings PDF (standings computed + PDF)", standings_pdf, args.runs, TARGET_S)
-            timed("score sheets, session 1 (a page per table)",
-                  lambda: [exports.score_sheets_pdf(tournament(), 1).data], args.runs, TARGET_S)
-            timed(f"score sheets, all {args.sessions} sessions (one PDF per session)",
-                  lambda: [exports.score_sheets_pdf(tournament(), n).data for n in range(1, args.sessions + 1)], 1)
-            timed("seating PDF, session 1 (by table and by name)",
-                  lambda: [exports.seating_pdf(tournament(), 1).data], args.runs)
-            timed("schedule cards (a card per player)", lambda: [exports.schedule_cards_pdf(tournament()).data], 1)
-            for label, work in (("EMA results file", lambda: ema.ema_csv(ema.ema_rows(tournament()))),
-                                ("EMA check", lambda: ema.check(tournament()))):
-                db.session.expire_all()
-                started, cpu_started = time.perf_counter(), time.process_time()
-                result = work()
-                print(f"{label}: {time.perf_counter() - started:.2f} s (CPU {time.process_time() - cpu_started:.2f} s), "
-                      f"{len(result.splitlines()) if isinstance(result, str) else len(result)} "
-                      f"{'lines' if isinstance(result, str) else 'problems'}")
-            print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
-        finally:
-            remove(tournament())
+        timed("standings PDF (standings computed + PDF)", standings_pdf, args.runs, TARGET_S)
+        timed("score sheets, session 1 (a page per table)",
+              lambda: [exports.score_sheets_pdf(tournament(), 1).data], args.runs, TARGET_S)
+        timed(f"score sheets, all {args.sessions} sessions (one PDF per session)",
+              lambda: [exports.score_sheets_pdf(tournament(), n).data for n in range(1, args.sessions + 1)], 1)
+        timed("seating PDF, session 1 (by table and by name)",
+              lambda: [exports.seating_pdf(tournament(), 1).data], args.runs)
+        timed("schedule cards (a card per player)", lambda: [exports.schedule_cards_pdf(tournament()).data], 1)
+        for label, work in (("EMA results file", lambda: ema.ema_csv(ema.ema_rows(tournament()))),
+                            ("EMA check", lambda: ema.check(tournament()))):
+            db.session.expire_all()
+            started, cpu_started = time.perf_counter(), time.process_time()
+            result = work()
+            print(f"{label}: {time.perf_counter() - started:.2f} s (CPU {time.process_time() - cpu_started:.2f} s), "
+                  f"{len(result.splitlines()) if isinstance(result, str) else len(result)} "
+                  f"{'lines' if isinstance(result, str) else 'problems'}")
+        print(f"load average: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
 
 
 if __name__ == "__main__":

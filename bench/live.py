@@ -9,7 +9,6 @@ the per-process caches cold and warm.
 
 from __future__ import annotations
 
-import argparse
 import os
 import pathlib
 import statistics
@@ -20,11 +19,9 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-bench-instance-"))
 
-from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import event, select  # noqa: E402
 
-from bench._tournament import build, remove  # noqa: E402
-from tournament import create_app  # noqa: E402
+from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Seat, Tournament, TournamentSession  # noqa: E402
 from tournament.services import progress  # noqa: E402
@@ -53,68 +50,52 @@ def measure(label: str, action, runs: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--sessions", type=int, default=10)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
-
-    folder = tempfile.mkdtemp(prefix="mcr-bench-")
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/bench.db"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "EXPORT_DIR": folder})
-    with app.app_context():
-        print(f"database: {db.engine.dialect.name}")
-        upgrade()
-        t = build(args.players, args.sessions, args.seed)
-        tid = t.id
+    args = options(__doc__, runs=5)
+    with built(args) as (app, folder, tid):
         player = db.session.scalar(select(Seat.player_id).join(TournamentSession)
                                    .where(TournamentSession.tournament_id == tid).limit(1))
-        try:
-            def tournament() -> Tournament:
-                return db.session.get(Tournament, tid)
+        def tournament() -> Tournament:
+            return db.session.get(Tournament, tid)
 
-            measure("change marker (the query behind a 304)", lambda: progress.change_marker(tid), args.runs)
-            def progress_cold():
+        measure("change marker (the query behind a 304)", lambda: progress.change_marker(tid), args.runs)
+        def progress_cold():
+            progress._RANKINGS.clear()
+            progress.progress(tournament())
+
+        def progress_in_play():
+            # What a hand entered in the last session costs: only the last ranking is recomputed.
+            for key in [k for k in progress._RANKINGS if len(k[-1]) == args.sessions]:
+                del progress._RANKINGS[key]
+            progress.progress(tournament())
+
+        measure(f"progress: ranks after each of {args.sessions} sessions", progress_cold, args.runs)
+        measure("progress after a hand in the last session", progress_in_play, args.runs)
+        measure("player record (rankings already cached)", lambda: progress.player_record(tournament(), player),
+                args.runs)
+        measure("statistics", lambda: stats_service.statistics(tournament()), args.runs)
+        db.session.commit()
+
+        client = app.test_client()
+        pages = {
+            "player page": f"/t/{tid}/players/{player}",
+            "statistics page": f"/t/{tid}/statistics",
+            "standings.json": f"/t/{tid}/live/standings.json",
+        }
+        for label, page_url in pages.items():
+            def cold(page_url=page_url):
+                live_routes._caches.clear()
                 progress._RANKINGS.clear()
-                progress.progress(tournament())
+                assert client.get(page_url).status_code == 200
 
-            def progress_in_play():
-                # What a hand entered in the last session costs: only the last ranking is recomputed.
-                for key in [k for k in progress._RANKINGS if len(k[-1]) == args.sessions]:
-                    del progress._RANKINGS[key]
-                progress.progress(tournament())
+            def warm(page_url=page_url):
+                assert client.get(page_url).status_code == 200
 
-            measure(f"progress: ranks after each of {args.sessions} sessions", progress_cold, args.runs)
-            measure("progress after a hand in the last session", progress_in_play, args.runs)
-            measure("player record (rankings already cached)", lambda: progress.player_record(tournament(), player),
-                    args.runs)
-            measure("statistics", lambda: stats_service.statistics(tournament()), args.runs)
-            db.session.commit()
-
-            client = app.test_client()
-            pages = {
-                "player page": f"/t/{tid}/players/{player}",
-                "statistics page": f"/t/{tid}/statistics",
-                "standings.json": f"/t/{tid}/live/standings.json",
-            }
-            for label, page_url in pages.items():
-                def cold(page_url=page_url):
-                    live_routes._caches.clear()
-                    progress._RANKINGS.clear()
-                    assert client.get(page_url).status_code == 200
-
-                def warm(page_url=page_url):
-                    assert client.get(page_url).status_code == 200
-
-                measure(f"GET {label}, cold", cold, args.runs)
-                measure(f"GET {label}, cached", warm, args.runs)
-            etag = client.get(pages["player page"]).headers["ETag"]
-            measure("GET player page, If-None-Match -> 304",
-                    lambda: client.get(pages["player page"], headers={"If-None-Match": etag}).status_code == 304,
-                    args.runs)
-        finally:
-            remove(db.session.get(Tournament, tid))
+            measure(f"GET {label}, cold", cold, args.runs)
+            measure(f"GET {label}, cached", warm, args.runs)
+        etag = client.get(pages["player page"]).headers["ETag"]
+        measure("GET player page, If-None-Match -> 304",
+                lambda: client.get(pages["player page"], headers={"If-None-Match": etag}).status_code == 304,
+                args.runs)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,6 @@ PDF (target < 3 s).
 
 from __future__ import annotations
 
-import argparse
 import os
 import pathlib
 import statistics
@@ -22,11 +21,9 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-bench-instance-"))
 
-from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import event  # noqa: E402
 
-from bench._tournament import build, remove  # noqa: E402
-from tournament import create_app  # noqa: E402
+from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import (  # noqa: E402
     Tournament,
@@ -40,72 +37,55 @@ TARGET_PDF_S = 3.0
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--players", type=int, default=1000)
-    parser.add_argument("--sessions", type=int, default=10)
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--seed", type=int, default=2026)
-    args = parser.parse_args()
+    args = options(__doc__, runs=5)
+    with built(args) as (app, folder, tid):
+        queries = 0
 
-    folder = tempfile.mkdtemp(prefix="mcr-bench-")
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{folder}/bench.db"
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "EXPORT_DIR": folder})
-    with app.app_context():
-        print(f"database: {db.engine.dialect.name}")
-        upgrade()
-        started = time.perf_counter()
-        t = build(args.players, args.sessions, args.seed)
-        print(f"build time: {time.perf_counter() - started:.1f} s")
-        try:
-            queries = 0
+        def count(*_):
+            nonlocal queries
+            queries += 1
 
-            def count(*_):
-                nonlocal queries
-                queries += 1
-
-            times, cpu_times = [], []
-            result = None
-            for run in range(args.runs):
-                db.session.expire_all()  # a fresh page: nothing cached in the session
-                t = db.session.get(Tournament, t.id)
-                if run == 0:
-                    event.listen(db.engine, "before_cursor_execute", count)
-                standings_service._caches.clear()  # measure the computation, not the cache
-                started, cpu_started = time.perf_counter(), time.process_time()
-                result = standings(t)
-                times.append(time.perf_counter() - started)
-                cpu_times.append(time.process_time() - cpu_started)
-                if run == 0:
-                    event.remove(db.engine, "before_cursor_execute", count)
-            assert result is not None
-            # What most page views cost: nothing changed since the last computation, one query.
-            warm = []
-            for _ in range(args.runs):
-                started = time.perf_counter()
-                standings(t)
-                warm.append(time.perf_counter() - started)
-            print(f"standings, unchanged facts (cached, one version query): median "
-                  f"{statistics.median(warm) * 1000:.1f} ms")
-            median_ms = statistics.median(times) * 1000
-            print(f"standings: median {median_ms:.0f} ms over {args.runs} runs "
-                  f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}), {queries} SQL queries, "
-                  f"{len(result.rows)} rows, {len(result.team_rows)} teams; "
-                  f"CPU in this process (SQLite included, a PostgreSQL server's not): "
-                  f"median {statistics.median(cpu_times) * 1000:.0f} ms "
-                  f"[target < {TARGET_STANDINGS_MS} ms: {'met' if median_ms < TARGET_STANDINGS_MS else 'MISSED'}]")
-            pdf_times = []
-            for _ in range(3):
-                started = time.perf_counter()
-                pdf = build_standings_pdf(t.name, f"Standings after session {args.sessions}", result.rows,
-                                          result.session_numbers, result.generated_at)
-                pdf_times.append(time.perf_counter() - started)
-            pdf_s = statistics.median(pdf_times)
-            print(f"load average while measuring: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
-                  f"on {os.cpu_count()} CPUs")
-            print(f"standings PDF: median {pdf_s:.2f} s over 3 builds, {len(pdf) // 1024} KiB "
-                  f"[target < {TARGET_PDF_S:.0f} s: {'met' if pdf_s < TARGET_PDF_S else 'MISSED'}]")
-        finally:
-            remove(t)
+        times, cpu_times = [], []
+        result = None
+        for run in range(args.runs):
+            db.session.expire_all()  # a fresh page: nothing cached in the session
+            t = db.session.get(Tournament, tid)
+            if run == 0:
+                event.listen(db.engine, "before_cursor_execute", count)
+            standings_service._caches.clear()  # measure the computation, not the cache
+            started, cpu_started = time.perf_counter(), time.process_time()
+            result = standings(t)
+            times.append(time.perf_counter() - started)
+            cpu_times.append(time.process_time() - cpu_started)
+            if run == 0:
+                event.remove(db.engine, "before_cursor_execute", count)
+        assert result is not None
+        # What most page views cost: nothing changed since the last computation, one query.
+        warm = []
+        for _ in range(args.runs):
+            started = time.perf_counter()
+            standings(t)
+            warm.append(time.perf_counter() - started)
+        print(f"standings, unchanged facts (cached, one version query): median "
+              f"{statistics.median(warm) * 1000:.1f} ms")
+        median_ms = statistics.median(times) * 1000
+        print(f"standings: median {median_ms:.0f} ms over {args.runs} runs "
+              f"(min {min(times) * 1000:.0f}, max {max(times) * 1000:.0f}), {queries} SQL queries, "
+              f"{len(result.rows)} rows, {len(result.team_rows)} teams; "
+              f"CPU in this process (SQLite included, a PostgreSQL server's not): "
+              f"median {statistics.median(cpu_times) * 1000:.0f} ms "
+              f"[target < {TARGET_STANDINGS_MS} ms: {'met' if median_ms < TARGET_STANDINGS_MS else 'MISSED'}]")
+        pdf_times = []
+        for _ in range(3):
+            started = time.perf_counter()
+            pdf = build_standings_pdf(t.name, f"Standings after session {args.sessions}", result.rows,
+                                      result.session_numbers, result.generated_at)
+            pdf_times.append(time.perf_counter() - started)
+        pdf_s = statistics.median(pdf_times)
+        print(f"load average while measuring: {' '.join(f'{x:.1f}' for x in os.getloadavg())} "
+              f"on {os.cpu_count()} CPUs")
+        print(f"standings PDF: median {pdf_s:.2f} s over 3 builds, {len(pdf) // 1024} KiB "
+              f"[target < {TARGET_PDF_S:.0f} s: {'met' if pdf_s < TARGET_PDF_S else 'MISSED'}]")
 
 
 if __name__ == "__main__":

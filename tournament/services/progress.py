@@ -39,15 +39,12 @@ from tournament.services.ranking import (
     split_table_points,
 )
 from tournament.services.standings import (
-    COUNTED_STATUSES,
     WIND_ORDER,
     _entrant,
-    _load_penalties,
-    _load_tables,
     _no_gc_pauses,
-    _rows,
     _session_scores,
     _Table,
+    counted_facts,
 )
 from tournament.services.standings import (  # the live pages' ETags and the standings cache share it
     change_marker as change_marker,
@@ -99,24 +96,6 @@ class Progress:
         return self.after[self.session_numbers[-1]] if self.session_numbers else []
 
 
-def _facts(t: Tournament):
-    sessions = db.session.execute(
-        select(TournamentSession.id, TournamentSession.number)
-        .where(TournamentSession.tournament_id == t.id, TournamentSession.status.in_(COUNTED_STATUSES))
-        .order_by(TournamentSession.number)
-    ).all()
-    session_key = {session_id: number for session_id, number in sessions}
-    players = _rows(
-        select(Player.id, Player.first_name, Player.last_name, Player.country, Player.team,
-               Player.is_substitute, Player.status)
-        .where(Player.tournament_id == t.id).order_by(Player.id)
-    )
-    counted = TournamentSession.id.in_(list(session_key))
-    tables = _load_tables(counted, session_key) if sessions else {}
-    penalties = _load_penalties(counted, session_key) if sessions else {}
-    return tuple(number for _, number in sessions), players, tables, penalties
-
-
 # The ranking after a session, keyed by everything it is computed from (its inputs themselves, not an id):
 # while a session is in play, the rankings after the sessions before it do not change and are reused.
 _RANKINGS: OrderedDict[tuple, list[RankedRow]] = OrderedDict()
@@ -127,7 +106,7 @@ _rankings_lock = threading.Lock()
 def progress(t: Tournament) -> Progress:
     """The standings after every counted session: what the rank charts draw."""
     with _no_gc_pauses():
-        numbers, players, tables, penalties = _facts(t)
+        numbers, players, tables, penalties = counted_facts(t)
         by_session: dict[int, dict[int, int]] = defaultdict(dict)
         for (session, player_id), amount in penalties.items():
             by_session[session][player_id] = amount

@@ -322,7 +322,10 @@ def standings(t: Tournament) -> Standings:
     return result
 
 
-def _standings(t: Tournament) -> Standings:
+def counted_facts(t: Tournament) -> tuple[tuple[int, ...], list[Row], dict, dict[tuple[int, int], int]]:
+    """What the standings are computed from: the counted session numbers, the players (plain rows), the
+    tables of the counted sessions (`_Table` by (session number, table)) and the active penalties by
+    (session number, player id). Five queries whatever the size of the tournament."""
     sessions = db.session.execute(
         select(TournamentSession.id, TournamentSession.number)
         .where(TournamentSession.tournament_id == t.id, TournamentSession.status.in_(COUNTED_STATUSES))
@@ -338,6 +341,11 @@ def _standings(t: Tournament) -> Standings:
     counted = TournamentSession.id.in_(list(session_key))
     tables = _load_tables(counted, session_key) if sessions else {}
     penalties = _load_penalties(counted, session_key) if sessions else {}
+    return tuple(number for _, number in sessions), players, tables, penalties
+
+
+def _standings(t: Tournament) -> Standings:
+    numbers, players, tables, penalties = counted_facts(t)
     by_session: dict[int, dict[int, int]] = defaultdict(dict)
     for (session, player_id), amount in penalties.items():
         by_session[session][player_id] = amount
@@ -352,7 +360,6 @@ def _standings(t: Tournament) -> Standings:
     for (_, player_id), amount in penalties.items():
         penalty_totals[player_id] += amount
 
-    numbers = tuple(number for _, number in sessions)
     rows = rank_players(
         [_entrant(p, played) for p in players], results,
         table_points=t.table_points_list, tie_breaks=t.tie_break_list,
