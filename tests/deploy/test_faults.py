@@ -14,9 +14,7 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -30,22 +28,16 @@ import pytest
 from flask_migrate import upgrade
 from sqlalchemy import func, select
 
+from tests.deploy import servers
 from tournament import create_app
 from tournament.extensions import db
 from tournament.models.scoring import Hand
 from tournament.services.users import create_api_token, create_user
 
-ROOT = Path(__file__).resolve().parents[2]
-GUNICORN = Path(sys.executable).with_name("gunicorn")
+GUNICORN = servers.GUNICORN
 PURE_STRAIGHT = "123456789m123s5p5p"  # a legal win on a discard, whatever the winds
 
 pytestmark = pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed in this environment")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def call(port: int, method: str, path: str, token: str | None = None, body: object = None,
@@ -84,26 +76,10 @@ def expect(status: int, port: int, method: str, path: str, token: str, body: obj
 @contextmanager
 def gunicorn(database_url: str, secret: str, instance: str, log: Path, workers: int, threads: int
              ) -> Iterator[tuple[int, subprocess.Popen]]:
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": secret, "INSTANCE_PATH": instance,
+    env = {"DATABASE_URL": database_url, "SECRET_KEY": secret, "INSTANCE_PATH": instance,
            "GUNICORN_WORKERS": str(workers), "GUNICORN_THREADS": str(threads), "GUNICORN_ACCESS_LOG": os.devnull}
-    with log.open("w") as err:
-        process = subprocess.Popen(
-            [str(GUNICORN), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"), "--bind", f"127.0.0.1:{port}",
-             "app:app"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=err)
-    try:
-        deadline = time.monotonic() + 30
-        while call(port, "GET", "/login", accept="text/html")[0] == 0:
-            assert process.poll() is None and time.monotonic() < deadline, log.read_text()[-2000:]
-            time.sleep(0.2)
-        yield port, process
-    finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+    with servers.gunicorn(env, log) as running:
+        yield running
 
 
 def workers_of(master: int) -> list[int]:
@@ -217,7 +193,7 @@ def private_cluster() -> Iterator[tuple[str, callable, callable]]:
     home = Path(tempfile.mkdtemp(prefix="mcr-faults-pg-"))
     if os.geteuid() == 0:
         shutil.chown(home, "postgres")
-    data, port = home / "data", free_port()
+    data, port = home / "data", servers.free_port()
     ctl = [str(PG_BIN / "pg_ctl"), "-D", str(data), "-l", str(home / "server.log")]
     init = subprocess.run(as_cluster_owner([str(PG_BIN / "initdb"), "-D", str(data), "-A", "trust", "-U",
                                              "postgres", "--no-sync"]), capture_output=True, text=True)

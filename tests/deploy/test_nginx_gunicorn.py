@@ -11,7 +11,6 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,43 +20,14 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-DEPLOY = ROOT / "deploy"
+from tests.deploy import servers
+
+ROOT, DEPLOY = servers.ROOT, servers.DEPLOY
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 
 pytestmark = pytest.mark.skipif(
     NGINX is None, reason="nginx is not installed (Debian package nginx; `make browser-deps` installs it)"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def wait_until_up(url: str, process: subprocess.Popen, what: str) -> None:
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            urllib.request.urlopen(url, timeout=2).read()
-            return
-        except urllib.error.HTTPError:
-            return  # it answered
-        except OSError:
-            if time.monotonic() > deadline or process.poll() is not None:
-                raise RuntimeError(f"{what} did not start") from None
-            time.sleep(0.2)
-
-
-def stop(process: subprocess.Popen) -> None:
-    if process.poll() is None:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
 
 
 def render_site(app_port: int, nginx_port: int) -> str:
@@ -76,27 +46,17 @@ def render_site(app_port: int, nginx_port: int) -> str:
 
 @contextmanager
 def gunicorn(app, tmp_path: Path) -> Iterator[tuple[str, Path]]:
-    port = free_port()
     access_log = tmp_path / "gunicorn-access.log"
-    env = {**os.environ, "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
-           "SECRET_KEY": app.config["SECRET_KEY"], "INSTANCE_PATH": app.instance_path,
-           "TRUSTED_PROXIES": "1", "GUNICORN_WORKERS": "1", "GUNICORN_THREADS": "2",
-           "GUNICORN_ACCESS_LOG": str(access_log)}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).with_name("gunicorn")), "-c", str(DEPLOY / "gunicorn.conf.py"),
-         "--bind", f"127.0.0.1:{port}", "app:app"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        wait_until_up(url + "/login", process, "gunicorn")
-        yield url, access_log
-    finally:
-        stop(process)
+    env = {"DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": app.config["SECRET_KEY"],
+           "INSTANCE_PATH": app.instance_path, "TRUSTED_PROXIES": "1", "GUNICORN_WORKERS": "1",
+           "GUNICORN_THREADS": "2", "GUNICORN_ACCESS_LOG": str(access_log)}
+    with servers.gunicorn(env) as (port, _):
+        yield f"http://127.0.0.1:{port}", access_log
 
 
 @contextmanager
 def nginx(app_port: int, tmp_path: Path) -> Iterator[str]:
-    port = free_port()
+    port = servers.free_port()
     prefix = tmp_path / "nginx"
     prefix.mkdir()
     (prefix / "site.conf").write_text(render_site(app_port, port))
@@ -116,10 +76,10 @@ def nginx(app_port: int, tmp_path: Path) -> Iterator[str]:
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_until_up(url + "/login", process, "nginx")
+        servers.wait_until_up(port, process, "nginx")
         yield url
     finally:
-        stop(process)
+        servers.stop(process)
 
 
 def half_requests(url: str) -> list[socket.socket]:
