@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from tests.helpers import make_user
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
-from tournament.models import Hand, Penalty, ScoreChange
+from tournament.models import Hand, Penalty, ScoreChange, Tournament
 from tournament.services import draws as draw_service
 from tournament.services import penalties, play, scoring
 from tournament.services import registration as reg
@@ -203,3 +203,34 @@ def test_a_session_started_from_two_screens_at_once_is_started_once(app, in_play
             # Starting a session already in play is a 200: the second start finds it started.
             assert statuses(answers) == [200, 200], [a.body for a in answers]
             assert all(a.json()["status"] == "in_play" for a in answers)
+
+
+def test_a_backup_imported_twice_at_once_with_one_key_is_restored_once(app, in_play):
+    t, ids, organiser, _ = in_play
+    scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=ids[0], discarder_id=ids[1],
+                                         hand=WIN), organiser)
+    db.session.commit()
+
+    def tournaments() -> int:
+        db.session.expire_all()
+        return db.session.scalar(select(func.count()).select_from(Tournament))
+
+    with live_server(app) as url:
+        first, second = Browser(url, token(organiser)), Browser(url, token(organiser))
+        backup = first.api("GET", f"/tournaments/{t.id}/export.json").json()
+        before = tournaments()
+        for _ in range(ROUNDS // 2):
+            key = str(uuid.uuid4())  # one client sending again (a timeout, a double click): one restore
+            answers = together(partial(first.api, "POST", "/tournaments/import", backup, key),
+                               partial(first.api, "POST", "/tournaments/import", backup, key))
+            assert statuses(answers) == [201, 201], [a.body for a in answers]
+            assert answers[0].json() == answers[1].json()
+            # Two clients, each its own key: two restores, both whole (the backup is not a unique thing).
+            answers = together(partial(first.api, "POST", "/tournaments/import", backup, str(uuid.uuid4())),
+                               partial(second.api, "POST", "/tournaments/import", backup, str(uuid.uuid4())))
+            assert statuses(answers) == [201, 201], [a.body for a in answers]
+            assert answers[0].json()["id"] != answers[1].json()["id"]
+            for answer in answers:
+                copy = first.api("GET", f"/tournaments/{answer.json()['id']}/export.json").json()
+                assert len(copy["hands"]) == len(backup["hands"]) == 1
+        assert tournaments() == before + 3 * (ROUNDS // 2)
