@@ -150,6 +150,36 @@ def start_gunicorn(port: int, url: str, secret: str, log: pathlib.Path) -> subpr
             time.sleep(0.2)
 
 
+def machine_cpu() -> tuple[float, float]:
+    """(busy, total) CPU seconds of the whole machine so far, from /proc/stat."""
+    fields = [int(x) for x in pathlib.Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    ticks = os.sysconf("SC_CLK_TCK")
+    idle = fields[3] + fields[4]  # idle + iowait
+    return (sum(fields) - idle) / ticks, sum(fields) / ticks
+
+
+def process_cpu(pid: int) -> float:
+    """User + system CPU seconds of a process and its children that ended, from /proc/<pid>/stat."""
+    try:
+        fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def workers_cpu(master: int) -> float:
+    """CPU seconds of the gunicorn master's live workers."""
+    total = 0.0
+    for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        if parent == master:
+            total += process_cpu(int(stat.parent.name))
+    return total
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -239,6 +269,8 @@ def main() -> None:
                     for _ in range(args.seating_clients)]
         tables = [threading.Thread(target=enter, args=(table,)) for table in seats]
         started = time.perf_counter()
+        cpu_before, app_before = machine_cpu(), workers_cpu(server.pid)
+        own_before = time.process_time()
         for thread in pollers + tables:
             thread.start()
         for thread in tables:
@@ -247,6 +279,8 @@ def main() -> None:
         for thread in pollers:
             thread.join()
         wall = time.perf_counter() - started
+        cpu_after, app_cpu = machine_cpu(), workers_cpu(server.pid) - app_before
+        own_cpu = time.process_time() - own_before
 
         # Exactly once: what the API lists per table is what it answered 201 for, each number once.
         lost = doubled = 0
@@ -276,6 +310,10 @@ def main() -> None:
         print(f"{kind:<12} {len(values):>8} {statistics.median(values) * 1000:8.1f} "
               f"{percentile(values, 0.95) * 1000:8.1f} {percentile(values, 0.99) * 1000:8.1f} "
               f"{len(values) / wall:7.1f} {errors[kind]:>6} {errors[kind + ' 304']:>6}")
+    busy, capacity = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
+    print(f"CPU while loaded: machine {busy / capacity:.0%} busy of {os.cpu_count()} cores ({busy:.1f} s); "
+          f"app workers {app_cpu:.1f} s; this load generator {own_cpu:.1f} s; the rest (PostgreSQL, other "
+          f"processes) {busy - app_cpu - own_cpu:.1f} s")
     total = sum(len(numbers) for numbers in answered.values())
     print(f"hands answered 201: {total} of {args.tables * args.hands}; refused: {len(refused)}; "
           f"lost: {lost}; doubled: {doubled}")

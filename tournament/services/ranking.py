@@ -17,6 +17,7 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
@@ -47,6 +48,7 @@ def points_number(points: Fraction | int) -> int | float:
     return float(text) if "." in text else int(text)
 
 
+@lru_cache(maxsize=16384)  # names come back on every standings
 def fold(text: str) -> str:
     """Lower case without accents: names sort as people expect ('Łukasz' next to 'Lukas')."""
     decomposed = unicodedata.normalize("NFKD", text or "")

@@ -23,8 +23,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from fractions import Fraction
+from functools import lru_cache
 
-from sqlalchemy import ColumnElement, Row, Select, func, select
+from sqlalchemy import ColumnElement, Integer, Row, Select, bindparam, func, select
 
 from tournament.extensions import db
 from tournament.models import (
@@ -231,12 +232,18 @@ def _entrant(player: Row, played: set[int]) -> Entrant:
     Names as `Player.full_name` and `Player.sort_name` give them, from plain columns (no ORM objects
     for a thousand players).
     """
-    ranked = not player.is_substitute and player.status != PlayerStatus.DISQUALIFIED and (
-        player.id in played or player.status != PlayerStatus.WITHDRAWN
+    return _entrant_of(tuple(player), player.id in played)
+
+
+@lru_cache(maxsize=8192)
+def _entrant_of(player: tuple, has_played: bool) -> Entrant:
+    # Cached: the players rarely change while hands are entered, and a standings asks for all of them.
+    player_id, first_name, last_name, country, team, is_substitute, status = player
+    ranked = not is_substitute and status != PlayerStatus.DISQUALIFIED and (
+        has_played or status != PlayerStatus.WITHDRAWN
     )
-    return Entrant(player_id=player.id, name=f"{player.first_name} {player.last_name}",
-                   sort_name=f"{player.last_name}, {player.first_name}",
-                   country=player.country or "", team=(player.team or "").strip(), ranked=ranked)
+    return Entrant(player_id=player_id, name=f"{first_name} {last_name}", sort_name=f"{last_name}, {first_name}",
+                   country=country or "", team=(team or "").strip(), ranked=ranked)
 
 
 @contextmanager
@@ -252,6 +259,30 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
+def _change_marker_query() -> Select:
+    def scalar(column, model, where):
+        return select(column).select_from(model).where(where).scalar_subquery()
+
+    tournament_id = bindparam("tournament_id", type_=Integer)
+    in_tournament = TournamentSession.tournament_id == tournament_id
+    return select(
+        Tournament.version,
+        select(func.coalesce(func.max(ScoreChange.id), 0))
+        .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
+        .where(in_tournament).scalar_subquery(),
+        scalar(func.count(), TournamentSession, in_tournament),
+        scalar(func.coalesce(func.sum(TournamentSession.version), 0), TournamentSession, in_tournament),
+        scalar(func.count(), Player, Player.tournament_id == tournament_id),
+        scalar(func.coalesce(func.sum(Player.version), 0), Player, Player.tournament_id == tournament_id),
+        scalar(func.count(), Penalty, Penalty.tournament_id == tournament_id),
+        scalar(func.coalesce(func.sum(Penalty.version), 0), Penalty, Penalty.tournament_id == tournament_id),
+    ).where(Tournament.id == tournament_id)
+
+
+# Built once: every live poll runs it, and building the statement cost more than running it.
+_CHANGE_MARKER = _change_marker_query()
+
+
 def change_marker(tournament_id: int) -> tuple[int, ...] | None:
     """A tuple that changes whenever anything the public pages show changes; None for no tournament.
 
@@ -261,25 +292,7 @@ def change_marker(tournament_id: int) -> tuple[int, ...] | None:
     """
     if not 0 < tournament_id < 2**31:  # no such id fits the database's integer columns
         return None
-
-    def scalar(column, model, where):
-        return select(column).select_from(model).where(where).scalar_subquery()
-
-    in_tournament = TournamentSession.tournament_id == tournament_id
-    row = db.session.execute(
-        select(
-            Tournament.version,
-            select(func.coalesce(func.max(ScoreChange.id), 0))
-            .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
-            .where(in_tournament).scalar_subquery(),
-            scalar(func.count(), TournamentSession, in_tournament),
-            scalar(func.coalesce(func.sum(TournamentSession.version), 0), TournamentSession, in_tournament),
-            scalar(func.count(), Player, Player.tournament_id == tournament_id),
-            scalar(func.coalesce(func.sum(Player.version), 0), Player, Player.tournament_id == tournament_id),
-            scalar(func.count(), Penalty, Penalty.tournament_id == tournament_id),
-            scalar(func.coalesce(func.sum(Penalty.version), 0), Penalty, Penalty.tournament_id == tournament_id),
-        ).where(Tournament.id == tournament_id)
-    ).first()
+    row = db.session.execute(_CHANGE_MARKER, {"tournament_id": tournament_id}).first()
     return None if row is None else tuple(int(value) for value in row)
 
 
