@@ -16,7 +16,7 @@ import pytest
 from handgen import CONTEXT_KEYS, random_hands
 
 from tournament.mcr import batch
-from tournament.mcr.__main__ import answer, run_jsonl
+from tournament.mcr.__main__ import _LINE_RE, answer, run_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
 BAD = [
@@ -263,3 +263,30 @@ def test_lines_longer_than_one_read_arrive_whole():
     p = run("--jsonl", stdin=(HAND + "\n" + long_line + "\n" + HAND + "\n").encode())
     out = [json.loads(x) for x in p.stdout.decode().splitlines()]
     assert [o["ok"] for o in out] == [True, True, True]
+
+
+def _through_json_loads(line: str) -> str:
+    """The same JSON object written so that answer() cannot take its one-match reading of the usual
+    line (other separators): it goes through json.loads."""
+    return json.dumps(json.loads(line), separators=(",", ":"))
+
+
+@pytest.mark.parametrize("ruleset", ["ema", "chinese"])
+def test_usual_lines_read_by_one_match_as_json_loads_reads_them(ruleset):
+    lines = [json.dumps({k: c[k] for k in CONTEXT_KEYS}) for c in random_hands(400, 11)]
+    hand = "123456789m123s5p5p"
+    usual = {"hand": hand, "self_drawn": False, "last_tile": False, "wall_last": False, "kong": False,
+             "seat_wind": "E", "prevalent_wind": "E", "flowers": 0}
+    # values the match accepts but make_context refuses, or that are not what they look like
+    odd = [{"seat_wind": "true"}, {"prevalent_wind": ""}, {"seat_wind": "é"}, {"hand": "é\u007f"},
+           {"hand": "\udc80"}, {"hand": " 123456789m 123s5p 5p"}, {"flowers": 8}, {"kong": True},
+           {"self_drawn": True, "kong": True}, {"last_tile": True}, {"hand": "[123m]456789m123s5p5p"}]
+    lines += [json.dumps({**usual, **o}, ensure_ascii=False) for o in odd]
+    # values the match does not read: these lines go to json.loads, so the answer cannot differ, but
+    # they must not be taken for usual lines
+    lines += [json.dumps({**usual, **o}) for o in ({"flowers": 9}, {"flowers": None}, {"kong": None},
+                                                    {"hand": 'a"b'}, {"hand": "a\\b"}, {"hand": "é"})]
+    assert all(_LINE_RE.fullmatch(line) for line in lines[:400 + len(odd)])  # the one-match reading is used
+    for line in lines:
+        for end in ("\n", ""):
+            assert answer(line + end, ruleset) == answer(_through_json_loads(line), ruleset), line
