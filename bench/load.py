@@ -38,6 +38,7 @@ import threading
 import time
 import uuid
 from collections import defaultdict
+from collections.abc import Iterator
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -167,17 +168,36 @@ def process_cpu(pid: int) -> float:
     return sum(int(x) for x in fields[11:15]) / os.sysconf("SC_CLK_TCK")
 
 
-def workers_cpu(master: int) -> float:
-    """CPU seconds of the gunicorn master's live workers."""
-    total = 0.0
+def _processes() -> Iterator[tuple[int, str, int]]:
+    """(pid, command name, parent pid) of every process, from /proc."""
     for stat in pathlib.Path("/proc").glob("[0-9]*/stat"):
         try:
-            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            text = stat.read_text()
+            name = text[text.index("(") + 1:text.rindex(")")]
+            yield int(stat.parent.name), name, int(text.rsplit(")", 1)[1].split()[1])
         except (OSError, ValueError, IndexError):
             continue
+
+
+def app_cpu(master: int) -> float:
+    """CPU seconds of gunicorn: the master with the workers it already replaced, and its live workers."""
+    return process_cpu(master) + sum(process_cpu(pid) for pid, _, parent in _processes() if parent == master)
+
+
+def app_memory(master: int) -> float:
+    """Resident memory of gunicorn's workers, in MB."""
+    total = 0
+    for pid, _, parent in _processes():
         if parent == master:
-            total += process_cpu(int(stat.parent.name))
-    return total
+            for line in pathlib.Path(f"/proc/{pid}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
+
+
+def database_cpu() -> float:
+    """CPU seconds of this machine's PostgreSQL processes (the postmaster counts the backends that ended)."""
+    return sum(process_cpu(pid) for pid, name, _ in _processes() if name == "postgres")
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -269,7 +289,8 @@ def main() -> None:
                     for _ in range(args.seating_clients)]
         tables = [threading.Thread(target=enter, args=(table,)) for table in seats]
         started = time.perf_counter()
-        cpu_before, app_before = machine_cpu(), workers_cpu(server.pid)
+        cpu_before, app_before, db_before = machine_cpu(), app_cpu(server.pid), database_cpu()
+        memory_before = app_memory(server.pid)
         own_before = time.process_time()
         for thread in pollers + tables:
             thread.start()
@@ -279,7 +300,9 @@ def main() -> None:
         for thread in pollers:
             thread.join()
         wall = time.perf_counter() - started
-        cpu_after, app_cpu = machine_cpu(), workers_cpu(server.pid) - app_before
+        cpu_after = machine_cpu()
+        app_used, db_used = app_cpu(server.pid) - app_before, database_cpu() - db_before
+        memory_after = app_memory(server.pid)
         own_cpu = time.process_time() - own_before
 
         # Exactly once: what the API lists per table is what it answered 201 for, each number once.
@@ -312,8 +335,9 @@ def main() -> None:
               f"{len(values) / wall:7.1f} {errors[kind]:>6} {errors[kind + ' 304']:>6}")
     busy, capacity = cpu_after[0] - cpu_before[0], cpu_after[1] - cpu_before[1]
     print(f"CPU while loaded: machine {busy / capacity:.0%} busy of {os.cpu_count()} cores ({busy:.1f} s); "
-          f"app workers {app_cpu:.1f} s; this load generator {own_cpu:.1f} s; the rest (PostgreSQL, other "
-          f"processes) {busy - app_cpu - own_cpu:.1f} s")
+          f"gunicorn {app_used:.1f} s, PostgreSQL {db_used:.1f} s, this load generator {own_cpu:.1f} s, other "
+          f"processes {busy - app_used - db_used - own_cpu:.1f} s")
+    print(f"gunicorn workers' memory: {memory_before:.0f} MB before the load, {memory_after:.0f} MB after")
     total = sum(len(numbers) for numbers in answered.values())
     print(f"hands answered 201: {total} of {args.tables * args.hands}; refused: {len(refused)}; "
           f"lost: {lost}; doubled: {doubled}")

@@ -18,9 +18,11 @@ timeout = int(os.environ.get("GUNICORN_TIMEOUT", "60"))
 graceful_timeout = 30
 # nginx keeps upstream connections open between requests (keepalive in the site's upstream block).
 keepalive = 5
-# Recycle workers now and then so that a slow leak can never take a whole event day down.
-max_requests = 2000
-max_requests_jitter = 200
+# No recycling of workers by request count (GUNICORN_MAX_REQUESTS to switch it on): with threaded workers a
+# worker that restarts can reset a connection it has just accepted (gunicorn issue #3038), and a hand sent on
+# it fails. bench/load.py saw it under load; memory stays flat over a whole bench run without it.
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "0"))
+max_requests_jitter = max_requests // 10
 # "-" is standard output: journald (systemd) or `docker compose logs` collect it.
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
