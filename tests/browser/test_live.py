@@ -3,6 +3,7 @@ the player page draws its chart. Screenshots at phone, laptop and projector size
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 
@@ -14,6 +15,7 @@ from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.services import draws as draw_service
 from tournament.services import play, scoring
+from tournament.services import registration as reg
 from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
@@ -106,7 +108,11 @@ def test_seating_page_keeps_what_is_typed_while_it_updates(page, live_event):
     search = page.get_by_label("Filter by name")
     search.fill("p003")
     expect(page.locator("#name-list li:visible")).to_have_count(1)
-    win(t, 2, 1, 2, ids(t, 2, 1)[0])  # any change makes the page fetch itself again
+    # A renamed player changes the seating (a hand does not: seating shows no score), so the page fetches
+    # itself again.
+    player = reg.get_player(t, ids(t, 2, 2)[0])
+    reg.update_player(player, dataclasses.replace(reg.PlayerData.from_player(player), notes="renamed",
+                                                  first_name=player.first_name + "x"), player.version)
     db.session.commit()
     expect(page.locator(".live-status")).to_contain_text("Updated at", timeout=8000)
     expect(search).to_have_value("p003")
