@@ -13,10 +13,10 @@ _BEARER = "tournament.bearer_user"
 def bearer_user() -> User | None:
     """The live user of the request's bearer token, looked up once per request (the idempotency check asks
     before the view does); None without a token or for an unknown or revoked one."""
-    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
-    token = token.strip() if scheme.lower() == "bearer" else ""
     # Kept in the request's environ: `g` belongs to the app context, which can outlive a request (tests).
     if _BEARER not in request.environ:
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        token = token.strip() if scheme.lower() == "bearer" else ""
         request.environ[_BEARER] = user_service.user_for_token(token) if token else None
     return request.environ[_BEARER]
 
