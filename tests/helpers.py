@@ -5,6 +5,7 @@ Factories write through the models or services and commit: the test is the edge 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable
 
@@ -57,6 +58,16 @@ def add_players(t: Tournament, count: int, status: PlayerStatus = PlayerStatus.P
         players.append(p)
     db.session.commit()
     return players
+
+
+def rename_player(t: Tournament, player_id: int, first_name: str) -> None:
+    """A new first name, as the organiser's edit form saves it."""
+    from tournament.services import registration as reg
+
+    player = reg.get_player(t, player_id)
+    reg.update_player(player, dataclasses.replace(reg.PlayerData.from_player(player), first_name=first_name),
+                      player.version)
+    db.session.commit()
 
 
 def seated(session: TournamentSession) -> list[int]:

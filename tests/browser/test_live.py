@@ -3,7 +3,6 @@ the player page draws its chart. Screenshots at phone, laptop and projector size
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 
@@ -11,11 +10,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import commit_setup
-from tests.helpers import add_players
+from tests.helpers import add_players, rename_player
 from tournament.extensions import db
 from tournament.services import draws as draw_service
 from tournament.services import play, scoring
-from tournament.services import registration as reg
 from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
@@ -110,10 +108,7 @@ def test_seating_page_keeps_what_is_typed_while_it_updates(page, live_event):
     expect(page.locator("#name-list li:visible")).to_have_count(1)
     # A renamed player changes the seating (a hand does not: seating shows no score), so the page fetches
     # itself again.
-    player = reg.get_player(t, ids(t, 2, 2)[0])
-    reg.update_player(player, dataclasses.replace(reg.PlayerData.from_player(player), notes="renamed",
-                                                  first_name=player.first_name + "x"), player.version)
-    db.session.commit()
+    rename_player(t, ids(t, 2, 2)[0], "Renamed")
     expect(page.locator(".live-status")).to_contain_text("Updated at", timeout=8000)
     expect(search).to_have_value("p003")
     expect(search).to_be_focused()

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import dataclasses
 import re
 
 import pytest
 from sqlalchemy import event
 
-from tests.helpers import add_players, login, make_tournament
+from tests.helpers import add_players, login, make_tournament, rename_player
 from tournament.extensions import db
 from tournament.services import draws as draw_service
 from tournament.services import penalties, play, scoring
-from tournament.services import registration as reg
 from tournament.services.scoring import HandData
 
 VALID_22 = "123456789m123s5p5p"
@@ -21,13 +19,6 @@ INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>")
 
 def ids(t, session_number: int, table: int) -> list[int]:
     return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
-
-
-def set_name(t, player_id: int, first_name: str) -> None:
-    player = reg.get_player(t, player_id)
-    reg.update_player(player, dataclasses.replace(reg.PlayerData.from_player(player), first_name=first_name),
-                      player.version)
-    db.session.commit()
 
 
 def win(t, session_number, table, number, winner, discarder=None):
@@ -108,7 +99,7 @@ def test_conditional_get_answers_304_until_something_changes(client, event_, pat
     changed = client.get(url, headers={"If-None-Match": etag})
     if "seating" in path:  # seating shows no score: a hand leaves it as it was, a renamed player does not
         assert changed.status_code == 304
-        set_name(t, c, "Renamed")
+        rename_player(t, c, "Renamed")
         changed = client.get(url, headers={"If-None-Match": etag})
     assert changed.status_code == 200 and changed.headers["ETag"] != etag
 
