@@ -25,7 +25,7 @@ from datetime import datetime
 from fractions import Fraction
 from functools import lru_cache
 
-from sqlalchemy import ColumnElement, Integer, Row, Select, bindparam, func, select
+from sqlalchemy import ColumnElement, Integer, Row, Select, bindparam, func, select, true, tuple_
 
 from tournament.extensions import db
 from tournament.models import (
@@ -152,13 +152,18 @@ class _Table:
         return scores
 
 
-def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int]) -> dict[tuple[int, int], _Table]:
+def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int],
+                 only: Sequence[tuple[int, int]] | None = None) -> dict[tuple[int, int], _Table]:
     """Seats, hand payments and totals of the sessions matching `sessions_where`: three queries.
 
     Each query starts from the tournament's sessions and joins down (the session index drives it).
-    `session_key` maps a session id to the key used in the result (the session number).
+    `session_key` maps a session id to the key used in the result (the session number). `only`, a list of
+    (session id, table number), restricts the load to those tables.
     """
     tables: dict[tuple[int, int], _Table] = {}
+
+    def at(model) -> ColumnElement[bool]:
+        return sessions_where if only is None else sessions_where & tuple_(model.session_id, model.table_number).in_(only)
 
     def table(session_id: int, number: int) -> _Table:
         key = (session_key[session_id], number)
@@ -169,7 +174,7 @@ def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int
 
     for session_id, number, wind, player_id in _rows(
         select(Seat.session_id, Seat.table_number, Seat.seat_wind, Seat.player_id)
-        .join(TournamentSession, TournamentSession.id == Seat.session_id).where(sessions_where)
+        .join(TournamentSession, TournamentSession.id == Seat.session_id).where(at(Seat))
     ):
         table(session_id, number).seats[player_id] = wind
 
@@ -180,7 +185,7 @@ def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int
         .select_from(TournamentSession)
         .join(Hand, Hand.session_id == TournamentSession.id)
         .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
-        .where(sessions_where)
+        .where(at(Hand))
         .group_by(Hand.session_id, Hand.table_number, HandPayment.player_id)
     ):
         facts = table(session_id, number)
@@ -194,7 +199,7 @@ def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int
                TableTotal.player_id, TableTotal.score)
         .join(TournamentSession, TournamentSession.id == SessionTable.session_id)
         .outerjoin(TableTotal, TableTotal.table_id == SessionTable.id)
-        .where(sessions_where)
+        .where(at(SessionTable))
     ):
         facts = table(session_id, number)
         facts.mode = str(mode)
@@ -259,28 +264,35 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
+def _in_tournament(tournament_id) -> ColumnElement[bool]:
+    """The score changes of a tournament's sessions (with a join to the sessions)."""
+    return TournamentSession.tournament_id == tournament_id
+
+
 def _change_marker_query() -> Select:
     def scalar(column, model, where):
         return select(column).select_from(model).where(where).scalar_subquery()
 
     tournament_id = bindparam("tournament_id", type_=Integer)
-    in_tournament = TournamentSession.tournament_id == tournament_id
+    in_tournament = _in_tournament(tournament_id)
+    changes = select().select_from(ScoreChange).join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
     return select(
         Tournament.version,
-        select(func.coalesce(func.max(ScoreChange.id), 0))
-        .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
-        .where(in_tournament).scalar_subquery(),
+        changes.add_columns(func.coalesce(func.max(ScoreChange.id), 0)).where(in_tournament).scalar_subquery(),
         scalar(func.count(), TournamentSession, in_tournament),
         scalar(func.coalesce(func.sum(TournamentSession.version), 0), TournamentSession, in_tournament),
         scalar(func.count(), Player, Player.tournament_id == tournament_id),
         scalar(func.coalesce(func.sum(Player.version), 0), Player, Player.tournament_id == tournament_id),
         scalar(func.count(), Penalty, Penalty.tournament_id == tournament_id),
         scalar(func.coalesce(func.sum(Penalty.version), 0), Penalty, Penalty.tournament_id == tournament_id),
+        changes.add_columns(func.count()).where(in_tournament).scalar_subquery(),
     ).where(Tournament.id == tournament_id)
 
 
 # Built once: every live poll runs it, and building the statement cost more than running it.
 _CHANGE_MARKER = _change_marker_query()
+# Where the parts of a marker are (see change_marker).
+_LAST_CHANGE, _PENALTIES, _CHANGES = 1, slice(6, 8), 8
 
 
 def change_marker(tournament_id: int) -> tuple[int, ...] | None:
@@ -288,7 +300,9 @@ def change_marker(tournament_id: int) -> tuple[int, ...] | None:
 
     One small query: the tournament's version (settings, hidden standings), the last score change
     (hands, totals and penalties all leave one), the sessions' and players' counts and summed versions
-    (every update bumps a row's version, so the sums only grow) and the penalties' likewise.
+    (every update bumps a row's version, so the sums only grow), the penalties' likewise, and the number
+    of score changes. The number matters as much as the last one: two tables' hands commit in any order,
+    so the change with the highest id can be seen before another one with a lower id.
     """
     if not 0 < tournament_id < 2**31:  # no such id fits the database's integer columns
         return None
@@ -316,22 +330,31 @@ _cache_lock = threading.Lock()
 def standings(t: Tournament) -> Standings:
     """The tournament's individual and team standings, computed from the recorded facts.
 
-    Six queries whatever the size of the tournament (sessions, players, seats, summed payments,
-    tables and totals, summed penalties), or one when nothing changed since the last computation.
+    One query when nothing changed since the last computation. After hands, totals or penalties only,
+    the facts of the last computation are brought up to date (`_updated_facts`): a handful of queries
+    that read the changed tables alone. Otherwise six queries whatever the size of the tournament
+    (sessions, players, seats, summed payments, tables and totals, summed penalties).
     """
-    key = results_version(t)
+    marker = change_marker(t.id)
+    key = (t.id, *(marker or ()))
     with _cache_lock:
         cache = _caches.setdefault(db.engine, OrderedDict())
         hit = cache.get(key)
         if hit is not None:
             cache.move_to_end(key)
             return hit
+        last = _last_facts.setdefault(db.engine, {}).get(t.id)
     with _no_gc_pauses():
-        result = _standings(t)
+        facts = (_updated_facts(last, marker) if last is not None and marker is not None else None) \
+            or _read_facts(t, marker)
+        result = _standings(t, facts)
     with _cache_lock:
         cache[key] = result
         while len(cache) > _CACHE_SIZE:
             cache.popitem(last=False)
+        kept = _last_facts[db.engine]
+        if kept.get(t.id) is None or kept[t.id].changes <= facts.changes:  # the newer of two
+            kept[t.id] = facts
     return result
 
 
@@ -339,6 +362,33 @@ def counted_facts(t: Tournament) -> tuple[tuple[int, ...], list[Row], dict, dict
     """What the standings are computed from: the counted session numbers, the players (plain rows), the
     tables of the counted sessions (`_Table` by (session number, table)) and the active penalties by
     (session number, player id). Five queries whatever the size of the tournament."""
+    facts = _read_facts(t, None)
+    return facts.numbers, facts.players, facts.tables, facts.penalties
+
+
+@dataclass(frozen=True)
+class _Facts:
+    """The facts a standings is computed from, with what is needed to bring them up to date later."""
+
+    tournament_id: int
+    marker: tuple[int, ...] | None   # the change marker read before the facts
+    numbers: tuple[int, ...]          # the counted sessions' numbers
+    session_key: dict[int, int]       # their ids -> numbers
+    players: list[Row]
+    tables: dict[tuple[int, int], _Table]
+    penalties: dict[tuple[int, int], int]
+    # Every score change with an id up to `floor` is in these facts, and there were `changes` of them.
+    floor: int
+    changes: int
+
+
+# The facts of the last standings computed, per database engine and tournament.
+_last_facts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _read_facts(t: Tournament, marker: tuple[int, ...] | None) -> _Facts:
+    """All the facts, read afresh. A change committed after `marker` was read may be in them too: it is then
+    read again by the next update, which is harmless (a table is always reloaded whole)."""
     sessions = db.session.execute(
         select(TournamentSession.id, TournamentSession.number)
         .where(TournamentSession.tournament_id == t.id, TournamentSession.status.in_(COUNTED_STATUSES))
@@ -354,19 +404,75 @@ def counted_facts(t: Tournament) -> tuple[tuple[int, ...], list[Row], dict, dict
     counted = TournamentSession.id.in_(list(session_key))
     tables = _load_tables(counted, session_key) if sessions else {}
     penalties = _load_penalties(counted, session_key) if sessions else {}
-    return tuple(number for _, number in sessions), players, tables, penalties
+    return _Facts(tournament_id=t.id, marker=marker, numbers=tuple(number for _, number in sessions),
+                  session_key=session_key,
+                  players=players, tables=tables, penalties=penalties,
+                  floor=marker[_LAST_CHANGE] if marker else -1, changes=marker[_CHANGES] if marker else -1)
 
 
-def _standings(t: Tournament) -> Standings:
-    numbers, players, tables, penalties = counted_facts(t)
+def _only_scores_changed(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
+    """True when two markers differ in their score changes and penalties alone (no setting, session or
+    player changed)."""
+    return all(a == b for i, (a, b) in enumerate(zip(before, after, strict=True))
+               if i not in (_LAST_CHANGE, _PENALTIES.start, _PENALTIES.start + 1, _CHANGES))
+
+
+def _updated_facts(last: _Facts, marker: tuple[int, ...]) -> _Facts | None:
+    """`last` brought up to date by reloading only the tables with new score changes, and the penalties if
+    they changed; None when that cannot be done safely (the caller then reads everything afresh).
+
+    The changes with an id above `last.floor` are read with the number of all changes, in one statement.
+    If the number below the floor grew, a change committed late (after one with a higher id) would be
+    missed: everything is then read afresh.
+    """
+    if last.marker is None or last.floor < 0 or not _only_scores_changed(last.marker, marker):
+        return None
+    total = (select(func.count().label("total")).select_from(ScoreChange)
+             .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
+             .where(_in_tournament(last.tournament_id))).subquery()
+    above = (select(ScoreChange.id, ScoreChange.session_id, ScoreChange.table_number)
+             .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
+             .where(_in_tournament(last.tournament_id), ScoreChange.id > last.floor)).subquery()
+    rows = db.session.execute(
+        select(total.c.total, above.c.id, above.c.session_id, above.c.table_number)
+        .select_from(total.outerjoin(above, true()))
+    ).all()
+    count = rows[0].total
+    new = [row for row in rows if row.id is not None]
+    if count - len(new) != last.changes or any(
+        row.table_number is None or row.session_id not in last.session_key for row in new
+    ):
+        return None
+    changed = sorted({(row.session_id, row.table_number) for row in new})
+    tables = dict(last.tables)
+    if changed:
+        counted = TournamentSession.id.in_(list(last.session_key))
+        fresh = _load_tables(counted, last.session_key, only=changed)
+        for session_id, number in changed:
+            key = (last.session_key[session_id], number)
+            if key in fresh:
+                tables[key] = fresh[key]
+            else:
+                tables.pop(key, None)
+    penalties = last.penalties
+    if marker[_PENALTIES] != last.marker[_PENALTIES]:
+        penalties = _load_penalties(TournamentSession.id.in_(list(last.session_key)), last.session_key)
+    return _Facts(tournament_id=last.tournament_id, marker=marker, numbers=last.numbers,
+                  session_key=last.session_key, players=last.players,
+                  tables=tables, penalties=penalties,
+                  floor=max([last.floor, *(row.id for row in new)]), changes=count)
+
+
+def _standings(t: Tournament, facts: _Facts) -> Standings:
+    numbers, players, tables, penalties = facts.numbers, facts.players, facts.tables, facts.penalties
     by_session: dict[int, dict[int, int]] = defaultdict(dict)
     for (session, player_id), amount in penalties.items():
         by_session[session][player_id] = amount
 
     results = [
-        TableResult(session=session, table=number, scores=_session_scores(facts, by_session[session]),
-                    counted=facts.counted)
-        for (session, number), facts in sorted(tables.items())
+        TableResult(session=session, table=number, scores=_session_scores(table, by_session[session]),
+                    counted=table.counted)
+        for (session, number), table in sorted(tables.items())
     ]
     played = {player_id for r in results for player_id in r.scores}  # seated in a session in play
     penalty_totals: dict[int, int] = defaultdict(int)
