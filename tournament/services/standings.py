@@ -124,11 +124,6 @@ class SessionResults:
 # ----------------------------------------------------------------------------- table facts
 
 
-def _rows(statement: Select) -> Sequence[Row]:
-    """Plain rows through the session's connection: no ORM result processing for thousands of rows."""
-    return db.session.connection().execute(statement).all()
-
-
 @dataclass
 class _Table:
     """The facts of one table while they are gathered."""
@@ -152,18 +147,67 @@ class _Table:
         return scores
 
 
-def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int],
-                 only: Sequence[tuple[int, int]] | None = None) -> dict[tuple[int, int], _Table]:
-    """Seats, hand payments and totals of the sessions matching `sessions_where`: three queries.
+def _facts_statements(some_tables: bool) -> tuple[Select, Select, Select, Select]:
+    """The seats, summed payments, tables with totals and summed active penalties of the sessions whose ids are
+    bound as `sessions` (a list); with `some_tables`, of the tables bound as `tables` alone (a list of
+    (session id, table number)); penalties are always of whole sessions.
 
-    Each query starts from the tournament's sessions and joins down (the session index drives it).
-    `session_key` maps a session id to the key used in the result (the session number). `only`, a list of
-    (session id, table number), restricts the load to those tables.
+    Each query starts from the tournament's sessions and joins down (the session index drives it). Built once,
+    run with bound values: building a statement costs more than running these small ones.
     """
-    tables: dict[tuple[int, int], _Table] = {}
+    in_sessions = TournamentSession.id.in_(bindparam("sessions", expanding=True))
 
     def at(model) -> ColumnElement[bool]:
-        return sessions_where if only is None else sessions_where & tuple_(model.session_id, model.table_number).in_(only)
+        if not some_tables:
+            return in_sessions
+        return in_sessions & tuple_(model.session_id, model.table_number).in_(bindparam("tables", expanding=True))
+
+    seats = (select(Seat.session_id, Seat.table_number, Seat.seat_wind, Seat.player_id)
+             .join(TournamentSession, TournamentSession.id == Seat.session_id).where(at(Seat)))
+    # One row per (session, table, player) with the summed deltas; a hand without payments (a draw)
+    # still yields a row with no player, which is enough to make the table counted.
+    payments = (select(Hand.session_id, Hand.table_number, HandPayment.player_id, func.sum(HandPayment.delta))
+                .select_from(TournamentSession)
+                .join(Hand, Hand.session_id == TournamentSession.id)
+                .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
+                .where(at(Hand))
+                .group_by(Hand.session_id, Hand.table_number, HandPayment.player_id))
+    totals = (select(SessionTable.session_id, SessionTable.table_number, SessionTable.mode,
+                     TableTotal.player_id, TableTotal.score)
+              .join(TournamentSession, TournamentSession.id == SessionTable.session_id)
+              .outerjoin(TableTotal, TableTotal.table_id == SessionTable.id)
+              .where(at(SessionTable)))
+    penalties = (select(Penalty.session_id, Penalty.player_id, func.sum(Penalty.amount))
+                 .join(TournamentSession, TournamentSession.id == Penalty.session_id)
+                 .where(in_sessions, Penalty.cancelled_at.is_(None))
+                 .group_by(Penalty.session_id, Penalty.player_id))
+    return seats, payments, totals, penalties
+
+
+_ALL_TABLES = _facts_statements(some_tables=False)
+_PLAYERS = (select(Player.id, Player.first_name, Player.last_name, Player.country, Player.team, Player.is_substitute,
+                   Player.status)
+            .where(Player.tournament_id == bindparam("tournament_id", type_=Integer)).order_by(Player.id))
+_SOME_TABLES = _facts_statements(some_tables=True)
+
+
+def _run(statement: Select, values: dict) -> Sequence[Row]:
+    """Plain rows through the session's connection: no ORM result processing for thousands of rows."""
+    return db.session.connection().execute(statement, values).all()
+
+
+def _rows(statement: Select) -> Sequence[Row]:
+    return _run(statement, {})
+
+
+def _load_tables(session_key: dict[int, int],
+                 only: Sequence[tuple[int, int]] | None = None) -> dict[tuple[int, int], _Table]:
+    """Seats, hand payments and totals of the sessions `session_key` maps (their ids to the key used in the
+    result: the session number): three queries. `only`, a list of (session id, table number), restricts the
+    load to those tables."""
+    tables: dict[tuple[int, int], _Table] = {}
+    seats, payments, totals, _ = _ALL_TABLES if only is None else _SOME_TABLES
+    values = {"sessions": list(session_key), "tables": list(only or ())}
 
     def table(session_id: int, number: int) -> _Table:
         key = (session_key[session_id], number)
@@ -172,35 +216,15 @@ def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int
             facts = tables[key] = _Table(seats={})
         return facts
 
-    for session_id, number, wind, player_id in _rows(
-        select(Seat.session_id, Seat.table_number, Seat.seat_wind, Seat.player_id)
-        .join(TournamentSession, TournamentSession.id == Seat.session_id).where(at(Seat))
-    ):
+    for session_id, number, wind, player_id in _run(seats, values):
         table(session_id, number).seats[player_id] = wind
-
-    # One row per (session, table, player) with the summed deltas; a hand without payments (a draw)
-    # still yields a row with no player, which is enough to make the table counted.
-    for session_id, number, player_id, total in _rows(
-        select(Hand.session_id, Hand.table_number, HandPayment.player_id, func.sum(HandPayment.delta))
-        .select_from(TournamentSession)
-        .join(Hand, Hand.session_id == TournamentSession.id)
-        .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
-        .where(at(Hand))
-        .group_by(Hand.session_id, Hand.table_number, HandPayment.player_id)
-    ):
+    for session_id, number, player_id, total in _run(payments, values):
         facts = table(session_id, number)
         facts.has_hands = True
         if player_id is not None:
             facts.payments = facts.payments or {}
             facts.payments[player_id] = int(total or 0)
-
-    for session_id, number, mode, player_id, score in _rows(
-        select(SessionTable.session_id, SessionTable.table_number, SessionTable.mode,
-               TableTotal.player_id, TableTotal.score)
-        .join(TournamentSession, TournamentSession.id == SessionTable.session_id)
-        .outerjoin(TableTotal, TableTotal.table_id == SessionTable.id)
-        .where(at(SessionTable))
-    ):
+    for session_id, number, mode, player_id, score in _run(totals, values):
         facts = table(session_id, number)
         facts.mode = str(mode)
         if player_id is not None:
@@ -209,14 +233,9 @@ def _load_tables(sessions_where: ColumnElement[bool], session_key: dict[int, int
     return tables
 
 
-def _load_penalties(sessions_where: ColumnElement[bool], session_key: dict[int, int]) -> dict[tuple[int, int], int]:
+def _load_penalties(session_key: dict[int, int]) -> dict[tuple[int, int], int]:
     """Active penalty points per (session number, player)."""
-    rows = _rows(
-        select(Penalty.session_id, Penalty.player_id, func.sum(Penalty.amount))
-        .join(TournamentSession, TournamentSession.id == Penalty.session_id)
-        .where(sessions_where, Penalty.cancelled_at.is_(None))
-        .group_by(Penalty.session_id, Penalty.player_id)
-    )
+    rows = _run(_ALL_TABLES[3], {"sessions": list(session_key)})
     return {(session_key[session_id], player_id): int(total) for session_id, player_id, total in rows}
 
 
@@ -395,19 +414,31 @@ def _read_facts(t: Tournament, marker: tuple[int, ...] | None) -> _Facts:
         .order_by(TournamentSession.number)
     ).all()
     session_key = {session_id: number for session_id, number in sessions}
-    players = _rows(
-        select(Player.id, Player.first_name, Player.last_name, Player.country, Player.team,
-               Player.is_substitute, Player.status)
-        .where(Player.tournament_id == t.id).order_by(Player.id)
-    )
+    players = _run(_PLAYERS, {"tournament_id": t.id})
     # The sessions read above, by id: a session that starts meanwhile cannot half-appear.
-    counted = TournamentSession.id.in_(list(session_key))
-    tables = _load_tables(counted, session_key) if sessions else {}
-    penalties = _load_penalties(counted, session_key) if sessions else {}
+    tables = _load_tables(session_key) if sessions else {}
+    penalties = _load_penalties(session_key) if sessions else {}
     return _Facts(tournament_id=t.id, marker=marker, numbers=tuple(number for _, number in sessions),
                   session_key=session_key,
                   players=players, tables=tables, penalties=penalties,
                   floor=marker[_LAST_CHANGE] if marker else -1, changes=marker[_CHANGES] if marker else -1)
+
+
+def _changes_above_query() -> Select:
+    """The number of the tournament's score changes, on every row of those with an id above `floor` (one row
+    with no change when there is none): one statement, so both are read at the same moment."""
+    tournament_id = bindparam("tournament_id", type_=Integer)
+    total = (select(func.count().label("total")).select_from(ScoreChange)
+             .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
+             .where(_in_tournament(tournament_id))).subquery()
+    above = (select(ScoreChange.id, ScoreChange.session_id, ScoreChange.table_number)
+             .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
+             .where(_in_tournament(tournament_id), ScoreChange.id > bindparam("floor", type_=Integer))).subquery()
+    return (select(total.c.total, above.c.id, above.c.session_id, above.c.table_number)
+            .select_from(total.outerjoin(above, true())))
+
+
+_CHANGES_ABOVE = _changes_above_query()
 
 
 def _only_scores_changed(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
@@ -427,16 +458,7 @@ def _updated_facts(last: _Facts, marker: tuple[int, ...]) -> _Facts | None:
     """
     if last.marker is None or last.floor < 0 or not _only_scores_changed(last.marker, marker):
         return None
-    total = (select(func.count().label("total")).select_from(ScoreChange)
-             .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
-             .where(_in_tournament(last.tournament_id))).subquery()
-    above = (select(ScoreChange.id, ScoreChange.session_id, ScoreChange.table_number)
-             .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
-             .where(_in_tournament(last.tournament_id), ScoreChange.id > last.floor)).subquery()
-    rows = db.session.execute(
-        select(total.c.total, above.c.id, above.c.session_id, above.c.table_number)
-        .select_from(total.outerjoin(above, true()))
-    ).all()
+    rows = _run(_CHANGES_ABOVE, {"tournament_id": last.tournament_id, "floor": last.floor})
     count = rows[0].total
     new = [row for row in rows if row.id is not None]
     if count - len(new) != last.changes or any(
@@ -446,8 +468,7 @@ def _updated_facts(last: _Facts, marker: tuple[int, ...]) -> _Facts | None:
     changed = sorted({(row.session_id, row.table_number) for row in new})
     tables = dict(last.tables)
     if changed:
-        counted = TournamentSession.id.in_(list(last.session_key))
-        fresh = _load_tables(counted, last.session_key, only=changed)
+        fresh = _load_tables(last.session_key, only=changed)
         for session_id, number in changed:
             key = (last.session_key[session_id], number)
             if key in fresh:
@@ -456,7 +477,7 @@ def _updated_facts(last: _Facts, marker: tuple[int, ...]) -> _Facts | None:
                 tables.pop(key, None)
     penalties = last.penalties
     if marker[_PENALTIES] != last.marker[_PENALTIES]:
-        penalties = _load_penalties(TournamentSession.id.in_(list(last.session_key)), last.session_key)
+        penalties = _load_penalties(last.session_key)
     return _Facts(tournament_id=last.tournament_id, marker=marker, numbers=last.numbers,
                   session_key=last.session_key, players=last.players,
                   tables=tables, penalties=penalties,
@@ -508,9 +529,8 @@ def session_results(t: Tournament, number: int) -> SessionResults:
     session_id, status = session
     session_key = {session_id: number}
 
-    this_session = TournamentSession.id == session_id
-    tables = _load_tables(this_session, session_key)
-    penalties = _penalties_at(_load_penalties(this_session, session_key), number)
+    tables = _load_tables(session_key)
+    penalties = _penalties_at(_load_penalties(session_key), number)
     hand_counts = dict(db.session.execute(
         select(Hand.table_number, func.count(Hand.id)).where(Hand.session_id == session_id)
         .group_by(Hand.table_number)

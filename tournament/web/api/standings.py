@@ -44,6 +44,15 @@ def standings(t: Tournament):
 
 def standings_json(result: standings_service.Standings) -> dict:
     """The body StandingsSchema documents."""
+    # A standings holds few distinct table points (shared objects) but a thousand cells: each is converted once.
+    converted: dict[int, float] = {}
+
+    def points_of(value: Fraction) -> float:
+        number = converted.get(id(value))  # the rows keep every value alive while this runs: ids are unique
+        if number is None:
+            number = converted[id(value)] = points(value)
+        return number
+
     return {
         "rows": [
             {
@@ -51,9 +60,9 @@ def standings_json(result: standings_service.Standings) -> dict:
                 "player_id": row.player_id,
                 "name": row.name,
                 "country": row.country,
-                "table_points": points(row.table_points),
+                "table_points": points_of(row.table_points),
                 "score": row.score,
-                "sessions": [{"session": cell.session, "table_points": points(cell.table_points),
+                "sessions": [{"session": cell.session, "table_points": points_of(cell.table_points),
                               "score": cell.score} for cell in row.sessions],
             }
             for row in result.rows
