@@ -5,6 +5,7 @@ client never holds a worker, and the threads keep a worker serving while one req
 Every value can be changed by the environment variable named next to it, or by a command-line flag.
 """
 
+import gc
 import os
 
 # Loopback only: nginx in front is the sole client (GUNICORN_BIND to change, e.g. in a container).
@@ -32,3 +33,12 @@ loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 access_log_format = '%({x-forwarded-for}i)s %(h)s "%(r)s" %(s)s %(b)s %(D)sus "%(a)s"'
 # Only nginx on this host may set X-Forwarded-*; the app's TRUSTED_PROXIES=1 then believes one hop.
 forwarded_allow_ips = "127.0.0.1"
+
+
+def post_worker_init(worker):
+    """Once a worker has loaded the app, what it holds (modules, the app, SQLAlchemy's mappings: ~150,000
+    objects) lives as long as the worker: the cyclic garbage collector is told to leave it out of its passes,
+    which otherwise walk all of it again and again (1.3 ms after each fresh standings at 400 players, 0.3 ms
+    frozen)."""
+    gc.collect()
+    gc.freeze()
