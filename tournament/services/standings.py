@@ -9,7 +9,10 @@ A table counts for table points once it has an entered result: a hand (hand-by-h
 total (totals-only tables). Active penalties are deducted from the offender's session score.
 
 Many screens ask for the same standings between two hands, so the result is cached, keyed by
-`results_version`: the one place that says when the facts behind the standings have changed.
+`change_marker`: the one place that says when the facts behind the standings have changed. When only
+hands, totals or penalties changed, the facts of the last computation are brought up to date by reading
+the changed tables again (the score changes say which), not the whole tournament; anything else, or any
+doubt, reads everything afresh.
 """
 
 from __future__ import annotations
@@ -335,15 +338,12 @@ def seating_marker(marker: tuple[int, ...]) -> tuple[int, ...]:
     return marker[:1] + marker[2:6]
 
 
-def results_version(t: Tournament) -> tuple[int, ...]:
-    """The standings cache's key: the tournament and its change marker."""
-    return (t.id, *(change_marker(t.id) or ()))
-
-
 _CACHE_SIZE = 16
 # One cache per database engine (an app has one): tests that reset a database get a fresh app and cache.
 _caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
+# The facts of the last standings computed, per database engine and tournament id.
+_last_facts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def standings(t: Tournament) -> Standings:
@@ -377,6 +377,13 @@ def standings(t: Tournament) -> Standings:
     return result
 
 
+def clear_caches() -> None:
+    """Forget every standings and facts kept (benches measure the computation itself)."""
+    with _cache_lock:
+        _caches.clear()
+        _last_facts.clear()
+
+
 def counted_facts(t: Tournament) -> tuple[tuple[int, ...], list[Row], dict, dict[tuple[int, int], int]]:
     """What the standings are computed from: the counted session numbers, the players (plain rows), the
     tables of the counted sessions (`_Table` by (session number, table)) and the active penalties by
@@ -399,10 +406,6 @@ class _Facts:
     # Every score change with an id up to `floor` is in these facts, and there were `changes` of them.
     floor: int
     changes: int
-
-
-# The facts of the last standings computed, per database engine and tournament.
-_last_facts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _read_facts(t: Tournament, marker: tuple[int, ...] | None) -> _Facts:
