@@ -28,6 +28,8 @@ from .notation import parse_hand
 from .result import dumps, result_json
 from .rulesets import RULESETS
 from .rulesets import get as get_ruleset
+from .tiles import WIND_INDEX
+from .wincontext import known_context
 
 CONTEXT_KEYS = ("self_drawn", "last_tile", "wall_last", "kong", "seat_wind", "prevalent_wind", "flowers")
 _DEFAULTS = (False, False, False, False, "E", "E", 0)  # make_context's defaults, in that order
@@ -45,7 +47,9 @@ _BOOL = r"(true|false)"
 _LINE_RE = re.compile(
     rf'\{{"hand": {_STR}, "self_drawn": {_BOOL}, "last_tile": {_BOOL}, "wall_last": {_BOOL}, '
     rf'"kong": {_BOOL}, "seat_wind": {_STR}, "prevalent_wind": {_STR}, "flowers": ([0-8])\}}\n?')
-_JSON_WORD = {"true": True, "false": False}.__getitem__
+# the fast path's values straight to what known_context takes: winds as tiles, the flower digit as a number
+_WIND_TILE = {wind: 27 + i for wind, i in WIND_INDEX.items()}.get
+_FLOWERS = {str(n): n for n in range(9)}
 
 _dumps = dumps  # the encoder of the output lines (ok results are written by result_json in its format)
 
@@ -60,7 +64,13 @@ def _score(line: str, ruleset: str):
     m = _LINE_RE.fullmatch(line)
     if m is not None:
         hand, sd, lt, wl, kg, seat, prevalent, flowers = m.groups()
-        values = (_JSON_WORD(sd), _JSON_WORD(lt), _JSON_WORD(wl), _JSON_WORD(kg), seat, prevalent, int(flowers))
+        seat_t = _WIND_TILE(seat)
+        prevalent_t = _WIND_TILE(prevalent)
+        if seat_t is not None and prevalent_t is not None:  # else make_context says which wind is wrong
+            # the flags matched true|false and the flowers one digit 0-8: valid, as make_context would find
+            values = (sd == "true", lt == "true", wl == "true", kg == "true", seat_t, prevalent_t, _FLOWERS[flowers])
+            return _score_values(hand, values, ruleset, known_context)
+        values = (sd == "true", lt == "true", wl == "true", kg == "true", seat, prevalent, _FLOWERS[flowers])
         return _score_values(hand, values, ruleset)
     try:
         # json.loads(line) without its layers of calls: the same C scanner, after the same leading
@@ -87,12 +97,13 @@ def _score(line: str, ruleset: str):
     return _score_values(hand, values, ruleset)
 
 
-def _score_values(hand: str, values, ruleset: str):
-    """:func:`_score` once the line is read: ``values`` in make_context's order."""
+def _score_values(hand: str, values, ruleset: str, context=make_context):
+    """:func:`_score` once the line is read: ``values`` in the order ``context`` (make_context, or
+    known_context for values known to be valid) takes them after the hand."""
     try:
         rs = get_ruleset(ruleset)
         p = parse_hand(hand)
-        ctx = make_context(p, *values)
+        ctx = context(p, *values)
         fan_points, fans, _ = score_parsed(p, ctx, rs)
         return fan_points, fans, ctx.flowers
     except MCRError as e:

@@ -52,6 +52,21 @@ def make_context(
         and flowers.__class__ is int and 0 <= flowers <= 8
     ):
         _check_context_values(self_drawn, last_tile, wall_last, kong, seat_wind, prevalent_wind, flowers)
+    return known_context(p, self_drawn, last_tile, wall_last, kong, 27 + WIND_INDEX[seat_wind],
+                         27 + WIND_INDEX[prevalent_wind], flowers)
+
+
+def known_context(p: ParsedHand, self_drawn: bool, last_tile: bool, wall_last: bool, kong: bool, seat: int,
+                  prevalent: int, flowers: int) -> Context:
+    """:func:`make_context` for values already known to be valid (flags as bools, the winds as tiles 27..30,
+    flowers 0..8, as the CLI's usual input line gives them): only the checks against the hand are left."""
+    if kong or last_tile:
+        _check_against_hand(p, self_drawn, last_tile, kong)
+    # the tuple built directly: a named tuple's own __new__ is a Python function
+    return _new_tuple(Context, (self_drawn, last_tile, wall_last, kong, seat, prevalent, flowers))
+
+
+def _check_against_hand(p: ParsedHand, self_drawn: bool, last_tile: bool, kong: bool) -> None:
     w = p.win_tile
     if kong and self_drawn and not any(m.kind == KONG for m in p.melds):
         raise MCRError("bad_context", "a win on a kong's replacement tile needs a declared kong in the hand")
@@ -68,9 +83,6 @@ def make_context(
             "bad_context",
             f"the winning {code(w)} cannot be the last of its kind: the hand hides another {code(w)}",
         )
-    # the tuple built directly: a named tuple's own __new__ is a Python function
-    return _new_tuple(Context, (self_drawn, last_tile, wall_last, kong, 27 + WIND_INDEX[seat_wind],
-                                27 + WIND_INDEX[prevalent_wind], flowers))
 
 
 @lru_cache(maxsize=4096)
