@@ -24,10 +24,11 @@ Speed notes (results never depend on the cache state; every cache is bounded):
 
 from __future__ import annotations
 
+from itertools import compress
 from operator import itemgetter
 
 from . import decompose as dc
-from .combinations import NOTA, chow_hits, pung_hits, rank, suit
+from .combinations import NOTA, chow_hits, pung_hits
 from .errors import MCRError
 from .exclusions import add_fan, finish, plan, single_wait_inert
 from .notation import ParsedHand, format_tiles
@@ -241,14 +242,14 @@ class _Hand:
             if nch == 4:
                 a, b, c, e = chows
                 if (
-                    a == b and c == e and suit(a) == suit(c) and rank(a) == 1 and c == a + 6
+                    a == b and c == e and a // 9 == c // 9 and a % 9 == 0 and c == a + 6  # same suit, 123 + 789
                     and pair == a + 4
                 ):
                     d["Pure Terminal Chows"] = (1, all_n)
-                elif pair < 27 and rank(pair) == 5:
-                    s1, s2 = suit(a), suit(c)
+                elif pair < 27 and pair % 9 == 4:  # a pair of fives
+                    s1, s2 = a // 9, c // 9  # the suits
                     if (
-                        s1 != s2 and suit(pair) not in (s1, s2)
+                        s1 != s2 and pair // 9 not in (s1, s2)
                         and a == s1 * 9 and b == s1 * 9 + 6
                         and c == s2 * 9 and e == s2 * 9 + 6
                     ):
@@ -370,7 +371,7 @@ class _Hand:
                 yield finish(d, self.rs, "thirteen_orphans", self.detected)
             if distinct == 14 and dc.honors_knitted_pattern(c14) is not None:
                 d = self._start(())
-                tiles = tuple(t for t in range(34) if c14[t])
+                tiles = tuple(compress(range(34), c14))  # the kinds held
                 nota = (format_tiles(tiles),)
                 if tiles[-7] == 27:  # all seven honours
                     d["Greater Honors and Knitted Tiles"] = (1, nota)
@@ -413,10 +414,13 @@ class _Hand:
                 s = _CHOW_SETS[t]
                 chows.append(t)
             else:
-                if t == w and discard and not (pair == w or any(k == CHOW and x <= w <= x + 2 for k, x in csets)):
-                    s = _MELDED_PUNGS[t]
-                else:
-                    s = _CONCEALED_PUNGS[t]
+                s = _CONCEALED_PUNGS[t]
+                if t == w and discard and pair != w:
+                    for k, x in csets:  # (a loop, not any() over a generator: this runs for every pung)
+                        if k == CHOW and x <= w <= x + 2:
+                            break
+                    else:
+                        s = _MELDED_PUNGS[t]
                 pungs.append(s)
             sets.append(s)
             bits &= s[S_BITS]
@@ -445,10 +449,10 @@ class _Hand:
 
     def _seven_pairs(self):
         pairs = sorted(self.p.all_concealed())[::2]  # every count is even: the sorted tiles pair up
-        pn = tuple(NOTA[PAIR][t] for t in pairs)
+        pn = tuple(map(NOTA[PAIR].__getitem__, pairs))
         d = self._start(pn)
         if (
-            len(set(pairs)) == 7 and pairs[0] < 27 and suit(pairs[0]) == suit(pairs[6])
+            len(set(pairs)) == 7 and pairs[0] < 27 and pairs[0] // 9 == pairs[6] // 9
             and pairs[6] - pairs[0] == 6
         ):
             d["Seven Shifted Pairs"] = (1, pn)
@@ -488,7 +492,10 @@ def _top(hand: _Hand):
 
 def score_parsed(p: ParsedHand, ctx: Context, rs: Ruleset):
     """(fan_points, fans, form) of the best reading; raises ``not_winning`` when there is none."""
-    top = _top(_Hand(p, ctx, rs, detected=False))
+    top = None
+    for reading in _Hand(p, ctx, rs, detected=False).evaluate():  # _top, written out (every hand)
+        if top is None or reading[0] >= top[0]:
+            top = reading
     if top is None:
         raise MCRError("not_winning", "the tiles do not form a winning hand")
     return top[:3]

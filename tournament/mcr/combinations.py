@@ -24,30 +24,28 @@ NOTA = tuple(_notation_table(k) for k in (CHOW, PUNG, KONG, PAIR))
 
 # --------------------------------------------------------------------------- chow / pung families
 
-def suit(t: int) -> int:
-    return t // 9
-
-
-def rank(t: int) -> int:
-    return t % 9 + 1
+# A tile's suit is t // 9 and its rank t % 9 + 1; the detectors write them out (t % 9 for the rank
+# less one) rather than call helpers: they run for every new combination of sets, and a Python call
+# costs more than the arithmetic.
 
 
 def _three_chow_fan(a: int, b: int, c: int) -> str | None:
     a, b, c = sorted((a, b, c))
-    if suit(a) == suit(b) == suit(c):
+    sa, sb, sc = a // 9, b // 9, c // 9
+    if sa == sb == sc:
         if a == b == c:
             return "Pure Triple Chow"
-        if b - a == 3 and c - b == 3 and rank(a) == 1:
+        if b - a == 3 and c - b == 3 and a % 9 == 0:
             return "Pure Straight"
         if b - a == c - b and b - a in (1, 2):
             return "Pure Shifted Chows"
         return None
-    if len({suit(a), suit(b), suit(c)}) != 3:
+    if len({sa, sb, sc}) != 3:
         return None
-    ra, rb, rc = sorted((rank(a), rank(b), rank(c)))
+    ra, rb, rc = sorted((a % 9, b % 9, c % 9))
     if ra == rb == rc:
         return "Mixed Triple Chow"
-    if (ra, rb, rc) == (1, 4, 7):
+    if (ra, rb, rc) == (0, 3, 6):
         return "Mixed Straight"
     if rb == ra + 1 and rc == rb + 1:
         return "Mixed Shifted Chows"
@@ -55,7 +53,7 @@ def _three_chow_fan(a: int, b: int, c: int) -> str | None:
 
 
 def _two_chow_fan(a: int, b: int) -> str | None:
-    if suit(a) == suit(b):
+    if a // 9 == b // 9:
         if a == b:
             return "Pure Double Chow"
         if abs(a - b) == 3:
@@ -63,20 +61,21 @@ def _two_chow_fan(a: int, b: int) -> str | None:
         if abs(a - b) == 6:
             return "Two Terminal Chows"
         return None
-    if rank(a) == rank(b):
+    if a % 9 == b % 9:
         return "Mixed Double Chow"
     return None
 
 
 def _three_pung_fan(a: int, b: int, c: int) -> str | None:
     a, b, c = sorted((a, b, c))
-    if suit(a) == suit(b) == suit(c):
+    sa, sb, sc = a // 9, b // 9, c // 9
+    if sa == sb == sc:
         if b == a + 1 and c == b + 1:
             return "Pure Shifted Pungs"
         return None
-    if len({suit(a), suit(b), suit(c)}) != 3:
+    if len({sa, sb, sc}) != 3:
         return None
-    ra, rb, rc = sorted((rank(a), rank(b), rank(c)))
+    ra, rb, rc = sorted((a % 9, b % 9, c % 9))
     if ra == rb == rc:
         return "Triple Pung"
     if rb == ra + 1 and rc == rb + 1:
@@ -85,7 +84,7 @@ def _three_pung_fan(a: int, b: int, c: int) -> str | None:
 
 
 def _two_pung_fan(a: int, b: int) -> str | None:
-    if suit(a) != suit(b) and rank(a) == rank(b):
+    if a // 9 != b // 9 and a % 9 == b % 9:
         return "Double Pung"
     return None
 
@@ -164,7 +163,7 @@ def _combine_trios(items: tuple[int, ...], three, two) -> tuple[tuple[str, tuple
 
 def _four_chow_fan(c: tuple[int, ...]) -> str | None:
     a, b, x, d = c
-    if suit(a) != suit(d):
+    if a // 9 != d // 9:
         return None
     if a == b == x == d:
         return "Quadruple Chow"
@@ -176,7 +175,7 @@ def _four_chow_fan(c: tuple[int, ...]) -> str | None:
 
 def _four_pung_fan(p: tuple[int, ...]) -> str | None:
     a, b, c, d = p
-    if suit(a) == suit(d) and b == a + 1 and c == b + 1 and d == c + 1:
+    if a // 9 == d // 9 and b == a + 1 and c == b + 1 and d == c + 1:
         return "Four Pure Shifted Pungs"
     return None
 
@@ -203,7 +202,7 @@ def _as_hits(found, kind: int) -> tuple[tuple[str, tuple[int, tuple[str, ...]]],
     merged: dict[str, tuple[int, tuple[str, ...]]] = {}
     nota = NOTA[kind]
     for name, used in found:
-        sets = tuple(nota[t] for t in used)
+        sets = tuple(map(nota.__getitem__, used))
         e = merged.get(name)
         merged[name] = (1, sets) if e is None else (e[0] + 1, e[1] + sets)
     return tuple(merged.items())

@@ -74,9 +74,12 @@ def finish(d: dict, rs: Ruleset, form: str, detected: bool):
     ``detected`` (else it is empty)."""
     alive, reduced, _ = plan(rs.name, frozenset(d))
     if reduced is None:
-        out = [(n, pts) + d[n] for n, pts in alive]
+        # one loop, no list comprehension (a function call of its own): this runs for every reading
+        out = []
         total = 0
-        for f in out:
+        for e in alive:
+            f = e + d[e[0]]  # (name, points) + (count, sets)
+            out.append(f)
             total += f[1] * f[2]
     else:
         out = []

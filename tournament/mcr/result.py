@@ -49,7 +49,9 @@ _FRAGMENT = _Fragments()
 def result_json(fan_points: int, fans, flowers: int) -> str:
     """``dumps(result_dict(...)) + "\\n"`` without building the dict (same keys, order, separators)."""
     frag = _FRAGMENT
-    parts = [frag[f[0], f[1], f[2]] for f in fans]
+    parts = []  # a loop, not a list comprehension (a function call of its own): this runs for every line
+    for f in fans:
+        parts.append(frag[f[0], f[1], f[2]])
     if flowers:
         parts.append(frag[FLOWER_FAN, 1, flowers])
     meets = "true" if fan_points >= MINIMUM_POINTS else "false"
