@@ -1,17 +1,20 @@
 """The standings are brought up to date from the last ones (only the tables with new score changes are read
-again): after any sequence of score-entry writes they must equal the standings computed afresh, and a change
-that commits after one with a higher id must not be missed."""
+again): after any sequence of score-entry writes they must equal the standings computed afresh, a change
+that commits after one with a higher id must not be missed, nor a hand written while its session finishes."""
 
 from __future__ import annotations
 
 import random
+import threading
+import time
 
 import pytest
 from sqlalchemy import update
 
 from tests.helpers import add_players
+from tests.web.race_harness import POSTGRES_ONLY
 from tournament.extensions import db
-from tournament.models import ScoreChange
+from tournament.models import ScoreChange, Tournament
 from tournament.services import ConflictError, penalties, play, scoring, standings
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandData
@@ -131,3 +134,40 @@ def test_a_change_committed_after_one_with_a_higher_id_is_not_missed(in_play, up
     assert after.rows != first.rows
     assert_same(after, fresh(t))
     assert {row.player_id: row.score for row in after.rows}[e2] > 0
+
+
+@POSTGRES_ONLY
+def test_finishing_a_session_waits_for_the_hand_being_written(app, in_play):
+    """A hand written while the organiser finishes the session is stored while the session is still in play,
+    never after the finish (where the change marker, which follows the sessions in play, would not see it)."""
+    t_id = in_play.id
+    e, s, _, _ = table_ids(in_play, 1)
+    db.session.commit()
+    written, moments = threading.Event(), {}
+
+    def write_hand() -> None:
+        with app.app_context():
+            t = db.session.get(Tournament, t_id)
+            scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=e, discarder_id=s,
+                                                 hand=VALID_22), None)
+            written.set()  # written, not committed: the finish starts now
+            time.sleep(0.5)
+            moments["hand committed"] = time.monotonic()
+            db.session.commit()
+
+    def finish() -> None:
+        written.wait(5)
+        with app.app_context():
+            scoring.finish_session(db.session.get(Tournament, t_id), 1, force=True)
+            db.session.commit()
+            moments["session finished"] = time.monotonic()
+
+    threads = [threading.Thread(target=write_hand), threading.Thread(target=finish)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(10)
+    assert moments["session finished"] > moments["hand committed"]
+    db.session.expire_all()
+    assert_same(standings.standings(in_play), fresh(in_play))
+    assert {row.player_id: row.score for row in standings.standings(in_play).rows}[e] > 0

@@ -66,10 +66,16 @@ def hand_winds(number: int) -> HandWinds:
 # ----------------------------------------------------------------------------- sessions and tables
 
 
-def get_session(t: Tournament, number: int) -> TournamentSession:
-    session = db.session.scalar(
-        select(TournamentSession).where(TournamentSession.tournament_id == t.id, TournamentSession.number == number)
-    )
+def get_session(t: Tournament, number: int, *, to_score: bool = False) -> TournamentSession:
+    """The session numbered `number`. `to_score`: read for a hand or totals being written, under a shared lock
+    (PostgreSQL) held until the write commits: finishing the session waits for the writes in flight, and a
+    write that starts after the finish sees the session finished (it reads the row as committed). Otherwise a
+    hand could be stored in a session already finished, which the standings' change marker would not see."""
+    query = select(TournamentSession).where(TournamentSession.tournament_id == t.id,
+                                            TournamentSession.number == number)
+    if to_score:
+        query = query.with_for_update(read=True).execution_options(populate_existing=True)
+    session = db.session.scalar(query)
     if session is None:
         raise NotFound(f"Session {number} has not been drawn.")
     return session

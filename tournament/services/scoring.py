@@ -276,7 +276,7 @@ def _log(session: TournamentSession, table_number: int | None, hand_number: int 
 
 
 def _writable_table(t: Tournament, session_number: int, table_number: int) -> tuple[TournamentSession, SessionTable]:
-    session = play.get_session(t, session_number)
+    session = play.get_session(t, session_number, to_score=True)
     table = play.session_table(session, table_number, lock=True)
     play.require_in_play(session)
     if table.mode == TableMode.TOTALS:
@@ -400,7 +400,7 @@ def remove_not_scored(t: Tournament, session: TournamentSession, table_number: i
 def enter_totals(t: Tournament, session_number: int, table_number: int, scores: dict[int, int],
                  user: User | None, expected_version: int | None = None) -> SessionTable:
     """Score a table by the paper sheet's four session totals (they sum to zero; penalties stay apart)."""
-    session = play.get_session(t, session_number)
+    session = play.get_session(t, session_number, to_score=True)
     table = play.session_table(session, table_number, lock=True)
     play.require_in_play(session)
     if expected_version is not None and expected_version != table.version:
@@ -436,7 +436,7 @@ def enter_totals(t: Tournament, session_number: int, table_number: int, scores: 
 
 def clear_totals(t: Tournament, session_number: int, table_number: int, user: User | None) -> SessionTable:
     """Back to hand-by-hand entry for a table whose totals were entered by mistake."""
-    session = play.get_session(t, session_number)
+    session = play.get_session(t, session_number, to_score=True)
     table = play.session_table(session, table_number, lock=True)
     play.require_in_play(session)
     if table.mode != TableMode.TOTALS:

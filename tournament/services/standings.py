@@ -286,9 +286,12 @@ def _no_gc_pauses() -> Iterator[None]:
             gc.enable()
 
 
-def _in_tournament(tournament_id) -> ColumnElement[bool]:
-    """The score changes of a tournament's sessions (with a join to the sessions)."""
-    return TournamentSession.tournament_id == tournament_id
+def _in_play(tournament_id) -> ColumnElement[bool]:
+    """The score changes of a tournament's sessions in play (with a join to the sessions). Hands and totals are
+    written in sessions in play alone (a finish waits for the writes in flight: `play.get_session`); penalties
+    in finished sessions are followed by the penalties' parts of the marker. Finished sessions' changes are
+    left out because counting them would cost a scan of every hand of the tournament on every poll."""
+    return (TournamentSession.tournament_id == tournament_id) & (TournamentSession.status == SessionStatus.IN_PLAY.value)
 
 
 def _change_marker_query() -> Select:
@@ -296,18 +299,18 @@ def _change_marker_query() -> Select:
         return select(column).select_from(model).where(where).scalar_subquery()
 
     tournament_id = bindparam("tournament_id", type_=Integer)
-    in_tournament = _in_tournament(tournament_id)
+    in_tournament = TournamentSession.tournament_id == tournament_id
     changes = select().select_from(ScoreChange).join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
     return select(
         Tournament.version,
-        changes.add_columns(func.coalesce(func.max(ScoreChange.id), 0)).where(in_tournament).scalar_subquery(),
+        changes.add_columns(func.coalesce(func.max(ScoreChange.id), 0)).where(_in_play(tournament_id)).scalar_subquery(),
         scalar(func.count(), TournamentSession, in_tournament),
         scalar(func.coalesce(func.sum(TournamentSession.version), 0), TournamentSession, in_tournament),
         scalar(func.count(), Player, Player.tournament_id == tournament_id),
         scalar(func.coalesce(func.sum(Player.version), 0), Player, Player.tournament_id == tournament_id),
         scalar(func.count(), Penalty, Penalty.tournament_id == tournament_id),
         scalar(func.coalesce(func.sum(Penalty.version), 0), Penalty, Penalty.tournament_id == tournament_id),
-        changes.add_columns(func.count()).where(in_tournament).scalar_subquery(),
+        changes.add_columns(func.count()).where(_in_play(tournament_id)).scalar_subquery(),
     ).where(Tournament.id == tournament_id)
 
 
@@ -320,11 +323,11 @@ _LAST_CHANGE, _PENALTIES, _CHANGES = 1, slice(6, 8), 8
 def change_marker(tournament_id: int) -> tuple[int, ...] | None:
     """A tuple that changes whenever anything the public pages show changes; None for no tournament.
 
-    One small query: the tournament's version (settings, hidden standings), the last score change
-    (hands, totals and penalties all leave one), the sessions' and players' counts and summed versions
-    (every update bumps a row's version, so the sums only grow), the penalties' likewise, and the number
-    of score changes. The number matters as much as the last one: two tables' hands commit in any order,
-    so the change with the highest id can be seen before another one with a lower id.
+    One small query: the tournament's version (settings, hidden standings), the last score change in the
+    sessions in play (hands, totals and penalties all leave one), the sessions' and players' counts and summed
+    versions (every update bumps a row's version, so the sums only grow), the penalties' likewise, and the
+    number of score changes in the sessions in play. The number matters as much as the last one: two tables'
+    hands commit in any order, so the change with the highest id can be seen before another one with a lower id.
     """
     if not 0 < tournament_id < 2**31:  # no such id fits the database's integer columns
         return None
@@ -371,7 +374,7 @@ def standings(t: Tournament) -> Standings:
         cache[key] = result
         while len(cache) > _CACHE_SIZE:
             cache.popitem(last=False)
-        kept = _last_facts[db.engine]
+        kept = _last_facts.setdefault(db.engine, {})
         if kept.get(t.id) is None or kept[t.id].changes <= facts.changes:  # the newer of two
             kept[t.id] = facts
     return result
@@ -403,7 +406,8 @@ class _Facts:
     players: list[Row]
     tables: dict[tuple[int, int], _Table]
     penalties: dict[tuple[int, int], int]
-    # Every score change with an id up to `floor` is in these facts, and there were `changes` of them.
+    # Every score change of the sessions in play with an id up to `floor` is in these facts, and there were
+    # `changes` of them.
     floor: int
     changes: int
 
@@ -433,10 +437,10 @@ def _changes_above_query() -> Select:
     tournament_id = bindparam("tournament_id", type_=Integer)
     total = (select(func.count().label("total")).select_from(ScoreChange)
              .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
-             .where(_in_tournament(tournament_id))).subquery()
+             .where(_in_play(tournament_id))).subquery()
     above = (select(ScoreChange.id, ScoreChange.session_id, ScoreChange.table_number)
              .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
-             .where(_in_tournament(tournament_id), ScoreChange.id > bindparam("floor", type_=Integer))).subquery()
+             .where(_in_play(tournament_id), ScoreChange.id > bindparam("floor", type_=Integer))).subquery()
     return (select(total.c.total, above.c.id, above.c.session_id, above.c.table_number)
             .select_from(total.outerjoin(above, true())))
 
