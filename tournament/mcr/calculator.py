@@ -148,14 +148,14 @@ class _Hand:
                 if t not in kong_tiles:
                     hogs.append(t)
             if hogs:
-                self.hog = (len(hogs), tuple(NOTA[KONG][t] for t in hogs))
+                self.hog = (len(hogs), tuple(map(NOTA[KONG].__getitem__, hogs)))
         ctx = self.ctx
         self.base = context_fans(ctx.self_drawn, ctx.wall_last, ctx.kong, ctx.last_tile or last_visible,
                                   open_melds > 0, w)
         if open_melds == 4 and not ctx.self_drawn:
             # a melded set's notation is its set notation in brackets (Meld.notation)
             self.base = {**self.base, "Melded Hand": (
-                1, tuple(f"[{s[S_NOTATION]}]" for s in self.declared_sets) + (NOTA[PAIR][w],))}
+                1, tuple(map("[{}]".format, map(_NOTATION_OF, declared))) + (NOTA[PAIR][w],))}
 
     @property
     def counts13(self) -> tuple[int, ...]:

@@ -58,7 +58,11 @@ def plan(ruleset: str, detected: frozenset[str]) -> tuple:
                     reduced = {}
                 for x, k in red[n]:
                     reduced[x] = reduced.get(x, 0) + k
-    return tuple([entry[n] for n in order if n not in removed]), reduced, removed  # never changed later
+    alive = []  # (a loop, not a list comprehension: a new set of fans comes with most readings)
+    for n in order:
+        if n not in removed:
+            alive.append(entry[n])
+    return tuple(alive), reduced, removed  # never changed later
 
 
 @lru_cache(maxsize=64)

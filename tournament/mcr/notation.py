@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from .errors import MCRError
 from .setkinds import CHOW, KONG, PUNG
-from .tiles import HONOR_CODES, SUITS, code
+from .tiles import ALL_CODES, HONOR_CODES, SUITS, code
 
 MAX_DECLARED = 4
 
@@ -114,7 +114,7 @@ def format_tiles(tiles) -> str:
 
 @lru_cache(maxsize=65536)
 def _format(tiles: tuple[int, ...]) -> str:
-    return _compact("".join(code(t) for t in tiles))
+    return _compact("".join(map(ALL_CODES.__getitem__, tiles)))
 
 
 def format_hand(melds, concealed) -> str:
