@@ -26,6 +26,7 @@ from .calculator import make_context, score_parsed
 from .errors import MCRError
 from .notation import parse_hand
 from .result import dumps, result_json
+from .rulesets import BY_NAME as RULESET_BY_NAME
 from .rulesets import RULESETS
 from .rulesets import get as get_ruleset
 from .tiles import WIND_INDEX
@@ -101,7 +102,10 @@ def _score_values(hand: str, values, ruleset: str, context=make_context):
     """:func:`_score` once the line is read: ``values`` in the order ``context`` (make_context, or
     known_context for values known to be valid) takes them after the hand."""
     try:
-        rs = get_ruleset(ruleset)
+        try:
+            rs = RULESET_BY_NAME[ruleset]  # get_ruleset without its call when the name is known
+        except (KeyError, TypeError):
+            rs = get_ruleset(ruleset)  # which says what is wrong
         p = parse_hand(hand)
         ctx = context(p, *values)
         fan_points, fans, _ = score_parsed(p, ctx, rs)

@@ -83,29 +83,13 @@ class ParsedHand:
         return format_hand(self.melds, self.all_concealed())
 
 
+# a suit letter followed by a tile of the same suit: dropped, so that a run shares one suffix
+_SHARED_SUFFIX = re.compile(r"([msp])(?=[1-9]\1)")
+
+
 def _compact(s: str) -> str:
-    """'1m2m3m' -> '123m' (a run of digits shares one suffix)."""
-    out: list[str] = []
-    pending = ""
-    i = 0
-    while i < len(s):
-        ch = s[i]
-        if ch.isdigit():
-            suf = s[i + 1]
-            if pending and pending[-1] != suf:
-                out.append(pending[:-1] + pending[-1])
-                pending = ""
-            pending = (pending[:-1] if pending else "") + ch + suf
-            i += 2
-        else:
-            if pending:
-                out.append(pending)
-                pending = ""
-            out.append(ch)
-            i += 1
-    if pending:
-        out.append(pending)
-    return "".join(out)
+    """'1m2m3m' -> '123m' (a run of digits shares one suffix), in one C call."""
+    return _SHARED_SUFFIX.sub("", s)
 
 
 def format_tiles(tiles) -> str:
