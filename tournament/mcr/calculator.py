@@ -30,7 +30,7 @@ from operator import itemgetter
 from . import decompose as dc
 from .combinations import NOTA, chow_hits, pung_hits
 from .errors import MCRError
-from .exclusions import add_fan, finish, plan, single_wait_inert
+from .exclusions import finish, plan, single_wait_inert
 from .notation import ParsedHand, format_tiles
 from .rulesets import Ruleset
 from .setkinds import CHOW, KONG, PAIR, PUNG
@@ -209,8 +209,7 @@ class _Hand:
     # ---------------------------------------------------------------- set based fans
     def _set_fans(self, d: dict, built, pair: int, knitted: bool = False, all_n: tuple | None = None) -> None:
         """``built``: a reading's sets from :meth:`_build_sets`; ``all_n``: their notations and the
-        pair's, when the caller has them. Fans that can only be found once per reading are stored
-        directly, the others through :func:`add_fan`."""
+        pair's, when the caller has them."""
         sets, chows, pungs, bits = built
         pair_n = NOTA[PAIR][pair]
         spungs = self._pung_fans(d, pungs, pair, pair_n) if pungs else ()
@@ -263,11 +262,14 @@ class _Hand:
 
     def _pung_fans(self, d: dict, pungs, pair: int, pair_n: str) -> list[int]:
         """Fans of the pungs and kongs (honours, terminals, kongs, concealed pungs); returns the tiles
-        of the suited ones for the pung families."""
+        of the suited ones for the pung families. A fan found once per set (Dragon Pung, Pung of
+        Terminals or Honors, Concealed Kong, Melded Kong) gets its count and the sets in one entry."""
         spungs = []
         winds = []
         dragons = []
         kongs = []
+        ck = []  # concealed kongs
+        mk = []  # melded kongs
         cps = []
         for s in pungs:
             t = s[S_TILE]
@@ -279,6 +281,10 @@ class _Hand:
                 dragons.append(s)
             if s[S_KIND] == KONG:
                 kongs.append(s)
+                if s[S_CONCEALED]:
+                    ck.append(s)
+                else:
+                    mk.append(s)
             if s[S_CONCEALED]:
                 cps.append(s)
 
@@ -288,7 +294,7 @@ class _Hand:
         seat, prevalent = self.ctx.seat, self.ctx.prevalent
         if winds:
             if nw >= 3:
-                wn = tuple([s[S_NOTATION] for s in winds])
+                wn = tuple(map(_NOTATION_OF, winds))
                 if nw == 4:
                     d["Big Four Winds"] = (1, wn)
                 if pair in WINDS:
@@ -301,52 +307,51 @@ class _Hand:
                     d["Seat Wind"] = (1, (s[S_NOTATION],))
         if dragons:
             nd = len(dragons)
+            dn = tuple(map(_NOTATION_OF, dragons))
             if nd >= 2:
-                dn = tuple([s[S_NOTATION] for s in dragons])
                 if nd == 3:
                     d["Big Three Dragons"] = (1, dn)
                 elif pair in DRAGONS:
                     d["Little Three Dragons"] = (1, dn + (pair_n,))
                 d["Two Dragon Pungs"] = (1, dn[:2])
-            for s in dragons:
-                add_fan(d, "Dragon Pung", (s[S_NOTATION],))
+            d["Dragon Pung"] = (nd, dn)
         # Pung of Terminals or Honors, set by set: a wind pung already used by Seat Wind, Prevalent
         # Wind or Big Three Winds is not counted again (Account-Once); dragon pungs score Dragon Pung.
+        found = []
         for s in pungs:
             t = s[S_TILE]
             if t < 27:
                 if t % 9 in (0, 8):
-                    add_fan(d, "Pung of Terminals or Honors", (s[S_NOTATION],))
+                    found.append(s[S_NOTATION])
             elif t < 31 and nw != 3 and t != seat and t != prevalent:
-                add_fan(d, "Pung of Terminals or Honors", (s[S_NOTATION],))
+                found.append(s[S_NOTATION])
+        if found:
+            d["Pung of Terminals or Honors"] = (len(found), tuple(found))
 
         # kongs and concealed pungs
-        nck = 0
+        nck = len(ck)
         if kongs:
             nk = len(kongs)
-            ck = [s for s in kongs if s[S_CONCEALED]]
-            mk = [s for s in kongs if not s[S_CONCEALED]]
-            nck = len(ck)
             if nk == 4:
-                d["Four Kongs"] = (1, tuple(s[S_NOTATION] for s in kongs))
+                d["Four Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))
             if nk >= 3:
-                d["Three Kongs"] = (1, tuple(s[S_NOTATION] for s in kongs))
+                d["Three Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))
             if nck >= 2:
-                d["Two Concealed Kongs"] = (1, tuple(s[S_NOTATION] for s in ck))
+                d["Two Concealed Kongs"] = (1, tuple(map(_NOTATION_OF, ck)))
             if len(mk) >= 2:
-                d["Two Melded Kongs"] = (1, tuple(s[S_NOTATION] for s in mk))
+                d["Two Melded Kongs"] = (1, tuple(map(_NOTATION_OF, mk)))
             if ck and mk:
                 if self.rs.mixed_kongs == "combined":
                     d["Concealed Kong and Melded Kong"] = (1, (ck[0][S_NOTATION], mk[0][S_NOTATION]))
                 elif nk == 2:
-                    d["Two Melded Kongs"] = (1, tuple(s[S_NOTATION] for s in kongs))  # GB 57: with the Concealed Kong, 6
-            for s in ck:
-                add_fan(d, "Concealed Kong", (s[S_NOTATION],))
-            for s in mk:
-                add_fan(d, "Melded Kong", (s[S_NOTATION],))
+                    d["Two Melded Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))  # GB 57: with the Concealed Kong, 6
+            if ck:
+                d["Concealed Kong"] = (nck, tuple(map(_NOTATION_OF, ck)))
+            if mk:
+                d["Melded Kong"] = (len(mk), tuple(map(_NOTATION_OF, mk)))
         ncp = len(cps)
         if ncp >= 2:
-            cn = tuple([s[S_NOTATION] for s in cps])
+            cn = tuple(map(_NOTATION_OF, cps))
             if ncp == 4:
                 d["Four Concealed Pungs"] = (1, cn)
             if ncp >= 3 and not (len(kongs) == 3 and nck < 3 and self.rs.three_kongs_needs_concealed):

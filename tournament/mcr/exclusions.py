@@ -99,9 +99,3 @@ def finish(d: dict, rs: Ruleset, form: str, detected: bool):
         pts = rs.points("Chicken Hand")
         return pts, (("Chicken Hand", pts, 1, ()),), form, found
     return total, tuple(out), form, found
-
-
-def add_fan(d: dict, name: str, sets: tuple[str, ...]) -> None:
-    """Add one occurrence of a fan that may be found several times in a reading (merging its sets)."""
-    e = d.get(name)
-    d[name] = (1, sets) if e is None else (e[0] + 1, e[1] + sets)
