@@ -59,8 +59,13 @@ def _error(code: str, message: str) -> dict:
     return {"ok": False, "code": code, "error": message}
 
 
-def _score(line: str, ruleset: str):
-    """One input line -> (fan_points, fans, flowers) of the hand, or an error dict (never raises).
+def _error_line(code: str, message: str) -> str:
+    return _dumps(_error(code, message)) + "\n"
+
+
+def answer(line: str, ruleset: str) -> str:
+    """One ``--jsonl`` input line -> its output line, newline included (never raises for bad input).
+    The one per-line function of both ``--jsonl`` paths: this process, and the ``--jobs`` workers.
     Same checks, in the same order, as :func:`score_hand` behind ``WinContext``, minus the objects."""
     m = _LINE_RE.fullmatch(line)
     if m is not None:
@@ -70,9 +75,9 @@ def _score(line: str, ruleset: str):
         if seat_t is not None and prevalent_t is not None:  # else make_context says which wind is wrong
             # the flags matched true|false and the flowers one digit 0-8: valid, as make_context would find
             values = (sd == "true", lt == "true", wl == "true", kg == "true", seat_t, prevalent_t, _FLOWERS[flowers])
-            return _score_values(hand, values, ruleset, known_context)
+            return _answer_values(hand, values, ruleset, known_context)
         values = (sd == "true", lt == "true", wl == "true", kg == "true", seat, prevalent, _FLOWERS[flowers])
-        return _score_values(hand, values, ruleset)
+        return _answer_values(hand, values, ruleset)
     try:
         # json.loads(line) without its layers of calls: the same C scanner, after the same leading
         # whitespace; anything out of the ordinary (no value, extra data, a BOM, an error) is left to
@@ -85,21 +90,21 @@ def _score(line: str, ruleset: str):
             obj = json.loads(line)
     except (json.JSONDecodeError, RecursionError, ValueError) as e:
         if not line.strip():  # a blank line is no JSON either
-            return _error("bad_json", "empty line")
-        return _error("bad_json", f"not a JSON line: {e}")
+            return _error_line("bad_json", "empty line")
+        return _error_line("bad_json", f"not a JSON line: {e}")
     if not isinstance(obj, dict):
-        return _error("bad_input", "each line must be a JSON object with a 'hand' key")
+        return _error_line("bad_input", "each line must be a JSON object with a 'hand' key")
     hand = obj.get("hand")
     if not isinstance(hand, str):
-        return _error("bad_input", "the 'hand' key must be a text")
+        return _error_line("bad_input", "the 'hand' key must be a text")
     values = list(map(obj.get, CONTEXT_KEYS))  # in make_context's order; absent or null = default
     if None in values:
         values = [_DEFAULTS[i] if v is None else v for i, v in enumerate(values)]
-    return _score_values(hand, values, ruleset)
+    return _answer_values(hand, values, ruleset)
 
 
-def _score_values(hand: str, values, ruleset: str, context=make_context):
-    """:func:`_score` once the line is read: ``values`` in the order ``context`` (make_context, or
+def _answer_values(hand: str, values, ruleset: str, context=make_context) -> str:
+    """:func:`answer` once the line is read: ``values`` in the order ``context`` (make_context, or
     known_context for values known to be valid) takes them after the hand."""
     try:
         try:
@@ -109,18 +114,11 @@ def _score_values(hand: str, values, ruleset: str, context=make_context):
         p = parse_hand(hand)
         ctx = context(p, *values)
         fan_points, fans, _ = score_parsed(p, ctx, rs)
-        return fan_points, fans, ctx.flowers
     except MCRError as e:
-        return _error(e.code, str(e))
+        return _error_line(e.code, str(e))
     except Exception as e:  # a bad line never stops the batch
-        return _error("internal_error", f"{type(e).__name__}: {e}")
-
-
-def answer(line: str, ruleset: str) -> str:
-    """One ``--jsonl`` input line -> its output line, newline included (never raises for bad input).
-    The one per-line function of both ``--jsonl`` paths: this process, and the ``--jobs`` workers."""
-    r = _score(line, ruleset)
-    return _dumps(r) + "\n" if isinstance(r, dict) else result_json(*r)
+        return _error_line("internal_error", f"{type(e).__name__}: {e}")
+    return result_json(fan_points, fans, ctx.flowers)
 
 
 def run_jsonl(ruleset: str, stdin=None, stdout=None) -> int:
