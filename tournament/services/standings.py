@@ -150,10 +150,9 @@ class _Table:
         return scores
 
 
-def _facts_statements(some_tables: bool) -> tuple[Select, Select, Select, Select]:
-    """The seats, summed payments, tables with totals and summed active penalties of the sessions whose ids are
-    bound as `sessions` (a list); with `some_tables`, of the tables bound as `tables` alone (a list of
-    (session id, table number)); penalties are always of whole sessions.
+def _table_statements(some_tables: bool) -> tuple[Select, Select, Select]:
+    """The seats, summed payments and tables with totals of the sessions whose ids are bound as `sessions` (a
+    list); with `some_tables`, of the tables bound as `tables` alone (a list of (session id, table number)).
 
     Each query starts from the tournament's sessions and joins down (the session index drives it). Built once,
     run with bound values: building a statement costs more than running these small ones.
@@ -180,18 +179,20 @@ def _facts_statements(some_tables: bool) -> tuple[Select, Select, Select, Select
               .join(TournamentSession, TournamentSession.id == SessionTable.session_id)
               .outerjoin(TableTotal, TableTotal.table_id == SessionTable.id)
               .where(at(SessionTable)))
-    penalties = (select(Penalty.session_id, Penalty.player_id, func.sum(Penalty.amount))
-                 .join(TournamentSession, TournamentSession.id == Penalty.session_id)
-                 .where(in_sessions, Penalty.cancelled_at.is_(None))
-                 .group_by(Penalty.session_id, Penalty.player_id))
-    return seats, payments, totals, penalties
+    return seats, payments, totals
 
 
-_ALL_TABLES = _facts_statements(some_tables=False)
+_ALL_TABLES = _table_statements(some_tables=False)
+_SOME_TABLES = _table_statements(some_tables=True)
+# Summed active penalties per session and player, of the sessions bound as `sessions`.
+_ACTIVE_PENALTIES = (select(Penalty.session_id, Penalty.player_id, func.sum(Penalty.amount))
+                     .join(TournamentSession, TournamentSession.id == Penalty.session_id)
+                     .where(TournamentSession.id.in_(bindparam("sessions", expanding=True)),
+                            Penalty.cancelled_at.is_(None))
+                     .group_by(Penalty.session_id, Penalty.player_id))
 _PLAYERS = (select(Player.id, Player.first_name, Player.last_name, Player.country, Player.team, Player.is_substitute,
                    Player.status)
             .where(Player.tournament_id == bindparam("tournament_id", type_=Integer)).order_by(Player.id))
-_SOME_TABLES = _facts_statements(some_tables=True)
 
 
 def _run(statement: Select, values: dict) -> Sequence[Row]:
@@ -200,6 +201,7 @@ def _run(statement: Select, values: dict) -> Sequence[Row]:
 
 
 def _rows(statement: Select) -> Sequence[Row]:
+    """`_run` for a statement with its values inside (the statistics' queries)."""
     return _run(statement, {})
 
 
@@ -209,7 +211,7 @@ def _load_tables(session_key: dict[int, int],
     result: the session number): three queries. `only`, a list of (session id, table number), restricts the
     load to those tables."""
     tables: dict[tuple[int, int], _Table] = {}
-    seats, payments, totals, _ = _ALL_TABLES if only is None else _SOME_TABLES
+    seats, payments, totals = _ALL_TABLES if only is None else _SOME_TABLES
     values = {"sessions": list(session_key), "tables": list(only or ())}
 
     def table(session_id: int, number: int) -> _Table:
@@ -238,7 +240,7 @@ def _load_tables(session_key: dict[int, int],
 
 def _load_penalties(session_key: dict[int, int]) -> dict[tuple[int, int], int]:
     """Active penalty points per (session number, player)."""
-    rows = _run(_ALL_TABLES[3], {"sessions": list(session_key)})
+    rows = _run(_ACTIVE_PENALTIES, {"sessions": list(session_key)})
     return {(session_key[session_id], player_id): int(total) for session_id, player_id, total in rows}
 
 
@@ -432,8 +434,8 @@ def _read_facts(t: Tournament, marker: tuple[int, ...] | None) -> _Facts:
 
 
 def _changes_above_query() -> Select:
-    """The number of the tournament's score changes, on every row of those with an id above `floor` (one row
-    with no change when there is none): one statement, so both are read at the same moment."""
+    """The number of score changes in the tournament's sessions in play, on every row of those with an id above
+    `floor` (one row with no change when there is none): one statement, so both are read at the same moment."""
     tournament_id = bindparam("tournament_id", type_=Integer)
     total = (select(func.count().label("total")).select_from(ScoreChange)
              .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
@@ -448,22 +450,17 @@ def _changes_above_query() -> Select:
 _CHANGES_ABOVE = _changes_above_query()
 
 
-def _only_scores_changed(before: tuple[int, ...], after: tuple[int, ...]) -> bool:
-    """True when two markers differ in their score changes and penalties alone (no setting, session or
-    player changed)."""
-    return all(a == b for i, (a, b) in enumerate(zip(before, after, strict=True))
-               if i not in (_LAST_CHANGE, _PENALTIES.start, _PENALTIES.start + 1, _CHANGES))
-
-
 def _updated_facts(last: _Facts, marker: tuple[int, ...]) -> _Facts | None:
     """`last` brought up to date by reloading only the tables with new score changes, and the penalties if
     they changed; None when that cannot be done safely (the caller then reads everything afresh).
 
-    The changes with an id above `last.floor` are read with the number of all changes, in one statement.
+    Only when the markers differ in score changes and penalties alone: their seating parts (settings,
+    sessions, players) are the same. The changes with an id above `last.floor` are read with the number of
+    all changes, in one statement.
     If the number below the floor grew, a change committed late (after one with a higher id) would be
     missed: everything is then read afresh.
     """
-    if last.marker is None or last.floor < 0 or not _only_scores_changed(last.marker, marker):
+    if last.marker is None or last.floor < 0 or seating_marker(last.marker) != seating_marker(marker):
         return None
     rows = _run(_CHANGES_ABOVE, {"tournament_id": last.tournament_id, "floor": last.floor})
     count = rows[0].total
