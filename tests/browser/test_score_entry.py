@@ -11,6 +11,7 @@ from tests.conftest import PASSWORD
 from tournament.services import draws as draw_service
 from tournament.services import play, scoring
 from tournament.services import registration as reg
+from tournament.services.errors import NotFound
 from tournament.services.registration import PlayerData
 from tournament.services.tournaments import add_staff
 
@@ -54,6 +55,46 @@ def test_referee_enters_a_win_with_the_picker_and_sees_the_fans_first(page, refe
     expect(page.locator("#hand-1")).to_contain_text("22 points")
     hand = scoring.get_hand(t, 1, 1, 1)
     assert hand.payment_map()[players[0].player_id] == -30
+
+
+def test_enter_in_the_hand_field_saves_the_win_as_typed(page, referee, table_one):
+    # Enter (a phone's Go key) pressed the form's first submit button, the hidden false-mahjong conversion:
+    # a 22-point win became a false mahjong and the winner was cleared.
+    t, players, table_url = table_one
+    log_in(page, referee.email, PASSWORD)
+    page.goto(table_url + "/hands/new?hand=1")
+    page.get_by_label("Winner").select_option(str(players[2].player_id))
+    page.get_by_label("Discarded by").select_option(str(players[0].player_id))
+    hand_field = page.get_by_label("Winning hand")
+    hand_field.fill("123456789m123s5p5p")
+    expect(page.locator("#live-score")).to_contain_text("Pure Straight")
+    hand_field.press("Enter")
+    expect(page.locator(".flashes")).to_contain_text("Hand 1 saved")
+    hand = scoring.get_hand(t, 1, 1, 1)
+    assert hand.false_mahjongs == []
+    assert hand.winner_id == players[2].player_id
+    assert hand.payment_map()[players[0].player_id] == -30
+
+
+def test_enter_on_a_refused_claim_keeps_it_a_claim(page, referee, table_one):
+    # With the refusal's "Record as a false mahjong" button on the page, Enter still only saves as typed: the
+    # engine refuses again and nothing is stored; converting takes that button.
+    t, players, table_url = table_one
+    log_in(page, referee.email, PASSWORD)
+    page.goto(table_url + "/hands/new?hand=1")
+    page.get_by_label("Winner").select_option(str(players[1].player_id))
+    page.get_by_label("Winning hand").fill(UNDER_5)
+    page.get_by_role("button", name="Save hand").click()
+    expect(page.get_by_role("button", name="Record as a false mahjong")).to_be_visible()
+    with page.expect_navigation():
+        page.get_by_label("Winning hand").press("Enter")
+    expect(page.get_by_role("button", name="Record as a false mahjong")).to_be_visible()
+    # Still the claim as typed: the winner kept, the false-mahjong rows empty.
+    expect(page.get_by_label("Winner")).to_have_value(str(players[1].player_id))
+    expect(page.get_by_label("Winning hand")).to_have_value(UNDER_5)
+    expect(page.locator(".fm-row").first.get_by_label("Hand claimed by", exact=False)).to_have_value("")
+    with pytest.raises(NotFound):
+        scoring.get_hand(t, 1, 1, 1)
 
 
 def test_refused_claim_becomes_a_false_mahjong_then_the_hand_is_corrected(page, referee, table_one):
