@@ -12,8 +12,6 @@ the file), sessions not played or still in play, and the tables that are unfinis
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections import defaultdict
 from dataclasses import dataclass
@@ -38,6 +36,7 @@ from tournament.models import (
     TournamentSession,
 )
 from tournament.services.clock import TimeCall
+from tournament.services.csvfile import csv_text
 from tournament.services.ranking import points_number
 from tournament.services.standings import standings
 
@@ -56,9 +55,10 @@ class EmaRow:
     score: int
     country: str
 
-    def cells(self) -> list[str]:
-        return [str(self.place), self.first_name, self.last_name, self.ema_number, str(self.table_points),
-                str(self.score), self.country]
+    def cells(self) -> list[str | int | float]:
+        """Place, points and score as numbers (written unquoted, a negative score too), the rest as text."""
+        return [self.place, self.first_name, self.last_name, self.ema_number, self.table_points, self.score,
+                self.country]
 
 
 @dataclass(frozen=True)
@@ -96,12 +96,9 @@ def ema_rows(t: Tournament) -> list[EmaRow]:
 
 
 def ema_csv(rows: list[EmaRow]) -> str:
-    """The file's text: the header line, then one line per row; CRLF line ends as CSV has them."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(HEADER)
-    writer.writerows(row.cells() for row in rows)
-    return buffer.getvalue()
+    """The file's text: the header line, then one line per row, through the app's one CSV writer (a name
+    like `=1+1` is written as text, not run as a formula)."""
+    return csv_text(HEADER, (row.cells() for row in rows))
 
 
 def _number_problems(ranked_ids: list[int], people: dict[int, Player]) -> list[Problem]:

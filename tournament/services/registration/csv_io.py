@@ -14,6 +14,7 @@ from sqlalchemy import delete, select, update
 from tournament.extensions import db
 from tournament.models import Player, PlayerImport, Tournament
 from tournament.models._common import utcnow
+from tournament.services.csvfile import FORMULA_START, csv_text
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.registration.lists import list_players
@@ -33,8 +34,6 @@ MAX_IMPORT_ROWS = 2000
 IMPORT_KEPT_FOR = timedelta(days=1)
 TRUE_WORDS = {"yes", "y", "1", "true"}
 FALSE_WORDS = {"no", "n", "0", "false", ""}
-# Spreadsheets run cells that start with these as formulas; exports quote them with a leading '.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 @dataclass
 class CsvRow:
@@ -277,18 +276,10 @@ def confirm_import(tournament: Tournament, import_id: int) -> list[Player]:
     return import_csv(tournament, text)
 
 
-def _cell(value: str) -> str:
-    return "'" + value if value.startswith(FORMULA_START) else value
-
-
 def export_csv(tournament: Tournament) -> str:
-    """Every player, by last name, with the import's header (the file imports again unchanged)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
-    for p in list_players(tournament):
-        writer.writerow(
-            [_cell(v) for v in (p.first_name, p.last_name, p.country, p.club, p.team, p.ema_number or "",
-                                "yes" if p.is_substitute else "no", p.notes)]
-        )
-    return out.getvalue()
+    """Every player, by last name, with the import's header (the file imports again unchanged: the import
+    takes off the `'` that the CSV writer puts before a cell a spreadsheet would run as a formula)."""
+    return csv_text(CSV_COLUMNS, (
+        (p.first_name, p.last_name, p.country, p.club, p.team, p.ema_number or "",
+         "yes" if p.is_substitute else "no", p.notes)
+        for p in list_players(tournament)))
