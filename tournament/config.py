@@ -69,10 +69,14 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_DURATION": timedelta(days=int(env.get("REMEMBER_DAYS") or 30)),
         "TRUSTED_PROXIES": int(env.get("TRUSTED_PROXIES") or 0),
-        # Login throttle (tournament.services.throttle): failures allowed in the sliding window.
-        "LOGIN_THROTTLE_WINDOW": timedelta(minutes=15),
-        "LOGIN_FAILURES_PER_ACCOUNT": 10,
-        "LOGIN_FAILURES_PER_ADDRESS": 30,
+        # Login throttle (tournament.services.throttle): after LOGIN_FREE_FAILURES failures for an account (or
+        # a trusted device) within LOGIN_THROTTLE_WINDOW, each attempt waits 1, 2, 4 ... s (at most
+        # LOGIN_MAX_DELAY) after the last failure; one address may fail 300 times in 15 minutes (a venue's NAT).
+        "LOGIN_THROTTLE_WINDOW": timedelta(hours=24),
+        "LOGIN_FREE_FAILURES": 5,
+        "LOGIN_MAX_DELAY": timedelta(minutes=15),
+        "LOGIN_ADDRESS_WINDOW": timedelta(minutes=15),
+        "LOGIN_FAILURES_PER_ADDRESS": 300,
         "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
         # One form field (Werkzeug's default is 500 KB): a players CSV of 1.5 MB pasted into the import box.
         "MAX_FORM_MEMORY_SIZE": 4 * 1024 * 1024,

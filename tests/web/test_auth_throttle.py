@@ -1,4 +1,6 @@
-"""Brute-force throttle: per account and per client address, in the database (so across workers)."""
+"""Brute-force throttle (issue 22 item 13): slowed down, never locked out. Per account an exponential delay
+after 5 free failures, per trusted device (a cookie from an earlier login) its own delay instead, per client
+address a limit a venue behind one NAT does not meet. In the database, so across workers."""
 
 from __future__ import annotations
 
@@ -9,24 +11,50 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
-from tests.helpers import PASSWORD, csrf_token, make_user
+from tests.helpers import PASSWORD, csrf_token, make_user, post_form
 from tournament import create_app
 from tournament.extensions import db
+from tournament.models._common import utcnow
 from tournament.models.users import LoginAttempt
+from tournament.services import throttle
 
 VICTIM = "victim@example.org"
+OTHER = "other@example.org"
+NAT = "198.51.100.9"
 
 
 @pytest.fixture
 def victim(app):
     with app.app_context():
         make_user(VICTIM, "organiser")
+        make_user(OTHER, "referee")
+
+
+class Clock:
+    """The throttle's clock, moved by hand: a delay runs out only when the test says so (a slow machine
+    cannot let an attempt through early, nor a fast one make it wait)."""
+
+    def __init__(self) -> None:
+        self.now = utcnow()
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock(monkeypatch) -> Clock:
+    clock = Clock()
+    monkeypatch.setattr(throttle, "utcnow", clock)
+    return clock
 
 
 def _login(client, email: str, password: str, address: str = "203.0.113.7"):
@@ -37,85 +65,133 @@ def _login(client, email: str, password: str, address: str = "203.0.113.7"):
                        environ_base=environ)
 
 
-def _attempts(app) -> int:
+def _attempts(app, email: str | None = None) -> int:
     with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(LoginAttempt))
+        query = select(func.count()).select_from(LoginAttempt)
+        if email is not None:
+            query = query.where(LoginAttempt.email == email)
+        return db.session.scalar(query)
 
 
-def test_fifty_wrong_passwords_then_the_right_one_does_not_log_in(app, victim, caplog, monkeypatch):
+def _seed_failures(app, clock: Clock, count: int, address: str) -> None:
+    """`count` failed logins from `address` just now, each for another account (players mistyping once)."""
+    with app.app_context():
+        db.session.execute(LoginAttempt.__table__.insert(), [
+            {"email": f"player{i}@example.org", "address": address, "created_at": clock.now} for i in range(count)
+        ])
+        db.session.commit()
+
+
+def _logged_in(client) -> bool:
+    return client.get("/account").status_code == 200
+
+
+def _logout(client) -> None:
+    assert post_form(client, "/logout", {}, form_url="/account").status_code == 302
+
+
+def test_failures_slow_the_account_down_exponentially_and_the_right_password_gets_in_after(
+        app, victim, clock, caplog, monkeypatch):
     client = app.test_client()
     # The test session ran the migrations in this process: Alembic's logging setup disabled existing loggers.
     monkeypatch.setattr(logging.getLogger("tournament.auth"), "disabled", False)
     caplog.set_level(logging.INFO, logger="tournament.auth")
-    statuses = [_login(client, VICTIM, f"guess-{i:04d}").status_code for i in range(50)]
-    assert statuses == [401] * 10 + [429] * 40
-    response = _login(client, VICTIM, PASSWORD)
-    assert response.status_code == 429
-    assert 0 < int(response.headers["Retry-After"]) <= 15 * 60
-    html = response.get_data(as_text=True)
-    assert "Too many failed logins for this account. Wait 15 minutes and try again." in html
-    assert client.get("/account").status_code == 302  # not logged in
-    assert _attempts(app) == 10  # refused attempts are not counted: the lock-out ends with the window
-    assert "login throttled for this account: account victim@example.org" in caplog.text
+    first = [_login(client, VICTIM, f"guess-{i}") for i in range(5)]
+    assert [r.status_code for r in first] == [401] * 5
+    assert ["Retry-After" in r.headers for r in first] == [False] * 4 + [True]  # 5 free failures
+    assert first[-1].headers["Retry-After"] == "1"
+    assert "Wrong email or password. Wait 1 second before trying again." in first[-1].get_data(as_text=True)
+    # Inside the delay even the right password waits (and is not counted): 429 with the seconds left.
+    refused = _login(client, VICTIM, PASSWORD)
+    assert refused.status_code == 429 and refused.headers["Retry-After"] == "1"
+    assert "Too many failed logins for this account. Wait 1 second and try again." in refused.get_data(as_text=True)
+    assert not _logged_in(client) and _attempts(app) == 5
+    # Each failure after the delay doubles it, up to 15 minutes: a slowdown, never a lock-out.
+    delays = []
+    for i in range(12):
+        clock.advance(int(refused.headers["Retry-After"]) if i == 0 else delays[-1])
+        answer = _login(client, VICTIM, f"more-{i}")
+        assert answer.status_code == 401
+        delays.append(int(answer.headers["Retry-After"]))
+    assert delays == [2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900, 900]
+    clock.advance(899)
+    late = _login(client, VICTIM, PASSWORD)
+    assert late.status_code == 429 and late.headers["Retry-After"] == "1"
+    assert "Wait 1 second" in late.get_data(as_text=True)
+    clock.advance(1)
+    assert _login(client, VICTIM, PASSWORD).status_code == 302 and _logged_in(client)
+    assert _attempts(app, VICTIM) == 0  # the success forgets the account's failures
+    assert "login throttled for this account: victim@example.org" in caplog.text
     assert "failed login for victim@example.org from 203.0.113.7" in caplog.text
 
 
-def test_the_window_slides_and_a_success_forgets_the_failures(app, victim):
+def test_a_mistyped_password_or_four_costs_nothing_and_a_success_forgets_them(app, victim, clock):
     client = app.test_client()
-    for i in range(10):
-        assert _login(client, VICTIM, f"guess-{i}").status_code == 401
+    for i in range(4):
+        answer = _login(client, VICTIM, f"typo-{i}")
+        assert answer.status_code == 401 and "Retry-After" not in answer.headers
+    assert _login(client, VICTIM, PASSWORD).status_code == 302
+    assert _attempts(app) == 0
+
+
+def test_failures_older_than_the_window_no_longer_count(app, victim, clock):
+    client = app.test_client()
+    for _ in range(6):
+        clock.advance(60)
+        _login(client, VICTIM, "guess")
     assert _login(client, VICTIM, PASSWORD).status_code == 429
-    # Age the oldest failure past the window: nine remain, one more attempt is allowed.
-    with app.app_context():
-        oldest = db.session.scalar(select(func.min(LoginAttempt.id)))
-        db.session.execute(update(LoginAttempt).where(LoginAttempt.id == oldest)
-                           .values(created_at=LoginAttempt.created_at - timedelta(minutes=16)))
-        db.session.commit()
-    response = _login(client, VICTIM, PASSWORD)
-    assert response.status_code == 302
-    with app.app_context():
-        assert db.session.scalar(select(func.count()).select_from(LoginAttempt)
-                                 .where(LoginAttempt.email == VICTIM)) == 0
+    clock.advance(24 * 3600 - 6 * 60 + 121)  # a day after the first two: four remain, and this fifth
+    answer = _login(client, VICTIM, "guess-again")
+    assert answer.status_code == 401 and answer.headers["Retry-After"] == "1"
+    assert _attempts(app, VICTIM) == 5
 
 
-def test_one_address_guessing_many_accounts_is_throttled_but_not_other_addresses(app, victim):
-    client = app.test_client()
-    for i in range(30):  # a password-spraying run: one guess at each of 30 (mostly unknown) accounts
-        response = _login(client, f"user{i}@example.org", "Summer2026!", address="198.51.100.9")
-        assert response.status_code == 401
-    response = _login(client, VICTIM, PASSWORD, address="198.51.100.9")
+def test_a_venue_of_300_players_behind_one_nat_is_not_locked_out(app, victim, clock):
+    """299 players at one venue each mistyped once within 15 minutes: the next one still gets in."""
+    _seed_failures(app, clock, 299, NAT)
+    assert _login(app.test_client(), VICTIM, PASSWORD, address=NAT).status_code == 302
+
+
+def test_one_address_guessing_many_accounts_is_limited_but_not_other_addresses(app, victim, clock):
+    _seed_failures(app, clock, 299, NAT)
+    # The 300th failure from the address in 15 minutes (a password-spraying run): one guess each.
+    assert _login(app.test_client(), "user300@example.org", "Summer2026!", address=NAT).status_code == 401
+    response = _login(app.test_client(), VICTIM, PASSWORD, address=NAT)
     assert response.status_code == 429
     assert "from your network address" in response.get_data(as_text=True)
+    assert int(response.headers["Retry-After"]) == 15 * 60
     assert _login(app.test_client(), VICTIM, PASSWORD, address="192.0.2.44").status_code == 302
+    clock.advance(15 * 60)  # the sliding window moves on
+    assert _login(app.test_client(), OTHER, PASSWORD, address=NAT).status_code == 302
 
 
-def test_the_account_limit_holds_whatever_the_address(app, victim):
-    for i in range(10):  # a botnet: every guess from another address
+def test_the_account_delay_holds_whatever_the_address(app, victim, clock):
+    for i in range(5):  # a botnet: every guess from another address
         assert _login(app.test_client(), VICTIM, f"guess-{i}", address=f"10.0.0.{i}").status_code == 401
     assert _login(app.test_client(), VICTIM, PASSWORD, address="10.0.1.1").status_code == 429
 
 
-def test_the_count_is_shared_between_workers(app, database_url, victim):
+def test_the_count_is_shared_between_workers(app, database_url, victim, clock):
     """Two app instances on one database stand for two gunicorn workers: failures on one count on both."""
     other_worker = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
     for i in range(5):
-        assert _login(app.test_client(), VICTIM, f"guess-a{i}").status_code == 401
-        assert _login(other_worker.test_client(), VICTIM, f"guess-b{i}").status_code == 401
+        worker = app if i % 2 else other_worker
+        assert _login(worker.test_client(), VICTIM, f"guess-{i}").status_code == 401
     assert _login(app.test_client(), VICTIM, PASSWORD).status_code == 429
     assert _login(other_worker.test_client(), VICTIM, PASSWORD).status_code == 429
     with other_worker.app_context():
         db.engine.dispose()
 
 
-def test_email_case_and_spaces_do_not_reset_the_count(app, victim):
+def test_email_case_and_spaces_do_not_reset_the_count(app, victim, clock):
     client = app.test_client()
-    for i in range(10):
+    for i in range(5):
         email = [VICTIM, VICTIM.upper(), f"  {VICTIM} "][i % 3]
         assert _login(client, email, f"guess-{i}").status_code == 401
     assert _login(client, "Victim@Example.org", PASSWORD).status_code == 429
 
 
-def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, victim):
+def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, victim, clock):
     """With TRUSTED_PROXIES=1 (nginx in front) every client has its own count, not one for the proxy."""
     proxied = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "TRUSTED_PROXIES": 1})
 
@@ -126,18 +202,77 @@ def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, vict
                            environ_base={"REMOTE_ADDR": "127.0.0.1"},
                            headers={"X-Forwarded-For": client_address})
 
-    for i in range(30):
-        assert via_proxy(f"user{i}@example.org", "Summer2026!", "198.51.100.9").status_code == 401
-    assert via_proxy(VICTIM, PASSWORD, "198.51.100.9").status_code == 429
+    _seed_failures(proxied, clock, 299, NAT)
+    assert via_proxy("user300@example.org", "Summer2026!", NAT).status_code == 401
+    assert via_proxy(VICTIM, PASSWORD, NAT).status_code == 429
     assert via_proxy(VICTIM, PASSWORD, "192.0.2.44").status_code == 302  # another client behind the proxy
     with proxied.app_context():
         assert db.session.scalar(select(func.count()).select_from(LoginAttempt)
-                                 .where(LoginAttempt.address == "198.51.100.9")) == 30
+                                 .where(LoginAttempt.address == NAT)) == 300
         db.engine.dispose()
 
 
-def test_concurrent_guesses_on_several_workers_get_no_more_than_the_limit(app, victim):
-    """30 wrong passwords sent at the same moment to a threaded server: exactly 10 are checked, 20 refused."""
+# --- device cookies: a device that logged in to the account before -------------------------------------
+
+
+def _attack(app, clock: Clock, guesses: int = 8) -> int:
+    """Guesses at VICTIM from elsewhere, each as soon as allowed; the delay they leave, in seconds."""
+    wait = 0
+    for i in range(guesses):
+        clock.advance(wait)
+        answer = _login(app.test_client(), VICTIM, f"attack-{i}", address="192.0.2.66")
+        assert answer.status_code == 401
+        wait = int(answer.headers.get("Retry-After", 0))
+    return wait
+
+
+def test_a_device_that_logged_in_before_is_not_held_up_by_guesses_elsewhere(app, victim, clock):
+    phone = app.test_client()
+    assert _login(phone, VICTIM, PASSWORD).status_code == 302
+    _logout(phone)
+    assert _attack(app, clock) == 8  # the account waits 8 s after each guess now
+    assert _login(app.test_client(), VICTIM, PASSWORD).status_code == 429  # a new device waits it out
+    assert _login(phone, VICTIM, PASSWORD).status_code == 302 and _logged_in(phone)
+    # The guesses from elsewhere still count against the account: the owner's success does not reset them.
+    assert _attempts(app, VICTIM) == 8
+
+
+def test_a_trusted_device_has_a_delay_of_its_own(app, victim, clock):
+    phone = app.test_client()
+    assert _login(phone, VICTIM, PASSWORD).status_code == 302
+    _logout(phone)
+    answers = [_login(phone, VICTIM, f"thief-{i}") for i in range(5)]
+    assert [a.status_code for a in answers] == [401] * 5 and answers[-1].headers["Retry-After"] == "1"
+    refused = _login(phone, VICTIM, PASSWORD)
+    assert refused.status_code == 429
+    assert "Too many failed logins from this device" in refused.get_data(as_text=True)
+    assert _attempts(app, VICTIM) == 0  # the account is not slowed down by one device's failures
+    assert _login(app.test_client(), VICTIM, PASSWORD).status_code == 302
+
+
+def test_a_trusted_device_is_not_held_up_by_its_venues_address_limit(app, victim, clock):
+    phone = app.test_client()
+    assert _login(phone, VICTIM, PASSWORD, address=NAT).status_code == 302
+    _logout(phone)
+    _seed_failures(app, clock, 300, NAT)
+    assert _login(app.test_client(), VICTIM, PASSWORD, address=NAT).status_code == 429
+    assert _login(phone, VICTIM, PASSWORD, address=NAT).status_code == 302
+
+
+def test_a_device_cookie_of_another_account_or_a_forged_one_does_not_help(app, victim, clock):
+    laptop = app.test_client()
+    assert _login(laptop, OTHER, PASSWORD).status_code == 302
+    _logout(laptop)
+    _attack(app, clock)
+    assert _login(laptop, VICTIM, PASSWORD).status_code == 429
+    # The cookie is signed: another device id or account list written by hand is ignored.
+    forged = app.test_client()
+    forged.set_cookie("mcr_device", "eyJkIjoieCIsImEiOltdfQ.forged.signature", path="/login")
+    assert _login(forged, VICTIM, PASSWORD).status_code == 429
+
+
+def test_concurrent_guesses_on_several_workers_get_no_more_than_the_free_ones(app, victim, clock):
+    """30 wrong passwords sent at the same moment to a threaded server: exactly 5 are checked, 25 refused."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
@@ -165,5 +300,5 @@ def test_concurrent_guesses_on_several_workers_get_no_more_than_the_limit(app, v
             t.join(timeout=60)
     finally:
         server.shutdown()
-    assert sorted(statuses) == [401] * 10 + [429] * 20
-    assert _attempts(app) == 10
+    assert sorted(statuses) == [401] * 5 + [429] * 25
+    assert _attempts(app) == 5

@@ -1,4 +1,14 @@
-"""Login throttle: too many failed logins for one account, or from one client address, in a sliding window.
+"""Login throttle: slows guessing down instead of locking accounts out.
+
+- Per account: the first `LOGIN_FREE_FAILURES` failures in the window cost nothing; after that each attempt
+  must wait 1, 2, 4, 8 ... seconds (at most `LOGIN_MAX_DELAY`) after the account's last failure. An attempt
+  inside the delay is refused (429 with the seconds left) and not counted; the right password gets in as soon
+  as the delay is over, so an attacker keeps the owner out for minutes at most, never for a fixed lock-out.
+- Per device (OWASP "device cookies"): a device that has logged in to the account before (the web edge
+  checks its signed cookie) is judged by its own failures instead of the account's, so an attacker
+  hammering the account elsewhere does not slow its owner's phone or laptop down.
+- Per client address: a sliding-window limit generous enough for a venue of 300 players behind one NAT, so
+  that only a run spraying guesses over many accounts from one address meets it.
 
 Failures live in the database (login_attempts), so the limit holds across gunicorn workers and restarts.
 Each attempt is counted *before* the password is checked, in a short transaction of its own: committed at
@@ -25,82 +35,124 @@ from tournament.models.users import LoginAttempt
 log = logging.getLogger("tournament.auth")
 
 
+# A trusted device's failures are counted under this prefix and its random id in `login_attempts.email`,
+# apart from its account's (an email typed as "device:..." names no device unless it knows a device's secret id).
+DEVICE_PREFIX = "device:"
+
+
+def wait_text(seconds: int) -> str:
+    if seconds < 120:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    return f"{math.ceil(seconds / 60)} minutes"
+
+
 @dataclass(frozen=True)
 class Throttled:
-    """Logins refused for now: why, and how many seconds until the window lets one through."""
+    """Logins refused for now: why, and how many seconds until one is let through."""
 
     reason: str
     retry_after: int
 
     @property
     def message(self) -> str:
-        minutes = max(1, math.ceil(self.retry_after / 60))
-        return (f"Too many failed logins {self.reason}. Wait {minutes} minute{'s' if minutes > 1 else ''} "
-                "and try again.")
+        return f"Too many failed logins {self.reason}. Wait {wait_text(self.retry_after)} and try again."
 
 
 def _window() -> timedelta:
     return current_app.config["LOGIN_THROTTLE_WINDOW"]
 
 
-def _key(email: str) -> str:
+def _key(email: str, device: str | None = None) -> str:
+    """The counter an attempt is judged by: the device's when it is trusted for the account, else the account's."""
+    if device:
+        return (DEVICE_PREFIX + device)[:254]
     return email.strip().lower()[:254]
 
 
-def _retry_after(conn: Connection, column, value: str, limit: int, now: datetime) -> int | None:
-    """Seconds until fewer than `limit` failures for `value` remain in the window; None when not throttled."""
+def delay_after(failures: int) -> int:
+    """Seconds an account (or device) waits after its last failure, with `failures` in the window."""
+    config = current_app.config
+    over = failures - config["LOGIN_FREE_FAILURES"]
+    if over < 0:
+        return 0
+    cap = int(config["LOGIN_MAX_DELAY"].total_seconds())
+    return cap if over >= cap.bit_length() else min(cap, 2 ** over)
+
+
+def _account_wait(conn: Connection, key: str, now: datetime) -> int | None:
+    """Seconds left of the delay its recent failures put on `key`; None when an attempt may go ahead."""
+    failures, last = conn.execute(
+        select(func.count(), func.max(LoginAttempt.created_at))
+        .where(LoginAttempt.email == key, LoginAttempt.created_at > now - _window())
+    ).one()
+    delay = delay_after(failures)
+    if not delay or last is None:
+        return None
+    left = math.ceil((last + timedelta(seconds=delay) - now).total_seconds())
+    return left if left > 0 else None
+
+
+def _address_wait(conn: Connection, address: str, now: datetime) -> int | None:
+    """Seconds until fewer than the limit of failures from `address` remain in its window; None when under."""
+    window = current_app.config["LOGIN_ADDRESS_WINDOW"]
     recent = (select(LoginAttempt.created_at)
-              .where(column == value, LoginAttempt.created_at > now - _window())
+              .where(LoginAttempt.address == address, LoginAttempt.created_at > now - window)
               .order_by(LoginAttempt.created_at.desc()))
     # The limit-th most recent failure: once it leaves the window, one more attempt is allowed.
-    boundary = conn.scalar(recent.offset(limit - 1).limit(1))
+    boundary = conn.scalar(recent.offset(current_app.config["LOGIN_FAILURES_PER_ADDRESS"] - 1).limit(1))
     if boundary is None:
         return None
-    return max(1, math.ceil((boundary + _window() - now).total_seconds()))
+    return max(1, math.ceil((boundary + window - now).total_seconds()))
 
 
-def _throttled(conn: Connection, email: str, address: str, now: datetime) -> Throttled | None:
-    config = current_app.config
-    for column, value, limit, reason in (
-        (LoginAttempt.email, email, config["LOGIN_FAILURES_PER_ACCOUNT"], "for this account"),
-        (LoginAttempt.address, address, config["LOGIN_FAILURES_PER_ADDRESS"], "from your network address"),
-    ):
-        wait = _retry_after(conn, column, value, limit, now)
-        if wait is not None:
-            log.warning("login throttled %s: account %s, address %s, retry after %ss",
-                        reason, email, address, wait)
-            return Throttled(reason, wait)
-    return None
+def _throttled(conn: Connection, key: str, address: str, trusted: bool, now: datetime) -> Throttled | None:
+    wait = _account_wait(conn, key, now)
+    reason = "from this device" if trusted else "for this account"
+    # A trusted device has proved itself on this account before: a venue's shared address does not hold it up.
+    if wait is None and not trusted:
+        wait, reason = _address_wait(conn, address, now), "from your network address"
+    if wait is None:
+        return None
+    log.warning("login throttled %s: %s, address %s, retry after %ss", reason, key, address, wait)
+    return Throttled(reason, wait)
 
 
-def begin_attempt(email: str, address: str) -> Throttled | None:
-    """Throttled when the account or the address has reached its limit in the window (nothing is counted
-    then: a lock-out ends with the window). Otherwise the attempt is counted as a failure at once, until
-    `succeeded` takes it back."""
-    email, address, now = _key(email), address[:64], utcnow()
+def begin_attempt(email: str, address: str, device: str | None = None) -> Throttled | None:
+    """Throttled while the account's delay runs or the address is at its limit (nothing is counted then).
+    Otherwise the attempt is counted as a failure at once, until `succeeded` takes it back.
+
+    `device`: the id of a device the web edge found trusted for this account (its signed cookie says it has
+    logged in to it before); the attempt is then judged and counted by the device's failures instead."""
+    key, address, now = _key(email, device), address[:64], utcnow()
     with db.engine.connect() as conn, conn.begin():
         if conn.dialect.name == "postgresql":
-            # One attempt at a time per account and per address, always in this order (no deadlock).
-            for key in (f"login-account:{email}", f"login-address:{address}"):
-                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": key})
+            # One attempt at a time per account (or device) and per address, always in this order (no deadlock).
+            for lock in (f"login-account:{key}", f"login-address:{address}"):
+                conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": lock})
         # Older failures can never count again: the table stays the size of one window. Writing first also
         # makes SQLite take its write lock before counting.
-        conn.execute(delete(LoginAttempt).where(LoginAttempt.created_at <= now - _window()))
-        throttled = _throttled(conn, email, address, now)
+        oldest = now - max(_window(), current_app.config["LOGIN_ADDRESS_WINDOW"])
+        conn.execute(delete(LoginAttempt).where(LoginAttempt.created_at <= oldest))
+        throttled = _throttled(conn, key, address, bool(device), now)
         if throttled is None:
-            conn.execute(insert(LoginAttempt).values(email=email, address=address, created_at=now))
+            conn.execute(insert(LoginAttempt).values(email=key, address=address, created_at=now))
     return throttled
 
 
-def failed(email: str, address: str) -> None:
-    """The attempt failed: it stays counted; logged for whoever watches the logs."""
-    log.info("failed login for %s from %s", _key(email), address)
+def failed(email: str, address: str, device: str | None = None) -> int:
+    """The attempt failed: it stays counted; logged for whoever watches the logs. Returns the seconds to
+    wait before the next attempt (0: none)."""
+    key = _key(email, device)
+    log.info("failed login for %s from %s%s", _key(email), address, " (trusted device)" if device else "")
+    with db.engine.connect() as conn:
+        return _account_wait(conn, key, utcnow()) or 0
 
 
-def succeeded(email: str) -> None:
-    """A successful login forgets the account's failures, this attempt's included (in the request's unit of
-    work: should the request fail after all, they stay counted)."""
-    db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == _key(email)))
+def succeeded(email: str, device: str | None = None) -> None:
+    """A successful login forgets the failures it was judged by, this attempt's included (in the request's
+    unit of work: should the request fail after all, they stay counted). Through a trusted device, those of
+    the device only: guesses at the account from elsewhere keep slowing the elsewhere down."""
+    db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == _key(email, device)))
 
 
 def failures(email: str) -> int:

@@ -1,6 +1,7 @@
 """Login and logout.
 
-    GET/POST /login     log in (throttled per account and per client address: 429 with Retry-After)
+    GET/POST /login     log in (slowed down per account, per trusted device and per client address: 429 with
+                        Retry-After while a delay runs; see tournament.services.throttle)
     POST     /logout    log out this device (its session and remember cookies stop working everywhere)
 """
 
@@ -11,6 +12,7 @@ from flask_login import current_user, login_user, logout_user
 
 from tournament.services import throttle
 from tournament.services import users as user_service
+from tournament.web.auth import devices
 from tournament.web.auth.forms import LoginForm
 from tournament.web.helpers import safe_next
 
@@ -33,22 +35,28 @@ def login():
     form = LoginForm()
     if form.validate_on_submit():
         email, address = form.email.data, client_address()
-        # Counted before the password is checked: while throttled even the right password is refused.
-        throttled = throttle.begin_attempt(email, address)
+        # A device that has logged in to this account before is judged by its own failures, not the account's.
+        device = devices.trusted_device(email)
+        # Counted before the password is checked: while a delay runs even the right password waits it out.
+        throttled = throttle.begin_attempt(email, address, device)
         if throttled is not None:
             form.password.errors.append(throttled.message)
             response = render_template("auth/login.html", form=form), 429
             return (*response, {"Retry-After": str(throttled.retry_after)})
         user = user_service.authenticate(email, form.password.data)
         if user is not None:
-            throttle.succeeded(email)
+            throttle.succeeded(email, device)
             user_service.start_login(user, remember=bool(form.remember.data))
             login_user(user, remember=bool(form.remember.data))
             flash(f"Welcome, {user.display_name}.", "success")
-            return redirect(_after_login())
-        throttle.failed(email, address)
-        form.password.errors.append("Wrong email or password.")
-        return render_template("auth/login.html", form=form), 401
+            response = redirect(_after_login())
+            devices.remember_device(response, email)
+            return response
+        wait = throttle.failed(email, address, device)
+        form.password.errors.append("Wrong email or password." + (
+            f" Wait {throttle.wait_text(wait)} before trying again." if wait else ""))
+        response = render_template("auth/login.html", form=form), 401
+        return (*response, {"Retry-After": str(wait)}) if wait else response
     return render_template("auth/login.html", form=form), 400 if form.is_submitted() else 200
 
 
