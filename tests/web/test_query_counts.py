@@ -101,3 +101,20 @@ def test_public_pages_run_as_many_queries_for_64_players_as_for_8(client, organi
     assert not differ, "\n".join(differ)
     # And none of them is expensive: a page is a handful of queries, not one per row.
     assert max(cold for cold, _ in large_counts.values()) <= 25, large_counts
+
+
+def test_staff_play_page_runs_as_many_queries_for_32_tables_as_for_8(organiser_client, organiser, app_ctx):
+    """The page a referee keeps open during play lists every table with its scores and the session check:
+    it read a score sheet per table, ~30 queries each (bench/play_page.py: 246 at 8 tables, 966 at 32, 3,726
+    at 125 before this test; 13 after)."""
+    counts = {}
+    for tables in (8, 32):
+        t, _ = _played_tournament(organiser, 4 * tables, f"Open {tables}")
+        url = f"/manage/tournaments/{t.id}/play/1"
+        with counting_queries() as statements:
+            response = organiser_client.get(url)
+        assert response.status_code == 200, url
+        assert response.get_data(as_text=True).count('class="table-card') == tables
+        counts[tables] = len(statements)
+    assert counts[8] == counts[32], counts
+    assert counts[32] <= 20, counts

@@ -25,7 +25,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from tournament.models import HANDS_PER_SESSION, SessionStatus, Tournament
-from tournament.services import ConflictError, NotFound, ServiceError, penalties, play, scoring
+from tournament.services import ConflictError, NotFound, ServiceError, ema, penalties, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
 from tournament.web.hands.forms import (
@@ -89,9 +89,10 @@ def index(tournament_id: int):
 def session(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
     s = _session_or_404(t, number)
-    sheets = [scoring.table_sheet(t, number, table) for table in play.table_numbers(s)]
-    problems = scoring.session_problems(t, number) if s.status in (SessionStatus.IN_PLAY,
-                                                                   SessionStatus.FINISHED) else []
+    # Constant queries whatever the size: every table read at once, the check as the EMA check reads it.
+    sheets = play.session_tables(s)
+    problems = [scoring.TableProblem(table, message) for _, table, message in ema.table_problems({s.id: number})
+                ] if s.status in (SessionStatus.IN_PLAY, SessionStatus.FINISHED) else []
     return render_template("hands/session.html", tournament=t, session=s, sheets=sheets, problems=problems,
                            finish_form=FinishForm(), button=ConvertForm(), hands_per_session=HANDS_PER_SESSION)
 
