@@ -5,10 +5,16 @@ The key is claimed by inserting its row in the request's own transaction, before
 second request with the same key then waits on the unique index until the first transaction ends: if the
 first committed, its row holds the answer to replay; if it rolled back (it failed, so nothing was stored),
 the second goes ahead as if it were first. Answers are kept for `KEEP`.
+
+A stored answer is given again only to a user who still holds the rights the request was first carried out
+with (`Rights`: the account's role and the staff role on the tournament it names): the rights are part of
+the stored fingerprint, so a user removed from the staff, or demoted, since gets a 403, not the old 201.
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import re
 from dataclasses import dataclass
 from datetime import timedelta
@@ -17,9 +23,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from tournament.extensions import db
-from tournament.models import IdempotencyKey
+from tournament.models import IdempotencyKey, Role, TournamentStaff, User
 from tournament.models._common import utcnow
-from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
 
 KEEP = timedelta(hours=24)
 # Printable ASCII without spaces: UUIDs, the forms' URL-safe tokens, anything a client library sends.
@@ -42,6 +48,42 @@ class Replay:
     location: str
 
 
+ACCOUNT_RANK = {Role.REFEREE: 0, Role.ORGANISER: 1}
+STAFF_RANK = {None: 0, Role.REFEREE: 1, Role.ORGANISER: 2}
+
+
+@dataclass(frozen=True)
+class Rights:
+    """What a user may do, as far as a request's authorisation depends on it: the account's role, and the
+    staff role on the tournament the request names (None: it names none). Each only ever grants more."""
+
+    account: int
+    staff: int | None
+
+    def covers(self, then: Rights) -> bool:
+        """Everything `then` allowed is still allowed."""
+        return self.account >= then.account and (self.staff or 0) >= (then.staff or 0)
+
+    def all_alike(self) -> list[Rights]:
+        """Every value rights may take on a request of the same kind (naming a tournament or not)."""
+        staff_ranks = [None] if self.staff is None else sorted(set(STAFF_RANK.values()))
+        return [Rights(a, s) for a, s in itertools.product(sorted(set(ACCOUNT_RANK.values())), staff_ranks)]
+
+
+def rights(user: User, tournament_id: int | None) -> Rights:
+    """The user's rights now, on the tournament a request names (`tournament_id`, None for none)."""
+    account = ACCOUNT_RANK.get(user.role, 0)
+    if tournament_id is None:
+        return Rights(account, None)
+    role = db.session.scalar(select(TournamentStaff.role).where(
+        TournamentStaff.tournament_id == tournament_id, TournamentStaff.user_id == user.id))
+    return Rights(account, STAFF_RANK.get(role, 0))
+
+
+def _fingerprint(request_digest: str, rights: Rights) -> str:
+    return hashlib.sha256(f"{request_digest}\n{rights.account}/{rights.staff}".encode()).hexdigest()
+
+
 def check_key(key: str) -> str:
     if not KEY_PATTERN.fullmatch(key):
         raise ServiceError("An idempotency key is 1 to 100 printable ASCII characters without spaces.",
@@ -49,11 +91,14 @@ def check_key(key: str) -> str:
     return key
 
 
-def claim(user_id: int, key: str, fingerprint: str) -> IdempotencyKey | Replay:
+def claim(user_id: int, key: str, request_digest: str, now: Rights) -> IdempotencyKey | Replay:
     """The key's new row (the caller records the answer on it with `record`), or the first request's answer.
 
-    Waits, on PostgreSQL, while another transaction holds the same key."""
+    `request_digest` says what the request asks for (method, path, body), `now` the user's rights now: the
+    first answer is given again only for the same request by a user who still has the rights it was first
+    carried out with (else 403). Waits, on PostgreSQL, while another transaction holds the same key."""
     check_key(key)
+    fingerprint = _fingerprint(request_digest, now)
     # Also what makes SQLite (pysqlite) open its transaction before the savepoint below: a savepoint
     # opened outside one would commit the claim when released.
     db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < utcnow() - KEEP))
@@ -68,14 +113,26 @@ def claim(user_id: int, key: str, fingerprint: str) -> IdempotencyKey | Replay:
             .execution_options(populate_existing=True)
         )
         if stored is None:  # the holder rolled back and another took it meanwhile: rare, retry once
-            return claim(user_id, key, fingerprint)
+            return claim(user_id, key, request_digest, now)
         if stored.fingerprint != fingerprint:
+            # The same request under other rights? Then it is answered again only if nothing was taken away.
+            then = next((r for r in now.all_alike() if _fingerprint(request_digest, r) == stored.fingerprint), None)
+            if then is not None and now.covers(then):
+                return _replay(stored)
+            if then is not None:
+                raise PermissionDenied("Your rights (your account's role or your place on the tournament's "
+                                       "staff) have changed since this request was first sent: it is not "
+                                       "carried out or answered again.") from None
             raise KeyReused("This idempotency key was already used for a different request. Send a new key "
                             "(or reload the form) for a new request.") from None
-        if stored.status_code is None:  # cannot be committed without an answer; kept for safety
-            raise ConflictError("The first request with this idempotency key has not finished.") from None
-        return Replay(stored.status_code, stored.body, stored.content_type, stored.location)
+        return _replay(stored)
     return row
+
+
+def _replay(stored: IdempotencyKey) -> Replay:
+    if stored.status_code is None:  # cannot be committed without an answer; kept for safety
+        raise ConflictError("The first request with this idempotency key has not finished.")
+    return Replay(stored.status_code, stored.body, stored.content_type, stored.location)
 
 
 def record(row: IdempotencyKey, status_code: int, body: str | None, content_type: str, location: str) -> None:

@@ -5,7 +5,13 @@ A write (POST, PUT, PATCH, DELETE) of a logged-in user or API token may carry a 
 the form is shown). The key is claimed before the view runs (`tournament.services.idempotency.claim`) and
 the answer recorded after it, in the request's one transaction, so the answer is stored exactly when the
 write is. A request sent again with the same key gets the first answer back (header `Idempotent-Replayed`),
-without running the view; with the same key but another path or body it is a 422.
+without running the view; with the same key but another path or body it is a 422. Bodies are compared as
+canonical JSON (keys sorted, no spaces) when they are JSON, so a client that orders its keys differently on
+a retry is still recognised; any other body byte for byte.
+
+A replay needs the rights the first request was carried out with (checked here, before the view would check
+them, because the view does not run on a replay): a user removed from the tournament's staff, or demoted,
+since then gets a 403, never the stored answer (`tournament.services.idempotency.Rights`).
 
 What is remembered: for the API, any answer below 400; for a form, a redirect (the write is done and the
 browser moves on). A form shown again (errors, a preview) keeps its key free for the corrected send. An
@@ -15,6 +21,7 @@ error answer stores nothing (the unit of work rolls back), so a retry is carried
 from __future__ import annotations
 
 import hashlib
+import json
 import secrets
 
 from flask import Flask, Response, flash, g, request
@@ -23,6 +30,7 @@ from flask_wtf import FlaskForm
 from sqlalchemy import inspect
 from wtforms import HiddenField
 
+from tournament.models import User
 from tournament.services import idempotency
 from tournament.services.errors import ServiceError
 from tournament.web.api import auth as api_auth
@@ -32,6 +40,9 @@ HEADER = "Idempotency-Key"
 FORM_FIELD = "idempotency_key"
 WRITES = {"POST", "PUT", "PATCH", "DELETE"}
 MAX_STORED_BODY = 1024 * 1024
+# Larger JSON bodies (a backup import) are compared byte for byte: parsing them again here would double the
+# memory the view needs for them, and a retry from a client library sends the same bytes anyway.
+MAX_CANONICAL_BODY = 1024 * 1024
 REPLAYED_FORM = "This form was already sent: it was saved once."
 # Fields that differ between two sendings of the same form without changing what it asks for.
 UNSIGNED_FIELDS = {"csrf_token", FORM_FIELD}
@@ -59,14 +70,25 @@ def _request_key() -> tuple[str, str] | None:
     return None
 
 
-def _user_id() -> int | None:
+def _user() -> User | None:
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() == "bearer" and token.strip():
-        user = api_auth.bearer_user()
-        return user.id if user is not None else None
+        return api_auth.bearer_user()
     if current_user.is_authenticated:
-        return current_user.id
+        return current_user
     return None
+
+
+def canonical_body(data: bytes, is_json: bool) -> bytes:
+    """The body as compared between two sendings: JSON re-serialised with sorted keys and no spaces (the same
+    document however it is laid out), anything else (or JSON that does not parse, or a huge one) as sent."""
+    if not is_json or len(data) > MAX_CANONICAL_BODY:
+        return data
+    try:
+        text = json.dumps(json.loads(data), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (ValueError, RecursionError):
+        return data
+    return text.encode("utf-8", "surrogatepass")
 
 
 def _fingerprint(source: str) -> str:
@@ -80,7 +102,7 @@ def _fingerprint(source: str) -> str:
             digest.update(upload.stream.read())
             upload.stream.seek(0)
     else:
-        digest.update(request.get_data(cache=True))
+        digest.update(canonical_body(request.get_data(cache=True), request.is_json))
     return digest.hexdigest()
 
 
@@ -105,11 +127,13 @@ def init_app(app: Flask) -> None:
         if found is None:
             return None
         key, source = found
-        user_id = _user_id()
-        if user_id is None:  # not logged in: the view refuses the request anyway
+        user = _user()
+        if user is None:  # not logged in: the view refuses the request anyway
             return None
+        tournament_id = (request.view_args or {}).get("tournament_id")
         try:
-            outcome = idempotency.claim(user_id, key, _fingerprint(source))
+            now = idempotency.rights(user, tournament_id)
+            outcome = idempotency.claim(user.id, key, _fingerprint(source), now)
         except ServiceError as exc:
             return error_response(exc.status_code, "Idempotency key", exc.message)
         if isinstance(outcome, idempotency.Replay):
