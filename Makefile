@@ -33,10 +33,13 @@ run: $(VENV)/.installed
 
 # Debian's chromium for the browser tests (Playwright never downloads a browser here) and the PDFs' fonts.
 browser-deps:
-	@{ command -v chromium >/dev/null 2>&1 && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf && test -x /usr/sbin/nginx; } || { \
-	  echo "Installing Debian's chromium (browser tests) and DejaVu fonts (PDFs)"; \
+	@{ command -v chromium >/dev/null 2>&1 && test -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf \
+	  && test -f /usr/share/fonts/truetype/freefont/FreeSans.ttf && test -f /usr/share/fonts/truetype/tlwg/Loma.ttf \
+	  && test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc && test -x /usr/sbin/nginx; } || { \
+	  echo "Installing Debian's chromium (browser tests) and the fonts of every script (PDFs)"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core nginx >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium nginx \
+	    fonts-dejavu-core fonts-freefont-ttf fonts-tlwg-loma-ttf fonts-wqy-microhei >/dev/null; }
 
 test: $(VENV)/.installed-dev browser-deps
 	$(VENV)/bin/ruff check .

@@ -11,7 +11,7 @@ import pytest
 
 from tournament.pdf import save_export
 from tournament.pdf.standings import build_standings_pdf
-from tournament.pdf.style import fonts, has_cjk, markup
+from tournament.pdf.style import CJK_FONT, HANGUL_FONT, font_for, fonts, has_cjk, markup
 from tournament.services.ranking import Entrant, TableResult, format_points, rank_players
 
 GENERATED = datetime(2026, 5, 1, 14, 30)
@@ -91,7 +91,10 @@ def test_accented_and_cjk_names_survive():
     assert "Open 北京 2026" in text
     if fonts().regular == "DejaVuSans":  # DejaVu embedded: its glyphs carry every accent
         assert b"DejaVuSans" in pdf
-    assert b"STSong-Light" in pdf and b"HYSMyeongJo-Medium" in pdf
+    # CJK in an embedded TrueType font when one is installed, else ReportLab's CID fonts
+    assert {font_for("北"), font_for("김")} <= {CJK_FONT, HANGUL_FONT, *fonts().fallback_regular}
+    for font in {font_for("北"), font_for("김")}:
+        assert font.encode() in pdf
 
 
 def test_many_sessions_go_landscape_and_few_stay_portrait():
@@ -111,8 +114,9 @@ def test_empty_standings_still_make_a_document():
 
 def test_markup_escapes_and_switches_font_for_cjk_runs_only():
     assert markup("A&B <x>") == "A&amp;B &lt;x&gt;"
-    assert markup("Li 王小明 Jr") == 'Li <font name="STSong-Light">王小明</font> Jr'
-    assert markup("김") == '<font name="HYSMyeongJo-Medium">김</font>'
+    cjk, hangul = font_for("王"), font_for("김")
+    assert markup("Li 王小明 Jr") == f'Li <font name="{cjk}">王小明</font> Jr'
+    assert markup("김") == f'<font name="{hangul}">김</font>'
     assert has_cjk("山田") and not has_cjk("Zoë Łukasz")
 
 

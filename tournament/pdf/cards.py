@@ -18,6 +18,7 @@ from tournament.pdf.style import (
     build_story_pdf,
     content_width,
     heading,
+    lines_markup,
     markup,
     paragraph_style,
     table_commands,
@@ -29,6 +30,7 @@ CARDS_PER_ROW = 2
 CARD_GAP = 6 * mm
 NOT_DRAWN = "–"
 CARD_HEADER = ("Session", "Table", "Seat")
+NAME_SIZE = 10.0
 
 
 @dataclass(frozen=True)
@@ -61,8 +63,11 @@ def card_rows(card: ScheduleCard, session_numbers: Sequence[int]) -> list[list[s
 
 
 def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float) -> Table:
-    title = markup(card.name) + (f" <font size='7'>({markup(card.country)})</font>" if card.country else "")
-    name = Paragraph(title, paragraph_style(10.0, bold=True))
+    # The name broken into lines that fit the card (left padding 4), right-to-left text shaped.
+    title = lines_markup(card.name, width - 4 - 1, NAME_SIZE, bold=True)
+    if card.country:
+        title += f" <font size='7'>({markup(card.country, bold=True)})</font>"
+    name = Paragraph(title, paragraph_style(NAME_SIZE, bold=True))
     columns = [width * 0.34, width * 0.33, width * 0.33]
     rows = card_rows(card, session_numbers)
     inner = Table([list(CARD_HEADER), *rows], colWidths=columns, repeatRows=1)

@@ -45,5 +45,6 @@ def build_penalties_pdf(title: str, subtitle: str, rows: Sequence[PenaltyRow], g
     widths = [total * share for share in SHARES]
     ordered = sorted(rows, key=lambda r: (r.session, r.given_at))
     body = [[cell(text, width) for text, width in zip(_texts(row), widths, strict=True)] for row in ordered]
+    # A reason and a cancel reason of 500 characters each can make a row taller than a page: it splits.
     return build_table_pdf(title, subtitle, generated_at, HEADER, body, widths, wide=True,
-                           right_aligned=[0, 1, 2, 4])
+                           right_aligned=[0, 1, 2, 4], split_rows=True)

@@ -30,7 +30,7 @@ from tournament.pdf.style import (
     content_width,
     fonts,
     heading,
-    markup,
+    lines_markup,
     paragraph_style,
 )
 from tournament.services.play import HANDS_PER_SESSION, hand_winds
@@ -42,6 +42,7 @@ FIXED_HEADER = ("Hand", "Round", "Winner", "Discarder", "Fans", "Points")
 FIXED_WIDTHS_MM = (10.0, 14.0, 28.0, 28.0, 59.0, 16.0)
 HAND_ROW_HEIGHT = 6.8 * mm
 MIN_ROW_HEIGHT = 5 * mm
+SMALLEST_NAME_SIZE = 5.0
 HEADER_PADDING = 3.0
 LEGEND_GAP = 1.5 * mm
 WIND_SIZE = 7.0
@@ -77,12 +78,13 @@ def hand_rows(players: Sequence[SheetPlayer]) -> list[list[str]]:
     return rows
 
 
-def _player_header(player: SheetPlayer) -> Paragraph:
-    name = markup(player.name)
+def _player_header(player: SheetPlayer, width: float, size: float = BODY_SIZE) -> Paragraph:
+    name = lines_markup(player.name, width, size, bold=True)
     starts = f"starts {WIND_NAMES.get(player.start_wind, player.start_wind)}"
-    # The name in bold (CJK runs keep their own font), then the seat the player starts in.
+    # The name in bold, wrapped to its column (runs in other scripts keep their own font), then the
+    # seat the player starts in.
     return Paragraph(f'<font name="{fonts().bold}">{name}</font><br/>{starts}',
-                     paragraph_style(BODY_SIZE, color="white"))
+                     paragraph_style(size, color="white"))
 
 
 class ScoreSheet(Flowable):
@@ -91,7 +93,8 @@ class ScoreSheet(Flowable):
     of 19 rows by 10 columns per page cost several times more than drawing its few lines and strings.
 
     The hand rows share the height left by the header (long names wrap there) so that the sheet, its
-    legend and the page's heading always fit on one page.
+    legend and the page's heading always fit on one page; names too long for the header even then
+    (80 + 80 characters, CJK) are set smaller, down to SMALLEST_NAME_SIZE.
     """
 
     def __init__(self, table: SheetTable, widths: Sequence[float]):
@@ -99,17 +102,29 @@ class ScoreSheet(Flowable):
         self.players = table.in_seat_order()
         self.widths = list(widths)
         self.rows = hand_rows(self.players)
-        self.names = [_player_header(p) for p in self.players]
+        self.names: list[Paragraph] = []
+        self._names_by_size: dict[float, list[Paragraph]] = {}   # wrap runs more than once per sheet
         self.legend = Paragraph(LEGEND, paragraph_style(7.0))
         self.row_height = HAND_ROW_HEIGHT
         self.header_height = self.legend_height = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         first = len(FIXED_HEADER)
-        name_heights = [p.wrap(w - 2 * CELL_PADDING, avail_height)[1]
-                        for p, w in zip(self.names, self.widths[first:], strict=True)]
-        self.header_height = max([BODY_SIZE * 1.2, *name_heights]) + 2 * HEADER_PADDING
         self.legend_height = self.legend.wrap(sum(self.widths), avail_height)[1] + LEGEND_GAP
+        header_room = (avail_height - SIGNATURE_ROW_HEIGHT - self.legend_height
+                       - MIN_ROW_HEIGHT * (len(self.rows) + 1))
+        size = BODY_SIZE
+        while True:
+            columns = [w - 2 * CELL_PADDING for w in self.widths[first:]]
+            if size not in self._names_by_size:
+                self._names_by_size[size] = [_player_header(p, w, size)
+                                             for p, w in zip(self.players, columns, strict=True)]
+            self.names = self._names_by_size[size]
+            name_heights = [p.wrap(w, avail_height)[1] for p, w in zip(self.names, columns, strict=True)]
+            self.header_height = max([BODY_SIZE * 1.2, *name_heights]) + 2 * HEADER_PADDING
+            if self.header_height <= header_room or size <= SMALLEST_NAME_SIZE:
+                break
+            size -= 0.5
         room = avail_height - self.header_height - SIGNATURE_ROW_HEIGHT - self.legend_height
         self.row_height = max(MIN_ROW_HEIGHT, min(HAND_ROW_HEIGHT, room / (len(self.rows) + 1)))
         self.width = sum(self.widths)

@@ -1,15 +1,22 @@
 """The one look of every PDF the project makes: A4, a title, when it was generated, "Page n of m",
-a table whose header repeats on every page, and fonts that carry accents and CJK names.
+a table whose header repeats on every page, and fonts that carry every script a name can be in.
 
-Fonts: Debian's DejaVu Sans (package fonts-dejavu-core) for Latin, Greek and Cyrillic with every
-accent; where it is missing, Helvetica (accents of Western Europe only). Runs of CJK characters are
-set in ReportLab's built-in CID fonts (STSong-Light for Chinese and Japanese kana, HYSMyeongJo-Medium
-for Hangul): nothing to install, and the PDF viewer supplies the glyphs.
+Fonts: Debian's DejaVu Sans (fonts-dejavu-core) for Latin, Greek, Cyrillic, Hebrew and Arabic; where it
+lacks a character, the first of the fallbacks that has it, per run of characters: FreeSans (Devanagari
+and more, fonts-freefont-ttf), Loma (Thai, fonts-tlwg-loma-ttf), FreeSerif (what FreeSans lacks) and
+WenQuanYi Micro Hei (Chinese, Japanese, Hangul; fonts-wqy-microhei), each embedded as a subset. Without
+DejaVu: Helvetica (accents of Western Europe only); without Micro Hei, CJK runs fall back to ReportLab's
+CID fonts (STSong-Light, HYSMyeongJo-Medium), which the PDF viewer supplies.
+
+Right-to-left text (Hebrew, Arabic) is shaped (arabic-reshaper: the joined letter forms) and put in
+visual order line by line (python-bidi), since ReportLab draws glyphs left to right as given. Text is
+broken into lines here, before the bidi reordering, so that a wrapped name still reads from its start.
 """
 
 from __future__ import annotations
 
 import io
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -18,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+import arabic_reshaper
+from bidi import get_display
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, landscape
@@ -38,6 +47,7 @@ HEADER_HEIGHT = 16 * mm     # title and generated-at line above the table
 FOOTER_HEIGHT = 8 * mm      # page numbers
 BODY_SIZE = 8.0
 TITLE_SIZE = 14.0
+SMALLEST_TITLE_SIZE = 7.0
 SMALL_SIZE = 8.0
 CELL_PADDING = 3.0          # left and right padding of a table cell, points
 FRAME_PADDING = 6.0         # ReportLab's default padding inside the page's frame
@@ -47,30 +57,77 @@ STRIPE = colors.HexColor("#eef2f3")
 GRID = colors.HexColor("#b8c4c8")
 
 
+# Fallback fonts, in the order they are tried for a character the body font lacks: (regular name, file,
+# bold name, file). Micro Hei has no bold: its regular stands in.
+FALLBACK_FONTS = (
+    ("FreeSans", "freefont/FreeSans.ttf", "FreeSansBold", "freefont/FreeSansBold.ttf"),
+    ("Loma", "tlwg/Loma.ttf", "Loma-Bold", "tlwg/Loma-Bold.ttf"),
+    ("FreeSerif", "freefont/FreeSerif.ttf", "FreeSerifBold", "freefont/FreeSerifBold.ttf"),
+    ("WenQuanYiMicroHei", "wqy/wqy-microhei.ttc", "WenQuanYiMicroHei", "wqy/wqy-microhei.ttc"),
+)
+FONT_DIR = Path("/usr/share/fonts/truetype")
+
+
 @dataclass(frozen=True)
 class Fonts:
     regular: str
     bold: str
+    fallback_regular: tuple[str, ...] = ()   # installed fallbacks, in order
+    fallback_bold: tuple[str, ...] = ()
+
+
+def _register(name: str, path: Path) -> bool:
+    if name in pdfmetrics.getRegisteredFontNames():
+        return True
+    if not path.exists():
+        return False
+    pdfmetrics.registerFont(TTFont(name, str(path), subfontIndex=0))
+    return True
 
 
 @cache
 def fonts() -> Fonts:
-    """Register the fonts once per process: DejaVu when installed, else Helvetica; CJK CID fonts always."""
+    """Register the fonts once per process: DejaVu when installed, else Helvetica; the fallbacks that are
+    installed; the CJK CID fonts always (the last resort for CJK)."""
     for name in (CJK_FONT, HANGUL_FONT):
         pdfmetrics.registerFont(UnicodeCIDFont(name))
     regular, bold = DEJAVU_DIR / "DejaVuSans.ttf", DEJAVU_DIR / "DejaVuSans-Bold.ttf"
+    base = ("Helvetica", "Helvetica-Bold")
     if regular.exists() and bold.exists():
-        pdfmetrics.registerFont(TTFont("DejaVuSans", str(regular)))
-        pdfmetrics.registerFont(TTFont("DejaVuSans-Bold", str(bold)))
-        return Fonts("DejaVuSans", "DejaVuSans-Bold")
-    return Fonts("Helvetica", "Helvetica-Bold")
+        _register("DejaVuSans", regular)
+        _register("DejaVuSans-Bold", bold)
+        base = ("DejaVuSans", "DejaVuSans-Bold")
+    fallback_regular, fallback_bold = [], []
+    for name, path, bold_name, bold_path in FALLBACK_FONTS:
+        if _register(name, FONT_DIR / path) and _register(bold_name, FONT_DIR / bold_path):
+            fallback_regular.append(name)
+            fallback_bold.append(bold_name)
+    return Fonts(*base, tuple(fallback_regular), tuple(fallback_bold))
 
 
-# ----------------------------------------------------------------------------- CJK runs
+@cache
+def font_chars(name: str) -> frozenset[int] | None:
+    """The code points a registered TrueType font has a glyph for; None for a standard or CID font."""
+    font = pdfmetrics.getFont(name)
+    face = getattr(font, "face", None)
+    cmap = getattr(face, "charToGlyph", None)
+    return frozenset(cmap) if cmap is not None else None
+
+
+def has_glyph(name: str, char: str) -> bool:
+    chars = font_chars(name)
+    if chars is None:  # Helvetica: Latin-1 only; the CID fonts: their CJK ranges
+        if name in (CJK_FONT, HANGUL_FONT):
+            return _cjk_font(char) == name
+        return ord(char) < 0x100
+    return ord(char) in chars
+
+
+# ----------------------------------------------------------------------------- scripts and runs
 
 
 def _cjk_font(char: str) -> str | None:
-    """The CID font for a character DejaVu does not carry, or None for ordinary text."""
+    """The CID font for a CJK character (the last resort when no CJK TrueType font is installed), else None."""
     code = ord(char)
     if 0xAC00 <= code <= 0xD7AF or 0x1100 <= code <= 0x11FF or 0x3130 <= code <= 0x318F:
         return HANGUL_FONT
@@ -84,26 +141,136 @@ def has_cjk(text: str) -> bool:
     return any(_cjk_font(c) for c in text)
 
 
-def markup(text: str) -> str:
-    """Paragraph markup of plain text: escaped, with each CJK run set in its CID font."""
-    out: list[str] = []
+@cache
+def font_for(char: str, bold: bool = False) -> str:
+    """The font a character is set in: the body font when it has the glyph, else the first fallback that
+    has it, else the CID font for CJK, else the body font (nothing carries it)."""
+    f = fonts()
+    body = f.bold if bold else f.regular
+    if has_glyph(body, char):
+        return body
+    for name in f.fallback_bold if bold else f.fallback_regular:
+        if has_glyph(name, char):
+            return name
+    return _cjk_font(char) or body
+
+
+def _follows_run(char: str) -> bool:
+    """Combining marks and joiners stay in the font of the run they are in (a Thai vowel mark with its
+    consonant) when that font has them."""
+    return unicodedata.category(char).startswith("M") or char in "\u200c\u200d"
+
+
+def runs(text: str, bold: bool = False) -> list[tuple[str, str]]:
+    """`text` cut into (font, characters) runs, each character in a font that has its glyph."""
+    if text.isascii():  # every body font has ASCII (most names): one run
+        f = fonts()
+        return [(f.bold if bold else f.regular, text)] if text else []
+    out: list[tuple[str, str]] = []
     run: list[str] = []
-    run_font: str | None = None
+    run_font = ""
     for char in text:
-        font = _cjk_font(char)
+        keep = run and _follows_run(char) and has_glyph(run_font, char)
+        font = run_font if keep else font_for(char, bold)
         if font != run_font and run:
-            out.append(_run(run, run_font))
+            out.append((run_font, "".join(run)))
             run = []
         run_font = font
         run.append(char)
     if run:
-        out.append(_run(run, run_font))
-    return "".join(out)
+        out.append((run_font, "".join(run)))
+    return out
 
 
-def _run(chars: list[str], font: str | None) -> str:
-    text = escape("".join(chars))
-    return f'<font name="{font}">{text}</font>' if font else text
+def has_rtl(text: str) -> bool:
+    return any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+
+
+def needs_paragraph(text: str, bold: bool = False) -> bool:
+    """Whether `text` needs more than the body font drawn left to right (other fonts, shaping, bidi)."""
+    if text.isascii():
+        return False
+    f = fonts()
+    body = f.bold if bold else f.regular
+    return any(not has_glyph(body, c) for c in text) or has_rtl(text)
+
+
+def shaped(text: str) -> str:
+    """Arabic letters in their joined forms (still in logical order); other text as it is."""
+    return arabic_reshaper.reshape(text) if has_rtl(text) else text
+
+
+def visual(line: str) -> str:
+    """One line of shaped text in the order it is drawn, left to right."""
+    return get_display(line) if has_rtl(line) else line
+
+
+def _markup_runs(text: str, bold: bool) -> str:
+    f = fonts()
+    body = f.bold if bold else f.regular
+    return "".join(escape(chars) if font == body else f'<font name="{font}">{escape(chars)}</font>'
+                   for font, chars in runs(text, bold))
+
+
+def markup(text: str, bold: bool = False) -> str:
+    """Paragraph markup of plain text on one line: escaped, right-to-left text shaped and in visual order,
+    each run the body font lacks set in a font that has it. `bold`: the paragraph's font is bold."""
+    return _markup_runs(visual(shaped(text)), bold)
+
+
+def string_width(text: str, size: float = BODY_SIZE, bold: bool = False) -> float:
+    """The printed width of `text` with its fallback fonts."""
+    return sum(pdfmetrics.stringWidth(chars, font, size) for font, chars in runs(text, bold))
+
+
+def break_lines(text: str, width: float, size: float = BODY_SIZE, bold: bool = False) -> list[str]:
+    """`text` (shaped, logical order) broken into lines no wider than `width`: at spaces, and inside a
+    word only when the word alone is wider than the line (a long name, CJK without spaces). Widths add
+    up word by word (ReportLab does not kern)."""
+    words = text.split()
+    space = string_width(" ", size, bold)
+    lines: list[str] = []
+    line: list[str] = []
+    used = 0.0
+    for word in words:
+        word_width = string_width(word, size, bold)
+        extra = word_width + (space if line else 0.0)
+        if used + extra <= width:
+            line.append(word)
+            used += extra
+            continue
+        if line:
+            lines.append(" ".join(line))
+        line, used = [word], word_width
+        if word_width <= width:
+            continue
+        piece, used = "", 0.0
+        for char in word:  # a word wider than the line, cut where it reaches the edge
+            char_width = string_width(char, size, bold)
+            if piece and used + char_width > width:
+                lines.append(piece)
+                piece, used = "", 0.0
+            piece += char
+            used += char_width
+        line = [piece]
+    if line or not lines:
+        lines.append(" ".join(line))
+    return lines
+
+
+def lines_markup(text: str, width: float, size: float = BODY_SIZE, bold: bool = False) -> str:
+    """Paragraph markup of `text` broken into lines that fit `width`; each line is put in visual order on
+    its own, so a wrapped right-to-left name starts on the first line."""
+    return "<br/>".join(_markup_runs(visual(line), bold) for line in break_lines(shaped(text), width, size, bold))
+
+
+def fitted_size(text: str, width: float, height: float, size: float, smallest: float,
+                bold: bool = False) -> float:
+    """The largest size from `size` down to `smallest` (half points) at which `text`, wrapped to `width`,
+    is at most `height` tall (leading 1.2); `smallest` if none is."""
+    while size > smallest and len(break_lines(shaped(text), width, size, bold)) * size * 1.2 > height:
+        size -= 0.5
+    return max(size, smallest)
 
 
 # ----------------------------------------------------------------------------- paragraphs and cells
@@ -120,17 +287,23 @@ def paragraph_style(size: float = BODY_SIZE, bold: bool = False, align: str = "l
 
 
 def text_width(text: str, size: float = BODY_SIZE, bold: bool = False) -> float:
-    f = fonts()
-    return pdfmetrics.stringWidth(text, f.bold if bold else f.regular, size)
+    if text.isascii():  # every body font has ASCII: one call, no run splitting (most cells)
+        f = fonts()
+        return pdfmetrics.stringWidth(text, f.bold if bold else f.regular, size)
+    return string_width(shaped(text), size, bold)
 
 
 def cell(text: str, width: float | None = None, size: float = BODY_SIZE, bold: bool = False,
          align: str = "left", color: str = "black") -> str | Paragraph:
     """A table cell: a plain string when the body font can draw it on one line (fast), else a
-    Paragraph that switches fonts for CJK runs and wraps to `width`."""
-    if not has_cjk(text) and (width is None or text_width(text, size, bold) + 2 * CELL_PADDING <= width):
+    Paragraph that switches fonts where the body font lacks glyphs, shapes right-to-left text and
+    wraps to `width`."""
+    if not needs_paragraph(text, bold) and (width is None or text_width(text, size, bold) + 2 * CELL_PADDING <= width):
         return text
-    return Paragraph(markup(text), paragraph_style(size, bold, align, color))
+    style = paragraph_style(size, bold, align, color)
+    if width is None:
+        return Paragraph(markup(text, bold), style)
+    return Paragraph(lines_markup(text, width - 2 * CELL_PADDING, size, bold), style)
 
 
 # ----------------------------------------------------------------------------- pages
@@ -195,17 +368,21 @@ def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Se
         topMargin=MARGIN + HEADER_HEIGHT, bottomMargin=MARGIN + FOOTER_HEIGHT,
         title=title, subject=subtitle, author="MCR Tournament", creator="MCR Tournament",
     )
-    title_para = Paragraph(markup(title), paragraph_style(TITLE_SIZE, bold=True))
-    subtitle_para = Paragraph(markup(subtitle), paragraph_style(SMALL_SIZE))
+    # The title shrinks (a 120-character tournament name in CJK) so that it and the subtitle stay above the rule.
+    title_width = (page[0] - 2 * MARGIN) * 0.7
+    subtitle_markup = lines_markup(subtitle, title_width, SMALL_SIZE) if subtitle else ""
+    room = HEADER_HEIGHT - 2 * mm - (subtitle_markup.count("<br/>") + 1) * SMALL_SIZE * 1.2 - 2
+    size = fitted_size(title, title_width, room, TITLE_SIZE, SMALLEST_TITLE_SIZE, bold=True)
+    title_para = Paragraph(lines_markup(title, title_width, size, bold=True), paragraph_style(size, bold=True))
+    subtitle_para = Paragraph(subtitle_markup, paragraph_style(SMALL_SIZE))
     generated = format_generated(generated_at)
 
     def decorate(canvas: pdfcanvas.Canvas, _doc: Any) -> None:
         canvas.saveState()
         top = page[1] - MARGIN
-        usable = page[0] - 2 * MARGIN
-        _, h = title_para.wrapOn(canvas, usable * 0.7, HEADER_HEIGHT)
+        _, h = title_para.wrapOn(canvas, title_width, HEADER_HEIGHT)
         title_para.drawOn(canvas, MARGIN, top - h)
-        _, sh = subtitle_para.wrapOn(canvas, usable * 0.7, HEADER_HEIGHT)
+        _, sh = subtitle_para.wrapOn(canvas, title_width, HEADER_HEIGHT)
         subtitle_para.drawOn(canvas, MARGIN, top - h - sh - 1)
         canvas.setFont(f.regular, SMALL_SIZE)
         canvas.drawRightString(page[0] - MARGIN, top - SMALL_SIZE, generated)
@@ -237,30 +414,35 @@ def table_commands(size: float = BODY_SIZE) -> list[tuple]:
 
 
 def styled_table(header: Sequence[str], rows: Sequence[Sequence[str | Paragraph]], col_widths: Sequence[float], *,
-                 right_aligned: Sequence[int] = (), size: float = BODY_SIZE) -> Table:
-    """A table in the project's look whose header row repeats on every page it spans."""
+                 right_aligned: Sequence[int] = (), size: float = BODY_SIZE, split_rows: bool = False) -> Table:
+    """A table in the project's look whose header row repeats on every page it spans. `split_rows`: a row
+    may continue on the next page (rows of long texts that can be taller than a page)."""
     data: list[Sequence[str | Paragraph]] = [
         [cell(h, w, size, bold=True, color="white") for h, w in zip(header, col_widths, strict=True)], *rows
     ]
-    table = Table(data, colWidths=list(col_widths), repeatRows=1)
+    # splitInRow is the least height of each part of a split row, in points
+    table = Table(data, colWidths=list(col_widths), repeatRows=1, splitInRow=int(3 * size * 1.2) if split_rows else 0)
     commands = table_commands(size)
     commands += [("ALIGN", (column, 0), (column, -1), "RIGHT") for column in right_aligned]
     table.setStyle(TableStyle(commands))
     return table
 
 
-def heading(text: str, size: float = 11.0) -> Paragraph:
-    return Paragraph(markup(text), paragraph_style(size, bold=True))
+def heading(text: str, size: float = 11.0, width: float | None = None) -> Paragraph:
+    """A bold line; with `width`, broken into lines that fit it."""
+    body = lines_markup(text, width, size, bold=True) if width else markup(text, bold=True)
+    return Paragraph(body, paragraph_style(size, bold=True))
 
 
 def build_table_pdf(title: str, subtitle: str, generated_at: datetime, header: Sequence[str],
                     rows: Sequence[Sequence[str | Paragraph]], col_widths: Sequence[float], *,
-                    wide: bool = False, right_aligned: Sequence[int] = (), size: float = BODY_SIZE) -> bytes:
+                    wide: bool = False, right_aligned: Sequence[int] = (), size: float = BODY_SIZE,
+                    split_rows: bool = False) -> bytes:
     """A document made of one long table in the project's style; returns the PDF bytes.
 
     Every page carries the title, the subtitle, when it was generated and 'Page n of m'; the
     table header is repeated on every page. `right_aligned`: indexes of numeric columns.
     """
-    table = styled_table(header, rows, col_widths, right_aligned=right_aligned, size=size)
+    table = styled_table(header, rows, col_widths, right_aligned=right_aligned, size=size, split_rows=split_rows)
     story = [table] if rows else [table, Spacer(1, 4 * mm), Paragraph("No rows yet.", paragraph_style())]
     return build_story_pdf(title, subtitle, generated_at, story, wide=wide)
