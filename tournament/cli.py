@@ -40,15 +40,16 @@ def create_user_command(email: str, role: str, name: str, password: str) -> None
 @click.option("--password", prompt="New password", hide_input=True, confirmation_prompt=True,
               help="Prompted for when not given.")
 def reset_password_command(email: str, password: str) -> None:
-    """Set a new password for an account (forgotten password); every login of the account ends."""
+    """Set a new password for an account (forgotten password); every login and API token of the account ends."""
     user = user_service.find_user_by_email(email)
     if user is None:
         raise click.ClickException(f"No account with the email {email!r}.")
     try:
-        ended = user_service.reset_password(user, password)
+        ended, revoked = user_service.reset_password(user, password)
     except ServiceError as exc:
         raise click.ClickException(exc.message) from exc
-    click.echo(f"New password set for {user.email}; {ended} login{'s' if ended != 1 else ''} ended.")
+    click.echo(f"New password set for {user.email}; {ended} login{'s' if ended != 1 else ''} ended, "
+               f"{revoked} API token{'s' if revoked != 1 else ''} revoked.")
 
 
 @users_cli.command("list")

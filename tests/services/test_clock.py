@@ -102,12 +102,14 @@ def test_start_pause_resume_and_refusals(in_play):
         ("start", user.id, at(0)), ("pause", user.id, at(10)), ("resume", user.id, at(30))]
 
 
-def test_starting_the_clock_puts_a_published_session_in_play(tournament, organiser):
+def test_the_clock_of_a_session_not_in_play_does_not_start(tournament, organiser):
+    # Issue 22: starting the clock no longer puts a session in play (a referee's back door to start play).
     add_players(tournament, 4)
     session = draw_service.draw_next(tournament, seed=1)
     draw_service.set_status(session, "published")
-    clock.start(tournament, 1, organiser, now=at(0))
-    assert session.status == "in_play"
+    with pytest.raises(ConflictError, match="not in play"):
+        clock.start(tournament, 1, organiser, now=at(0))
+    assert session.status == "published"
 
 
 def test_extra_time_for_one_table_and_for_all_adds_up(in_play):

@@ -209,7 +209,9 @@ def test_a_draft_sessions_clock_is_for_its_staff(client, organiser, tournament):
     assert_error(Api(client, token_for(outsider)).get(path), 403)
     staff = Api(client, token_for(organiser))
     assert staff.get(path).get_json()["state"] == "not_started"
-    # Starting the clock starts play: the seating is published and fixed.
+    # The clock runs only for a session in play (issue 22): starting play is the organiser's own act.
+    assert_error(staff.post(f"/tournaments/{tournament.id}/sessions/1/clock/start"), 409)
+    assert staff.post(f"/tournaments/{tournament.id}/sessions/1/start").status_code == 200
     assert staff.post(f"/tournaments/{tournament.id}/sessions/1/clock/start").status_code == 200
     assert Api(client, None).get(path).get_json()["state"] == "running"
 

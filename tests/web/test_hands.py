@@ -155,9 +155,10 @@ def test_field_errors_are_next_to_the_field(organiser_client, in_play):
 def test_totals_only_table_through_the_form(organiser_client, in_play):
     t, ids = in_play
     url = base(t) + "/tables/2/totals"
-    bad = post(organiser_client, url, {f"scores-{i}": v for i, v in enumerate([10, 10, 10, 10])}, url)
+    bad = post(organiser_client, url, {"version": 1, **{f"scores-{i}": 10 for i in range(4)}}, url)
     assert bad.status_code == 422 and "sum to zero" in bad.get_data(as_text=True)
-    good = post(organiser_client, url, {f"scores-{i}": v for i, v in enumerate([90, -30, -30, -30])}, url)
+    scores = {f"scores-{i}": v for i, v in enumerate([90, -30, -30, -30])}
+    good = post(organiser_client, url, {"version": 1, **scores}, url)
     assert good.status_code == 302
     assert scoring.table_sheet(t, 1, 2).mode == "totals"
 

@@ -274,17 +274,30 @@ def _refuse(message: str) -> None:
     raise ConflictError(message)
 
 
-def start(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
-    """Start the clock. A session not yet in play is put in play (its seating is fixed): play begins now."""
-    now = _now(now)
-    session = _session_for_action(t, number)
-    current = state_of(t, session, now)
-    if current.state != NOT_STARTED:
-        _refuse(f"The clock of session {number} was already started ({current.state.replace('_', ' ')}).")
-    if session.status == SessionStatus.FINISHED:
-        _refuse(f"Session {number} is finished: its clock cannot start.")
+def _require_in_play(session: TournamentSession, doing: str) -> None:
+    # The clock only runs for a session in play: starting play (publishing and fixing the seating) is an
+    # organiser's act of its own, which the clock's staff buttons must not do by the back door.
     if session.status != SessionStatus.IN_PLAY:
-        play.start_session(t, number)
+        state = session.status.replace("_", " ")
+        _refuse(f"Session {session.number} is {state}, not in play: its clock cannot {doing}. "
+                "An organiser starts play first (Play page), then the clock can run.")
+
+
+def _started(session: TournamentSession) -> bool:
+    """Whether a start was ever stored, at whatever time: a start stamped later than `now` still counts."""
+    return db.session.scalar(select(ClockEvent.id).where(
+        ClockEvent.session_id == session.id, ClockEvent.kind == ClockEventKind.START).limit(1)) is not None
+
+
+def start(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+    """Start the clock of a session in play; a session not in play (draft, published, finished) is a 409."""
+    session = _session_for_action(t, number)
+    now = _now(now)  # read once the row is locked: a start that waited sees the one before it
+    _require_in_play(session, "start")
+    current = state_of(t, session, now)
+    if current.state != NOT_STARTED or _started(session):
+        state = current.state if current.state != NOT_STARTED else RUNNING
+        _refuse(f"The clock of session {number} was already started ({state.replace('_', ' ')}).")
     _add(session, ClockEventKind.START, user, now)
     return state_of(t, session, now)
 
@@ -292,8 +305,10 @@ def start(t: Tournament, number: int, user: User | None, now: datetime | None = 
 def _step(t: Tournament, number: int, user: User | None, now: datetime | None, kind: ClockEventKind,
           allowed: tuple[str, ...], only: str) -> ClockState:
     """Record `kind` when the clock is in one of the `allowed` states; else a conflict naming the state."""
-    now = _now(now)
     session = _session_for_action(t, number)
+    now = _now(now)  # after the lock, as in start()
+    if kind == ClockEventKind.RESUME:
+        _require_in_play(session, "run again")
     current = state_of(t, session, now)
     if current.state not in allowed:
         _refuse(f"The clock is {current.state.replace('_', ' ')}: {only}.")
@@ -323,10 +338,10 @@ def _explicitly_ended(session: TournamentSession) -> bool:
 def extend(t: Tournament, number: int, seconds: int, user: User | None, table: int | None = None,
            now: datetime | None = None) -> ClockState:
     """Extra time for one table (late start, an incident) or, without `table`, for every table. It adds up."""
-    now = _now(now)
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= MAX_EXTRA_SECONDS:
         raise ServiceError(f"Extra time is 1 to {MAX_EXTRA_SECONDS} seconds.", field="seconds")
     session = _session_for_action(t, number)
+    now = _now(now)
     if table is not None and (isinstance(table, bool) or not isinstance(table, int)
                               or table not in table_numbers(session)):
         raise NotFound(f"Session {number} has no table {table}.")
@@ -347,11 +362,11 @@ def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | No
     stop-immediately rule that hand is stored at once as not scored (no payments)."""
     from tournament.services import scoring
 
-    now = _now(now)
     if hand_in_progress is not None and (isinstance(hand_in_progress, bool) or not isinstance(hand_in_progress, int)
                                          or not 1 <= hand_in_progress <= HANDS_PER_SESSION):
         raise ServiceError(f"The hand in progress is 1 to {HANDS_PER_SESSION}, or none.", field="hand_in_progress")
     session = _session_for_action(t, number)
+    now = _now(now)
     row = play.session_table(session, table, lock=True)  # 404 for a missing table; serialises with hand entry
     play.require_in_play(session)
     if row.mode == TableMode.TOTALS:
@@ -385,8 +400,8 @@ def undo_time_call(t: Tournament, number: int, table: int, user: User | None,
     because of it is removed (with its own history line)."""
     from tournament.services import scoring
 
-    now = _now(now)
     session = _session_for_action(t, number)
+    now = _now(now)
     play.session_table(session, table, lock=True)
     play.require_in_play(session)
     existing = time_call(session, table)

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import re
 import secrets
 from datetime import timedelta
 from importlib.resources import files
 
 from email_validator import EmailNotValidError, validate_email
 from flask import current_app, has_app_context
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from tournament.extensions import db
@@ -52,11 +53,66 @@ def create_user(email: str, password: str, role: str = Role.REFEREE, name: str =
     return user
 
 
+def _word_list(name: str) -> frozenset[str]:
+    text = files("tournament.services").joinpath(f"data/{name}").read_text(encoding="utf-8")
+    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+
+
 @functools.cache
 def common_passwords() -> frozenset[str]:
     """The shipped list of very common passwords (lowercase), see data/common_passwords.txt."""
-    text = files("tournament.services").joinpath("data/common_passwords.txt").read_text(encoding="utf-8")
-    return frozenset(line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return _word_list("common_passwords.txt")
+
+
+@functools.cache
+def common_password_words() -> frozenset[str]:
+    """Common passwords of 4-7 characters: the cores of longer ones (monkey2024), see data/."""
+    return _word_list("common_password_words.txt")
+
+
+# The words an attacker of a mahjong tournament site tries first, with digits, a year or symbols added.
+PRODUCT_WORDS = frozenset({
+    "mahjong", "mahjongg", "majong", "mahjon", "majiang", "mcr", "ema", "riichi", "tournament", "tourney",
+    "referee", "referees", "organiser", "organizer", "organisers", "organizers", "pung", "kong", "chow",
+    "chinese", "official", "greenbook", "tiles", "dealer", "admin", "staff", "mcrtournament",
+})
+# Digits and symbols written for the letters they look like (p@ssw0rd); "1" is tried as i and as l.
+_LEET = {ch: to for ch, to in zip("0134578@$!|+", "oieastbasilt", strict=True)}
+_LEET_I = str.maketrans(_LEET)
+_LEET_L = str.maketrans({**_LEET, "1": "l"})
+_AROUND = re.compile(r"^[\W\d_]+|[\W\d_]+$")  # digits, a year, symbols before or after the word
+_AFTER = re.compile(r"[\W\d_]+$")
+MIN_DISTINCT_CHARACTERS = 4
+
+
+def _repeated_piece(text: str) -> str | None:
+    """The shortest piece the text is made of, written twice or more (org3org3 -> org3), else None."""
+    for size in range(1, len(text) // 2 + 1):
+        if len(text) % size == 0 and text[:size] * (len(text) // size) == text:
+            return text[:size]
+    return None
+
+
+def _cores(lowered: str) -> set[str]:
+    """What a guesser would start from: the password, its repeated piece, without the digits and symbols
+    around it, with look-alike digits read as letters (both orders: mahj0ng2025 -> mahjong)."""
+    forms = {lowered}
+    piece = _repeated_piece(lowered)
+    if piece:
+        forms.add(piece)
+    cores: set[str] = set()
+    for form in forms:
+        for core in (form, _AROUND.sub("", form), _AFTER.sub("", form)):  # 0livia1987: the 0 is a letter
+            for read in (core, core.translate(_LEET_I), core.translate(_LEET_L)):
+                cores.update({read, _AROUND.sub("", read)})
+    return {core for core in cores if core}
+
+
+def _product_words_only(letters: str) -> bool:
+    """Whether the letters are one or two of the product words (mahjong, riichimahjong, mcrreferee)."""
+    if letters in PRODUCT_WORDS:
+        return True
+    return any(letters[:cut] in PRODUCT_WORDS and letters[cut:] in PRODUCT_WORDS for cut in range(3, len(letters)))
 
 
 def check_new_password(password: str, email: str, field: str = "password") -> None:
@@ -71,6 +127,20 @@ def check_new_password(password: str, email: str, field: str = "password") -> No
         raise ServiceError("The password cannot be your email address or its first part.", field=field)
     if lowered in common_passwords():
         raise ServiceError("That is one of the most common passwords, which attackers try first. "
+                           "Choose another: a few unrelated words work well.", field=field)
+    piece = _repeated_piece(lowered)
+    if len(set(lowered)) < MIN_DISTINCT_CHARACTERS or (piece and len(piece) < MIN_PASSWORD_LENGTH):
+        raise ServiceError("A few characters repeated are as easy to guess as those few characters. "
+                           "Choose another: a few unrelated words work well.", field=field)
+    cores = _cores(lowered)
+    local = email.partition("@")[0]
+    if any(_product_words_only(re.sub(r"[^a-z]", "", core)) for core in cores):
+        raise ServiceError("Mahjong and tournament words (mahjong, MCR, riichi, referee, organiser ...), even "
+                           "with digits, a year or symbols added, are what attackers of this site try first. "
+                           "Choose another: a few unrelated words work well.", field=field)
+    if cores & common_passwords() or cores & common_password_words() or (len(local) >= 3 and local in cores):
+        raise ServiceError("That is a common password (or your email's first part) with digits, a year or "
+                           "symbols added or letters written as digits: attackers try those first. "
                            "Choose another: a few unrelated words work well.", field=field)
 
 
@@ -104,22 +174,24 @@ def authenticate(email: str, password: str) -> User | None:
     return user
 
 
-def change_password(user: User, current: str, new: str) -> None:
-    """Set a new password after checking the current one; every login session of the user ends."""
+def change_password(user: User, current: str, new: str) -> int:
+    """Set a new password after checking the current one; every login session and every API token of the
+    user ends (a token is a login too: a leaked one must not outlive the password). The tokens revoked."""
     if not user.check_password(current):
         raise ServiceError("That is not your current password.", field="current_password")
     check_new_password(new, user.email, field="new_password")
     with changes():
         user.set_password(new)
-    end_all_logins(user)
+    return log_out_everywhere(user)[1]
 
 
-def reset_password(user: User, new: str) -> int:
-    """An administrator's reset (the CLI), for a forgotten password: same rules, every login ends."""
+def reset_password(user: User, new: str) -> tuple[int, int]:
+    """An administrator's reset (the CLI), for a forgotten password: same rules, every login and API token
+    ends. The logins ended and the tokens revoked."""
     check_new_password(new, user.email)
     with changes():
         user.set_password(new)
-    return end_all_logins(user)
+    return log_out_everywhere(user)
 
 
 # --- login sessions: the revocable "user id" Flask-Login keeps in session and remember cookies -------------
@@ -175,6 +247,21 @@ def end_all_logins(user: User) -> int:
     with changes():
         result = db.session.execute(delete(LoginSession).where(LoginSession.user_id == user.id))
     return result.rowcount or 0
+
+
+def revoke_all_api_tokens(user: User) -> int:
+    """Revoke every API token of the user still valid; the number revoked (the list keeps them, struck)."""
+    with changes():
+        result = db.session.execute(
+            update(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None))
+            .values(revoked_at=utcnow()).execution_options(synchronize_session="fetch")
+        )
+    return result.rowcount or 0
+
+
+def log_out_everywhere(user: User) -> tuple[int, int]:
+    """End every login and API token of the user (a lost phone, a leaked password): (logins, tokens)."""
+    return end_all_logins(user), revoke_all_api_tokens(user)
 
 
 def login_count(user: User) -> int:

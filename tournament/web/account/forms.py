@@ -24,7 +24,8 @@ class PasswordForm(FlaskForm):
     new_password = PasswordField(
         "New password",
         validators=[DataRequired("Enter a new password."), Length(max=200)],
-        description="At least 8 characters; not a common password, not your email address.",
+        description="At least 8 characters; not a common password (digits or a year added do not help), no "
+                    "mahjong or tournament words, not your email address.",
         render_kw={"autocomplete": "new-password"},
     )
     confirm = PasswordField(

@@ -3,8 +3,8 @@
     GET      /account                     account page with tokens (never cached: it shows new tokens)
     POST     /account/tokens              create a token (shown once)
     POST     /account/tokens/<id>/revoke  revoke a token
-    POST     /account/password            change the password (every other login ends)
-    POST     /account/logout-everywhere   end every login of the account, this one included
+    POST     /account/password            change the password (every other login and every API token ends)
+    POST     /account/logout-everywhere   end every login and API token of the account, this one included
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def change_password():
     if form.validate_on_submit():
         remember = user_service.login_remembered(current_user.login_token)
         try:
-            user_service.change_password(current_user, form.current_password.data, form.new_password.data)
+            revoked = user_service.change_password(current_user, form.current_password.data,
+                                                   form.new_password.data)
         except ServiceError as exc:
             show_service_error(form, exc)
         else:
@@ -77,7 +78,8 @@ def change_password():
             user = current_user._get_current_object()
             user_service.start_login(user, remember=remember)
             login_user(user, remember=remember)
-            flash("Password changed. Every other device has been logged out.", "success")
+            tokens = f" and {revoked} API token{'s' if revoked != 1 else ''} revoked" if revoked else ""
+            flash(f"Password changed. Every other device has been logged out{tokens}.", "success")
             return redirect(url_for("account.index"))
     return _page(400, password_form=form)
 
@@ -86,9 +88,10 @@ def change_password():
 @login_required
 def logout_everywhere():
     if LogoutEverywhereForm().validate_on_submit():
-        ended = user_service.end_all_logins(current_user)
+        ended, revoked = user_service.log_out_everywhere(current_user)
         logout_user()
-        flash(f"Logged out everywhere ({ended} login{'s' if ended != 1 else ''} ended). Log in again here.",
-              "info")
+        tokens = f", {revoked} API token{'s' if revoked != 1 else ''} revoked" if revoked else ""
+        flash(f"Logged out everywhere ({ended} login{'s' if ended != 1 else ''} ended{tokens}). "
+              "Log in again here.", "info")
         return redirect(url_for("auth.login"))
     return redirect(url_for("account.index"))

@@ -152,8 +152,8 @@ def _action(name: str, action: Callable[..., clock.ClockState], doc: str) -> Non
         return clock_json(action(t, number, g.api_user))
 
 
-_action("start", clock.start, "Start the clock (its staff); a session not yet in play is put in play. "
-        "A clock already started is a 409.")
+_action("start", clock.start, "Start the clock (its staff) of a session in play. A session not in play (an "
+        "organiser starts play first) or a clock already started is a 409.")
 _action("pause", clock.pause, "Pause a running clock; anything else is a 409.")
 _action("resume", clock.resume, "Resume a paused clock; anything else is a 409.")
 _action("end", clock.end, "Call time for everyone: the clock stops at zero for every table, extra time "

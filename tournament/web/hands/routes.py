@@ -355,8 +355,15 @@ def totals(tournament_id: int, number: int, table: int):
         if sheet.mode == "totals":
             for entry, sp in zip(form.scores, players, strict=False):
                 entry.data = sheet.totals.get(sp.player_id)
-        form.version.data = str(sheet.table.version) if sheet.table else ""
-    elif form.validate_on_submit():
+        # A table row is created on first use at version 1: a form read before it exists expects that.
+        form.version.data = str(sheet.table.version if sheet.table else 1)
+    elif not form.validate_on_submit():
+        status = 422
+    elif _version(form.version.data) is None:
+        # Without its version the save could not tell a stale form from a fresh one and would overwrite.
+        flash("This form has no record version: reload the table's totals and enter them again.", "error")
+        status = 409
+    else:
         scores = {sp.player_id: entry.data for entry, sp in zip(form.scores, players, strict=True)}
         try:
             scoring.enter_totals(t, number, table, scores, current_user,
@@ -371,8 +378,6 @@ def totals(tournament_id: int, number: int, table: int):
         else:
             flash(f"Table {table}'s totals saved.", "info")
             return redirect(_table_url(t, number, table))
-    else:
-        status = 422
     return render_template("hands/totals.html", tournament=t, session=s, table=table, players=players, form=form,
                            sheet=sheet, button=ConvertForm()), status
 
