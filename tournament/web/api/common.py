@@ -25,6 +25,7 @@ from tournament.services import tournaments as tournament_service
 from tournament.web.api.auth import authenticate
 from tournament.web.api.schemas import ErrorSchema, first_error
 from tournament.web.helpers import tournament_or_404
+from tournament.web.input_guard import BadInput, NotJson, parse_json_body
 
 
 def error_body(message: str, field: str | None = None) -> dict[str, str]:
@@ -39,13 +40,15 @@ class ApiParser(FlaskParser):
     (curl -d sends form encoding by default): the body is read as JSON or refused, never ignored."""
 
     def _raw_load_json(self, req):  # type: ignore[no-untyped-def]
+        # Reached in the view, after the token and the tournament permission were checked: only a client
+        # allowed to write here makes the server read and parse a body (input_guard.parse_json_body).
         data = req.get_data(cache=True)
         if not data.strip():
             return webargs_core.missing
-        return webargs_core.parse_json(data)
-
-    def _handle_invalid_json_error(self, error, req, *args, **kwargs):  # type: ignore[no-untyped-def]
-        abort(400, "The body is not valid JSON: send a JSON object.")
+        try:
+            return parse_json_body(data)
+        except NotJson:
+            abort(400, "The body is not valid JSON: send a JSON object.")
 
 
 class ApiBlueprint(flask_smorest.Blueprint):
@@ -93,6 +96,13 @@ def _service_error(exc: ServiceError):
     return response
 
 
+def _bad_input(exc: BadInput):
+    db.session.rollback()
+    response = jsonify(error_body(exc.message, exc.field))
+    response.status_code = exc.status
+    return response
+
+
 def _authenticate() -> None:
     # A before_request hook's return value would become the response: drop the user, keep the check.
     # Ids past PostgreSQL's integer range never reach here: the `int` URL converter refuses them (a 404).
@@ -106,6 +116,7 @@ def api_blueprint(name: str, description: str) -> ApiBlueprint:
     bp.before_request(_authenticate)
     bp.register_error_handler(HTTPException, _http_error)
     bp.register_error_handler(ServiceError, _service_error)
+    bp.register_error_handler(BadInput, _bad_input)
     return bp
 
 
