@@ -15,9 +15,9 @@ from sqlalchemy import func, select
 
 from tests.helpers import make_user
 from tournament.extensions import db
-from tournament.models import PlayerStatus, Tournament
+from tournament.models import PlayerStatus, ScoreChange, Tournament
 from tournament.models._common import utcnow
-from tournament.services import clock, penalties, play, scoring
+from tournament.services import clock, exports, penalties, play, scoring, tournaments
 from tournament.services.backup import (
     CHILD_MODELS,
     LEFT_OUT,
@@ -28,7 +28,7 @@ from tournament.services.backup import (
 )
 from tournament.services.demo import load_demo
 from tournament.services.standings import standings
-from tournament.services.tournaments import add_staff
+from tournament.services.tournaments import TournamentData, add_staff
 
 
 def played_tournament(organiser, referee) -> Tournament:
@@ -63,15 +63,38 @@ def _players(t: Tournament):
     return db.session.scalars(select(Player).where(Player.tournament_id == t.id).order_by(Player.id)).all()
 
 
+def _players_as_positions(value, player_at: dict[int, int]):
+    if value is None:
+        return None
+    if "payments" in value:
+        value["payments"] = {player_at[int(pid)]: d for pid, d in value["payments"].items()}
+        value["false_mahjongs"] = [{**c, "player_id": player_at[c["player_id"]]} for c in value["false_mahjongs"]]
+        for key in ("winner_id", "discarder_id"):
+            if value.get(key) is not None:
+                value[key] = player_at[value[key]]
+        return value
+    if "amount" in value:
+        return {**value, "player_id": player_at[value["player_id"]]}
+    return {player_at[int(pid)]: score for pid, score in value.items()}
+
+
 def comparable(document: dict) -> dict:
     """The document without what must differ between the original and its copy: every id (renumbered), the
     name (made unique) and the importer's own organiser place when the original did not have one."""
     doc = copy.deepcopy(document)
     doc["tournament"].pop("name")
+    doc["tournament"].pop("version")  # every row of a copy starts at version 1
     for name in (m.__tablename__ for m in CHILD_MODELS):
         order = {row["id"]: i for i, row in enumerate(doc[name])}
         for row in doc[name]:
             row["id"] = order[row["id"]]
+            row.pop("version", None)
+    # The history names players by id: as positions too (snapshot ids of hands and penalties are left as
+    # they were written, the id the row had then).
+    player_at = {row["id"]: i for i, row in enumerate(document["players"])}
+    for change in doc["score_changes"]:
+        for side in ("before", "after"):
+            change[side] = _players_as_positions(change[side], player_at)
     # References become positions in their table: the same in both when the rows are in the same order.
     positions = {name: {row_id: i for i, row_id in enumerate(r["id"] for r in document[name])}
                  for name in (m.__tablename__ for m in CHILD_MODELS)}
@@ -240,3 +263,102 @@ def test_importer_without_a_staff_place_becomes_organiser(played, app_ctx):
     other = make_user("other-organiser@example.org", "organiser")
     copy_ = import_tournament(export_tournament(played), other)
     assert any(m.user_id == other.id and m.role == "organiser" for m in copy_.staff)
+
+
+# ----------------------------------------------------------------------------- bounds (issue 22, items 2 and 10)
+
+
+@pytest.fixture
+def document(organiser, referee):
+    return export_tournament(played_tournament(organiser, referee))
+
+
+BIG = 2**31 - 1
+
+
+def _refused(document, organiser, field: str) -> str:
+    tournaments_before = db.session.scalar(select(func.count()).select_from(ScoreChange))
+    with pytest.raises(ImportRefused) as exc:
+        import_tournament(document, organiser)
+    assert exc.value.field == field, exc.value.message
+    assert exc.value.status_code == 422
+    assert db.session.scalar(select(func.count()).select_from(ScoreChange)) == tournaments_before
+    return exc.value.message
+
+
+@pytest.mark.parametrize("setting, value, field", [
+    ("session_count", BIG, "session_count"),  # grew a worker to 15 GB on the exports page
+    ("session_count", 0, "session_count"),
+    ("session_minutes", 10**6, "session_minutes"),
+    ("warning_minutes", 200, "warning_minutes"),
+    ("false_mahjong_not_winning", BIG, "false_mahjong_not_winning"),
+    ("table_points", [1000, 2, 1, 0], "table_points"),
+    ("table_points", [0, 1, 2, 4], "table_points"),
+    ("tie_breaks", ["firsts", "firsts"], "tie_breaks"),
+    ("name", "   ", "name"),
+    ("venue", "v" * 201, "venue"),
+])
+def test_settings_pass_the_settings_forms_validation(document, organiser, setting, value, field):
+    document["tournament"][setting] = value
+    _refused(document, organiser, f"tournament.{field}")
+
+
+def test_a_session_beyond_the_session_count_is_refused(document, organiser):
+    document["tournament_sessions"][-1]["number"] = BIG
+    message = _refused(document, organiser, f"tournament_sessions[{len(document['tournament_sessions']) - 1}].number")
+    assert "from 1 to" in message
+
+
+def test_a_table_of_three_seats_is_refused(document, organiser):
+    del document["seats"][0]
+    message = _refused(document, organiser, "seats")
+    assert "3 seats" in message
+
+
+@pytest.mark.parametrize("after, field", [
+    (5, "score_changes[0].after"),
+    ("text", "score_changes[0].after"),
+    ([1, 2], "score_changes[0].after"),
+    ({"payments": [1, 2]}, "score_changes[0].after.payments"),
+    ({"payments": {"1": "x"}}, "score_changes[0].after.payments"),
+    ({"payments": {}, "false_mahjongs": [{"player_id": 1}]}, "score_changes[0].after.false_mahjongs"),
+    ({"amount": "ten", "player_id": 1}, "score_changes[0].after.amount"),
+    ({"999999": 12}, "score_changes[0].after"),
+])
+def test_history_entries_have_the_shapes_the_app_writes(document, organiser, after, field):
+    document["score_changes"][0]["after"] = after
+    _refused(document, organiser, field)
+
+
+def test_a_huge_version_is_not_carried_into_the_copy(document, organiser):
+    document["tournament"]["version"] = BIG
+    for hand in document["hands"]:
+        hand["version"] = BIG
+    copy_ = import_tournament(document, organiser)
+    db.session.commit()
+    assert copy_.version == 1
+    # Editing it works (was an integer overflow on the version column).
+    data = TournamentData.from_tournament(copy_)
+    data.venue = "Elsewhere"
+    tournaments.update_tournament(copy_, data, expected_version=1)
+    db.session.commit()
+    assert copy_.venue == "Elsewhere" and copy_.version == 2
+
+
+def test_the_restored_history_names_the_copys_players(document, organiser):
+    copy_ = import_tournament(document, organiser)
+    db.session.commit()
+    player_ids = {p.id for p in _players(copy_)}
+    session_ids = [s.id for s in copy_.sessions]
+    changes = db.session.scalars(select(ScoreChange).where(ScoreChange.session_id.in_(session_ids))).all()
+    assert changes
+    for change in changes:
+        for side in (change.before, change.after):
+            if side and "payments" in side:
+                assert {int(pid) for pid in side["payments"]} <= player_ids
+
+
+def test_exports_page_of_a_restored_copy_is_bounded(document, organiser):
+    copy_ = import_tournament(document, organiser)
+    db.session.commit()
+    assert len(exports.session_numbers(copy_)) <= tournaments.LIMITS["session_count"][1]

@@ -14,6 +14,7 @@ naming the first problem by its path, e.g. `hands[3].session_id`.
 
 from __future__ import annotations
 
+from dataclasses import fields
 from datetime import date, datetime
 from enum import StrEnum
 from typing import Any
@@ -48,6 +49,8 @@ from tournament.models.draws import SEAT_WINDS
 from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, RULESETS, TIE_BREAKS
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
+from tournament.services.tournaments import TournamentData
+from tournament.services.tournaments import validate as validate_settings
 
 FORMAT_VERSION = 1
 
@@ -249,6 +252,10 @@ class _Reader:
                 if out[column.name] not in self.ids.get(target, set()):
                     raise _refuse(f"{path}.{column.name}", f"no {target} row with id {out[column.name]} "
                                                            "in the document.")
+        if "version" in out:
+            # An optimistic-lock counter belongs to the rows of this server: the copy's rows start at 1 (a
+            # restored 2147483647 made the next edit overflow the column).
+            out["version"] = 1
         if "id" in out:
             seen = self.ids.setdefault(table.name, set())
             if out["id"] in seen:
@@ -279,22 +286,29 @@ class _Reader:
             if not isinstance(items, list):
                 raise _refuse(name, "must be a JSON list.")
             rows[name] = [self.row(table, item, f"{name}[{i}]") for i, item in enumerate(items)]
-        self._check_consistency(rows)
+        self._check_consistency(rows, settings["session_count"])
         return settings, rows
 
     @staticmethod
     def _check_settings(settings: dict[str, Any]) -> None:
+        """The settings form's own validation (tournaments.validate): a restored tournament holds nothing an
+        organiser could not have typed (a session_count of 2147483647 grew workers to 15 GB in every loop
+        over the sessions)."""
         points = settings["table_points"]
         if not (isinstance(points, list) and len(points) == 4 and all(_is_int(p) for p in points)):
             raise _refuse("tournament.table_points", "must be a list of 4 integers.")
         breaks = settings["tie_breaks"]
         if not (isinstance(breaks, list) and all(isinstance(b, str) and b in TIE_BREAKS for b in breaks)):
             raise _refuse("tournament.tie_breaks", f"must be a list of {', '.join(TIE_BREAKS)}.")
-        if not settings["name"].strip():
-            raise _refuse("tournament.name", "must not be empty.")
+        data = TournamentData(**{f.name: settings[f.name] for f in fields(TournamentData)})
+        data.table_points = tuple(points)  # type: ignore[assignment]
+        data.tie_breaks = tuple(breaks)
+        if errors := validate_settings(data):
+            name, message = next(iter(errors.items()))
+            raise _refuse(f"tournament.{name}", message)
 
     @staticmethod
-    def _check_consistency(rows: dict[str, list[dict[str, Any]]]) -> None:
+    def _check_consistency(rows: dict[str, list[dict[str, Any]]], session_count: int) -> None:
         """What the constraints and the rules require beyond each row's own types."""
 
         def unique(name: str, fields: tuple[str, ...], what: str) -> None:
@@ -307,6 +321,11 @@ class _Reader:
                     raise _refuse(f"{name}[{i}]", f"a second {what} {key}.")
                 seen.add(key)
 
+        sessions = rows["tournament_sessions"]
+        for i, session in enumerate(sessions):
+            if not 1 <= session["number"] <= session_count:
+                raise _refuse(f"tournament_sessions[{i}].number", f"must be from 1 to the tournament's "
+                                                                  f"{session_count} sessions.")
         unique("tournament_staff", ("user_id",), "staff place for the account")
         unique("tournament_sessions", ("number",), "session numbered")
         unique("seats", ("session_id", "player_id"), "seat of the player in the session")
@@ -327,6 +346,13 @@ class _Reader:
         seated: dict[tuple[int, int], set[int]] = {}
         for seat in rows["seats"]:
             seated.setdefault((seat["session_id"], seat["table_number"]), set()).add(seat["player_id"])
+        winds: dict[tuple[int, int], list[str]] = {}
+        for seat in rows["seats"]:
+            winds.setdefault((seat["session_id"], seat["table_number"]), []).append(seat["seat_wind"])
+        for (session_id, table_number), at_table in winds.items():
+            if sorted(at_table) != sorted(SEAT_WINDS):
+                raise _refuse("seats", f"table {table_number} of tournament_sessions id {session_id} has "
+                                       f"{len(at_table)} seats: a table seats four, one per wind.")
         tables = {row["id"]: row for row in rows["session_tables"]}
         for i, total in enumerate(rows["table_totals"]):
             table = tables[total["table_id"]]
@@ -369,6 +395,68 @@ class _Reader:
         for i, penalty in enumerate(rows["penalties"]):
             if penalty["amount"] <= 0:
                 raise _refuse(f"penalties[{i}].amount", "must be more than 0.")
+        players_known = {p["id"] for p in players}
+        for i, change in enumerate(rows["score_changes"]):
+            for side in ("before", "after"):
+                _check_snapshot(change[side], f"score_changes[{i}].{side}", players_known)
+
+
+def _player_ref(value: Any, path: str, players: set[int]) -> None:
+    number = int(value) if isinstance(value, str) and value.isdigit() else value
+    if not _is_int(number) or number not in players:
+        raise _refuse(path, f"{str(value)[:40]!r} is not a player of the document.")
+
+
+def _check_snapshot(value: Any, path: str, players: set[int]) -> None:
+    """A history entry is what the app writes (the history page reads it): nothing, the four session totals
+    {player id: score}, a hand (with its payments) or a penalty (with its amount)."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        raise _refuse(path, "must be a JSON object or null.")
+    if "payments" in value:
+        payments, claims = value["payments"], value.get("false_mahjongs", [])
+        if not isinstance(payments, dict) or not all(_is_int(d) for d in payments.values()):
+            raise _refuse(f"{path}.payments", "must be an object of player id: integer.")
+        for pid in payments:
+            _player_ref(pid, f"{path}.payments", players)
+        if not isinstance(claims, list) or not all(
+                isinstance(c, dict) and isinstance(c.get("kind"), str) and _is_int(c.get("player_id"))
+                for c in claims):
+            raise _refuse(f"{path}.false_mahjongs", "must be a list of {player_id, kind}.")
+        for key in ("winner_id", "discarder_id"):
+            if value.get(key) is not None:
+                _player_ref(value[key], f"{path}.{key}", players)
+        if not (value.get("total") is None or _is_int(value["total"])):
+            raise _refuse(f"{path}.total", "must be an integer.")
+    elif "amount" in value:
+        if not _is_int(value["amount"]):
+            raise _refuse(f"{path}.amount", "must be an integer.")
+        _player_ref(value.get("player_id"), f"{path}.player_id", players)
+    else:
+        for pid, score in value.items():
+            _player_ref(pid, path, players)
+            if not _is_int(score):
+                raise _refuse(f"{path}.{pid}", "must be an integer.")
+
+
+def _renumber_players(value: dict[str, Any] | None, players: dict[int, int]) -> dict[str, Any] | None:
+    """A checked history entry (_check_snapshot) with the copy's player ids."""
+    if value is None:
+        return None
+    value = dict(value)
+    if "payments" in value:
+        value["payments"] = {str(players[int(pid)]): d for pid, d in value["payments"].items()}
+        value["false_mahjongs"] = [{**c, "player_id": players[c["player_id"]]}
+                                   for c in value.get("false_mahjongs", [])]
+        for key in ("winner_id", "discarder_id"):
+            if value.get(key) is not None:
+                value[key] = players[int(value[key])]
+        return value
+    if "amount" in value:
+        value["player_id"] = players[int(value["player_id"])]
+        return value
+    return {str(players[int(pid)]): score for pid, score in value.items()}
 
 
 def _free_name(name: str) -> str:
@@ -413,6 +501,9 @@ def import_tournament(document: Any, imported_by_user: User) -> Tournament:
                     fk = next(iter(column.foreign_keys), None)
                     if fk is not None and fk.column.table.name != "users" and row[column.name] is not None:
                         row[column.name] = new_ids[fk.column.table.name][row[column.name]]
+                if table.name == "score_changes":  # the history names players by id too
+                    for side in ("before", "after"):
+                        row[side] = _renumber_players(row[side], new_ids["players"])
                 values.append(row)
             result = db.session.execute(
                 insert(table).returning(table.c.id, sort_by_parameter_order=True), values
