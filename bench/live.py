@@ -25,8 +25,8 @@ from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Seat, Tournament, TournamentSession  # noqa: E402
 from tournament.services import progress  # noqa: E402
-from tournament.services import statistics as stats_service
-from tournament.web.live import routes as live_routes  # noqa: E402
+from tournament.services import statistics as stats_service  # noqa: E402
+from tournament.services.standings import cache  # noqa: E402
 
 
 def measure(label: str, action, runs: int) -> None:
@@ -59,13 +59,13 @@ def main() -> None:
 
         measure("change marker (the query behind a 304)", lambda: progress.change_marker(tid), args.runs)
         def progress_cold():
-            progress._RANKINGS.clear()
+            cache.rankings.clear()
             progress.progress(tournament())
 
         def progress_in_play():
             # What a hand entered in the last session costs: only the last ranking is recomputed.
-            for key in [k for k in progress._RANKINGS if len(k[-1]) == args.sessions]:
-                del progress._RANKINGS[key]
+            for key in [k for k in cache.rankings if len(k.session_numbers) == args.sessions]:
+                del cache.rankings[key]
             progress.progress(tournament())
 
         measure(f"progress: ranks after each of {args.sessions} sessions", progress_cold, args.runs)
@@ -83,8 +83,8 @@ def main() -> None:
         }
         for label, page_url in pages.items():
             def cold(page_url=page_url):
-                live_routes._caches.clear()
-                progress._RANKINGS.clear()
+                cache.clear_live()  # the pages and the rankings, not the standings
+                cache.rankings.clear()
                 assert client.get(page_url).status_code == 200
 
             def warm(page_url=page_url):

@@ -15,7 +15,6 @@ from tournament.models import (
     Penalty,
     Player,
     PlayerStatus,
-    ScoreChange,
     SessionStatus,
     SessionTable,
     TableMode,
@@ -23,6 +22,7 @@ from tournament.models import (
 )
 from tournament.services import draws as draw_service
 from tournament.services.errors import NotFound
+from tournament.services.score_changes import record_score_change
 from tournament.services.standings import session_results, standings
 
 
@@ -91,9 +91,8 @@ def totals_table(session, table, totals):
 
 
 def logged(session, table, hand_number):
-    """Every write of the score-entry services leaves a ScoreChange: the standings cache relies on it."""
-    db.session.add(ScoreChange(session_id=session.id, table_number=table, hand_number=hand_number,
-                               action="test fact"))
+    """Every write of the score-entry services records a score change: the standings cache relies on it."""
+    record_score_change(session.id, table, hand_number, "test fact", None)
 
 
 def rows_by_id(result):

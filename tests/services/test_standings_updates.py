@@ -28,7 +28,7 @@ def table_ids(t, table: int) -> list[int]:
 
 def fresh(t) -> standings.Standings:
     """The standings computed from all the facts, read afresh (no earlier computation used)."""
-    return standings._standings(t, standings._read_facts(t, None))
+    return standings.compute(t, standings.facts.read(t))
 
 
 def assert_same(got: standings.Standings, expected: standings.Standings) -> None:
@@ -51,14 +51,14 @@ def in_play(tournament):
 def updates(monkeypatch):
     """Counts the standings brought up to date (rather than read afresh)."""
     calls = {"updated": 0}
-    real = standings._updated_facts
+    real = standings.facts.updated
 
     def counting(last, marker):
         result = real(last, marker)
         calls["updated"] += result is not None
         return result
 
-    monkeypatch.setattr(standings, "_updated_facts", counting)
+    monkeypatch.setattr(standings.facts, "updated", counting)
     return calls
 
 

@@ -10,11 +10,12 @@ from typing import Any
 from sqlalchemy import select
 
 from tournament.extensions import db
-from tournament.models import HANDS_PER_SESSION, Penalty, Player, ScoreChange, Tournament, User
+from tournament.models import HANDS_PER_SESSION, Penalty, Player, Tournament, User
 from tournament.models._common import utcnow
 from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.score_changes import record_score_change
 
 MAX_PENALTY = 1000
 MAX_REASON = 500
@@ -41,7 +42,7 @@ def penalty_json(p: Penalty) -> dict[str, Any]:
         "hand": p.hand_number,
         "amount": p.amount,
         "reason": p.reason,
-        "given_by": p.given_by.display_name if p.given_by else None,
+        "given_by": p.given_by_name or None,
         "given_at": p.given_at.isoformat() + "Z",
         "cancelled": p.is_cancelled,
         "cancelled_at": p.cancelled_at.isoformat() + "Z" if p.cancelled_at else None,
@@ -71,9 +72,8 @@ def give_penalty(t: Tournament, *, player_id: Any, session_number: Any, amount: 
                           amount=amount, reason=text, given_by_id=user.id if user else None)
         db.session.add(penalty)
         db.session.flush()
-        db.session.add(ScoreChange(session_id=session.id, table_number=_table_of(session, player_id),
-                                   hand_number=hand_number, action="penalty given",
-                                   user_id=user.id if user else None, before=None, after=penalty_json(penalty)))
+        record_score_change(session.id, _table_of(session, player_id), hand_number, "penalty given", user,
+                            before=None, after=penalty_json(penalty))
     return penalty
 
 
@@ -101,10 +101,8 @@ def cancel_penalty(t: Tournament, penalty_id: Any, reason: Any, user: User | Non
         penalty.cancelled_by_id = user.id if user else None
         penalty.cancel_reason = text
         db.session.flush()
-        db.session.add(ScoreChange(session_id=penalty.session_id,
-                                   table_number=_table_of(penalty.session, penalty.player_id),
-                                   hand_number=penalty.hand_number, action="penalty cancelled",
-                                   user_id=user.id if user else None, before=before, after=penalty_json(penalty)))
+        record_score_change(penalty.session_id, _table_of(penalty.session, penalty.player_id), penalty.hand_number,
+                            "penalty cancelled", user, before=before, after=penalty_json(penalty))
     return penalty
 
 

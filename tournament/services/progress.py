@@ -6,13 +6,12 @@ function (`ranking.rank_players`) from the same facts `standings.standings` read
 entry of a history is therefore exactly today's standings.
 
 Queries: `progress` reads the facts once (six queries) and ranks once per session whose inputs
-changed since it was last ranked in this process.
+changed since it was last ranked in this process (`standings.cache.ranked`).
 """
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -31,21 +30,8 @@ from tournament.models import (
     TournamentSession,
 )
 from tournament.services.errors import NotFound
-from tournament.services.ranking import (
-    RankedRow,
-    TableResult,
-    format_points,
-    rank_players,
-    split_table_points,
-)
-from tournament.services.standings import (
-    WIND_ORDER,
-    _entrant,
-    _no_gc_pauses,
-    _session_scores,
-    _Table,
-    counted_facts,
-)
+from tournament.services.ranking import RankedRow, format_points, split_table_points
+from tournament.services.standings import WIND_ORDER, TableFacts, cache, facts
 from tournament.services.standings import (  # the live pages' ETags and the standings cache share it
     change_marker as change_marker,
 )
@@ -77,7 +63,7 @@ class Progress:
     tournament_id: int
     session_numbers: tuple[int, ...]
     after: dict[int, list[RankedRow]]          # session number -> the standings after it, best first
-    tables: dict[tuple[int, int], _Table] = field(repr=False)  # (session, table) -> seats and results
+    tables: dict[tuple[int, int], TableFacts] = field(repr=False)  # (session, table) -> seats and results
     penalties: dict[tuple[int, int], int] = field(repr=False)  # (session, player) -> active penalty points
 
     def history(self, player_id: int) -> list[RankAfter]:
@@ -96,56 +82,27 @@ class Progress:
         return self.after[self.session_numbers[-1]] if self.session_numbers else []
 
 
-# The ranking after a session, keyed by everything it is computed from (its inputs themselves, not an id):
-# while a session is in play, the rankings after the sessions before it do not change and are reused.
-_RANKINGS: OrderedDict[tuple, list[RankedRow]] = OrderedDict()
-_RANKINGS_SIZE = 24  # a ranking of 1,000 players over 10 sessions holds ~10,000 cells
-_rankings_lock = threading.Lock()
-
-
 def progress(t: Tournament) -> Progress:
     """The standings after every counted session: what the rank charts draw."""
-    with _no_gc_pauses():
-        numbers, players, tables, penalties = counted_facts(t)
-        by_session: dict[int, dict[int, int]] = defaultdict(dict)
-        for (session, player_id), amount in penalties.items():
-            by_session[session][player_id] = amount
-        results = [
-            TableResult(session=session, table=number, scores=_session_scores(facts, by_session[session]),
-                        counted=facts.counted)
-            for (session, number), facts in sorted(tables.items())
-        ]
-        settings = (tuple(t.table_points_list), tuple(t.tie_break_list))
-        facts_of = {number: tuple((r.table, tuple(sorted(r.scores.items())), r.counted)
-                                  for r in results if r.session == number) for number in numbers}
+    with facts.no_gc_pauses():
+        known = facts.read(t)
+        numbers, players = known.numbers, known.players
+        results = known.table_results()
         # Whether a player is ranked depends on having played only for those who withdrew: the others'
         # entrants are built once.
         every_seat = {player_id for r in results for player_id in r.scores}
-        fixed = {p.id: _entrant(p, every_seat) for p in players if p.status != PlayerStatus.WITHDRAWN}
+        fixed = {p.id: facts.entrant(p, every_seat) for p in players if p.status != PlayerStatus.WITHDRAWN}
         after: dict[int, list[RankedRow]] = {}
         for index, k in enumerate(numbers):
             upto = [r for r in results if r.session <= k]
             played = {player_id for r in upto for player_id in r.scores}
-            penalty_totals: dict[int, int] = defaultdict(int)
-            for (session, player_id), amount in penalties.items():
-                if session <= k:
-                    penalty_totals[player_id] += amount
-            entrants = [fixed.get(p.id) or _entrant(p, played) for p in players]
-            key = (settings, tuple(entrants), tuple(facts_of[n] for n in numbers[:index + 1]),
-                   tuple(sorted(penalty_totals.items())), numbers[:index + 1])
-            with _rankings_lock:
-                rows = _RANKINGS.get(key)
-                if rows is not None:
-                    _RANKINGS.move_to_end(key)
-            if rows is None:
-                rows = rank_players(entrants, upto, table_points=settings[0], tie_breaks=settings[1],
-                                    penalties=penalty_totals, session_numbers=numbers[:index + 1])
-                with _rankings_lock:
-                    _RANKINGS[key] = rows
-                    while len(_RANKINGS) > _RANKINGS_SIZE:
-                        _RANKINGS.popitem(last=False)
-            after[k] = rows
-    return Progress(tournament_id=t.id, session_numbers=numbers, after=after, tables=tables, penalties=penalties)
+            after[k] = cache.ranked(cache.RankingInputs(
+                entrants=[fixed.get(p.id) or facts.entrant(p, played) for p in players], tables=upto,
+                table_points=t.table_points_list, tie_breaks=t.tie_break_list,
+                penalties=known.penalty_totals(upto=k), session_numbers=numbers[:index + 1],
+            ))
+    return Progress(tournament_id=t.id, session_numbers=numbers, after=after, tables=known.tables,
+                    penalties=known.penalties)
 
 
 def standings_after(t: Tournament, session_number: int) -> list[RankedRow]:
@@ -289,13 +246,12 @@ def player_record(t: Tournament, player_id: int, progress_result: Progress | Non
     row = next((r for r in result.final if r.player_id == player_id), None)
     lines = []
     for sid, number, status, table, wind in mine:
-        facts = result.tables.get((number, table))
-        counted = bool(facts and facts.counted)
+        table_facts = result.tables.get((number, table))
+        counted = bool(table_facts and table_facts.counted)
         penalty = result.penalties.get((number, player_id), 0)
         score = placing = None
-        if facts is not None and player_id in facts.seats:
-            session_penalties = {pid: amount for (n, pid), amount in result.penalties.items() if n == number}
-            scores = _session_scores(facts, session_penalties)
+        if table_facts is not None and player_id in table_facts.seats:
+            scores = table_facts.session_scores(facts.penalties_at(result.penalties, number))
             score = scores[player_id]
             # As on the session results: places and table points from the four session scores.
             placing = split_table_points(scores, t.table_points_list).get(player_id) if counted else None

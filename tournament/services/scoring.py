@@ -35,6 +35,7 @@ from tournament.services import clock, play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.hand_check import NOT_WINNING, UNDER_MINIMUM, VALID, HandCheck, check_hand
+from tournament.services.score_changes import record_score_change
 
 MAX_FLOWERS = 8
 MAX_TOTAL = 1_000_000  # a session total beyond this is a typing error, not a score
@@ -269,12 +270,6 @@ def get_hand(t: Tournament, session_number: int, table_number: int, number: Any)
 # ----------------------------------------------------------------------------- writing
 
 
-def _log(session: TournamentSession, table_number: int | None, hand_number: int | None, action: str,
-         user: User | None, before: dict | None, after: dict | None) -> None:
-    db.session.add(ScoreChange(session_id=session.id, table_number=table_number, hand_number=hand_number,
-                               action=action, user_id=user.id if user else None, before=before, after=after))
-
-
 def _writable_table(t: Tournament, session_number: int, table_number: int) -> tuple[TournamentSession, SessionTable]:
     session = play.get_session(t, session_number, to_score=True)
     table = play.session_table(session, table_number, lock=True)
@@ -326,7 +321,7 @@ def enter_hand(t: Tournament, session_number: int, table_number: int, data: Hand
         _apply(hand, verdict)
         db.session.add(hand)
         db.session.flush()
-        _log(session, table_number, hand.number, "hand entered", user, None, hand_summary(hand))
+        record_score_change(session.id, table_number, hand.number, "hand entered", user, None, hand_summary(hand))
     return hand
 
 
@@ -348,7 +343,7 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, number: 
     with changes():
         _apply(hand, verdict)
         db.session.flush()
-        _log(session, table_number, number, "hand corrected", user, before, hand_summary(hand))
+        record_score_change(session.id, table_number, number, "hand corrected", user, before, hand_summary(hand))
     return hand
 
 
@@ -364,7 +359,7 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, number: i
     before = hand_summary(hand)
     with changes():
         db.session.delete(hand)
-        _log(session, table_number, number, "hand deleted", user, before, None)
+        record_score_change(session.id, table_number, number, "hand deleted", user, before, None)
 
 
 def record_not_scored(t: Tournament, session: TournamentSession, table_number: int, number: int,
@@ -377,7 +372,8 @@ def record_not_scored(t: Tournament, session: TournamentSession, table_number: i
         hand.payments = [HandPayment(player_id=p.player_id, delta=0) for p in players]
         db.session.add(hand)
         db.session.flush()
-        _log(session, table_number, number, "hand not scored (time called)", user, None, hand_summary(hand))
+        record_score_change(session.id, table_number, number, "hand not scored (time called)", user, None,
+                            hand_summary(hand))
     return hand
 
 
@@ -391,7 +387,7 @@ def remove_not_scored(t: Tournament, session: TournamentSession, table_number: i
     before = hand_summary(hand)
     with changes():
         db.session.delete(hand)
-        _log(session, table_number, number, "hand deleted (time call undone)", user, before, None)
+        record_score_change(session.id, table_number, number, "hand deleted (time call undone)", user, before, None)
 
 
 # ----------------------------------------------------------------------------- totals-only tables
@@ -429,7 +425,7 @@ def enter_totals(t: Tournament, session_number: int, table_number: int, scores: 
                 existing[pid].score = scores[pid]
             else:
                 table.totals.append(TableTotal(player_id=pid, score=scores[pid]))
-        _log(session, table_number, None, "totals corrected" if before else "totals entered", user, before,
+        record_score_change(session.id, table_number, None, "totals corrected" if before else "totals entered", user, before,
              {str(pid): scores[pid] for pid in ids})
     return table
 
@@ -445,7 +441,7 @@ def clear_totals(t: Tournament, session_number: int, table_number: int, user: Us
     with changes():
         table.totals.clear()
         table.mode = TableMode.HANDS
-        _log(session, table_number, None, "totals cleared", user, before, None)
+        record_score_change(session.id, table_number, None, "totals cleared", user, before, None)
     return table
 
 

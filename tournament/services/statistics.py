@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from tournament.extensions import db
 from tournament.models import FalseMahjong, Hand, HandResult, Penalty, Player, Tournament, TournamentSession
 from tournament.models._common import utcnow
-from tournament.services.standings import COUNTED_STATUSES, _rows
+from tournament.services.standings.facts import COUNTED_STATUSES, plain_rows
 
 TOP_HANDS = 10
 
@@ -85,23 +85,23 @@ def statistics(t: Tournament) -> Statistics:
         select(TournamentSession.id, TournamentSession.number)
         .where(TournamentSession.tournament_id == t.id, TournamentSession.status.in_(COUNTED_STATUSES))
     ).all())
-    names = {pid: (f"{first} {last}", f"{last}, {first}", country or "") for pid, first, last, country in _rows(
+    names = {pid: (f"{first} {last}", f"{last}, {first}", country or "") for pid, first, last, country in plain_rows(
         select(Player.id, Player.first_name, Player.last_name, Player.country).where(Player.tournament_id == t.id)
     )}
     session_ids = list(sessions)
     counted = Hand.session_id.in_(session_ids)
 
     # Every hand: wins carry their fans; the others are only counted.
-    hand_rows = _rows(
+    hand_rows = plain_rows(
         select(Hand.id, Hand.session_id, Hand.table_number, Hand.number, Hand.result, Hand.winner_id,
                Hand.discarder_id, Hand.fan_points, Hand.flowers, Hand.fans, Hand.tiles)
         .where(counted).order_by(Hand.id)
     ) if session_ids else []
-    false_rows = _rows(
+    false_rows = plain_rows(
         select(FalseMahjong.player_id, func.count(FalseMahjong.id))
         .join(Hand, Hand.id == FalseMahjong.hand_id).where(counted).group_by(FalseMahjong.player_id)
     ) if session_ids else []
-    penalty_rows = _rows(
+    penalty_rows = plain_rows(
         select(Penalty.player_id, func.count(Penalty.id), func.sum(Penalty.amount))
         .where(Penalty.tournament_id == t.id, Penalty.session_id.in_(session_ids), Penalty.cancelled_at.is_(None))
         .group_by(Penalty.player_id)

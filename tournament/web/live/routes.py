@@ -14,24 +14,20 @@ nothing new costs that query and a 304, before the view runs. static/js/live.js 
 from __future__ import annotations
 
 import hashlib
-import threading
 import time
-import weakref
-from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, url_for
 from flask_login import current_user
 
-from tournament.extensions import db
 from tournament.models import SessionStatus, Tournament
 from tournament.services import draws as draw_service
 from tournament.services import progress as progress_service
 from tournament.services import standings as standings_service
 from tournament.services import statistics as statistics_service
 from tournament.services.ranking import points_number
+from tournament.services.standings import cache as standings_cache
 from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
 from tournament.web.helpers import tournament_or_404
 from tournament.web.live.chart import rank_chart
@@ -77,7 +73,8 @@ def answer_unchanged() -> Response | None:
 
 
 def _etag(marker: tuple[int, ...]) -> str:
-    return hashlib.blake2b(repr((marker, _viewer(), request.full_path)).encode(), digest_size=10).hexdigest()
+    # As a plain tuple: the same ETags as before the marker had named parts.
+    return hashlib.blake2b(repr((tuple(marker), _viewer(), request.full_path)).encode(), digest_size=10).hexdigest()
 
 
 def _not_modified() -> Response | None:
@@ -113,20 +110,9 @@ def live_globals() -> dict[str, Any]:
 # ----------------------------------------------------------------------------- shared
 
 
-# Per database engine (an app has one; tests that reset a database get a fresh one), then per tournament.
-_caches: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-_cache_lock = threading.Lock()
-CACHED = 16
 # While hands pour in (a 1,000-player event enters one every second or so), each state lasts too little
 # for a cache keyed by state alone: what took a second to compute is served for this long at least.
 MIN_RECOMPUTE_SECONDS = 5.0
-
-
-@dataclass
-class _Entry:
-    marker: tuple[int, ...]
-    at: float
-    value: Any
 
 
 def _cached(name: str, t: Tournament, build: Callable[[Tournament], Any]) -> Any:
@@ -139,20 +125,13 @@ def _cached(name: str, t: Tournament, build: Callable[[Tournament], Any]) -> Any
     key = (name, t.id)
     now = time.monotonic()
     least = current_app.config.get("LIVE_MIN_RECOMPUTE_SECONDS", MIN_RECOMPUTE_SECONDS)
-    with _cache_lock:
-        cache = _caches.setdefault(db.engine, OrderedDict())
-        entry = cache.get(key)
-        if entry is not None and (entry.marker == marker or now - entry.at < least):
-            cache.move_to_end(key)
-            if entry.marker != marker:
-                g.live_etag = _etag(entry.marker)
-            return entry.value
+    entry = standings_cache.live_lookup(key, lambda kept: kept.marker == marker or now - kept.at < least)
+    if entry is not None:
+        if entry.marker != marker:
+            g.live_etag = _etag(entry.marker)
+        return entry.value
     value = build(t)
-    with _cache_lock:
-        cache[key] = _Entry(marker=marker, at=now, value=value)
-        cache.move_to_end(key)
-        while len(cache) > CACHED:
-            cache.popitem(last=False)
+    standings_cache.live_keep(key, standings_cache.LiveEntry(marker=marker, at=now, value=value))
     return value
 
 
