@@ -16,7 +16,7 @@ import threading
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, NamedTuple
 
 from tournament.extensions import db
@@ -109,11 +109,15 @@ def _table_key(table: TableResult) -> tuple:
     kept = _table_keys.get(id(table))
     if kept is not None and kept[0] is table:
         return kept[1]
-    key = (table.session, table.table, tuple(sorted(table.scores.items())), table.counted)
+    key = (table.session, table.table, tuple(sorted(table.scores.items())), table.counted)  # every field (below)
     if len(_table_keys) >= TABLE_KEYS_SIZE:
         _table_keys.clear()
     _table_keys[id(table)] = (table, key)
     return key
+
+
+if tuple(f.name for f in fields(TableResult)) != ("session", "table", "scores", "counted"):
+    raise RuntimeError("A field of TableResult is missing from the rankings' key (cache._table_key).")
 
 
 def _tables_key(tables: Sequence[TableResult]) -> tuple:
