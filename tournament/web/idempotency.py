@@ -121,7 +121,8 @@ def init_app(app: Flask) -> None:
 
     @app.before_request
     def claim_idempotency_key():
-        if request.method not in WRITES:
+        # No such route or method (a 404, a 405): nothing would be carried out, so no key is claimed.
+        if request.method not in WRITES or request.routing_exception is not None:
             return None
         found = _request_key()
         if found is None:

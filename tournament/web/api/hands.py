@@ -21,6 +21,18 @@ from tournament.web.api.sessions import session_json
 
 bp = api_blueprint("api_hands", "Play: starting a session (its organisers) and score entry (its staff).")
 
+# A discard win at table 1 of session 1: East (player 1) wins on South's (player 2) discard with a Pure
+# Straight and two flowers; the engine adds the fans and the payments.
+NEW_HAND = {"number": 1, "result": "win", "winner_id": 1, "discarder_id": 2, "hand": "123456789m123s5p5p",
+            "flowers": 2}
+HAND = {"id": 1, **NEW_HAND, "self_drawn": False, "last_tile": False, "wall_last": False, "kong": False,
+        "fans": [{"name": "Pure Straight", "points": 16, "count": 1}, {"name": "Concealed Hand", "points": 2,
+                 "count": 1}, {"name": "All Chows", "points": 2, "count": 1},
+                 {"name": "Mixed Double Chow", "points": 1, "count": 1}, {"name": "Single Wait", "points": 1,
+                 "count": 1}, {"name": "Flower Tiles", "points": 1, "count": 2}],
+        "fan_points": 22, "total": 24, "payments": {"1": 48, "2": -32, "3": -8, "4": -8}, "false_mahjongs": [],
+        "version": 1}
+
 TABLE = "/tournaments/<int:tournament_id>/sessions/<int:number>/tables/<int:table>"
 
 
@@ -62,8 +74,8 @@ def list_hands(t: Tournament, number: int, table: int):
 
 @bp.route(f"{TABLE}/hands", methods=["POST"])
 @for_tournament("referee")
-@bp.arguments(HandInSchema)
-@bp.response(201, HandSchema)
+@bp.arguments(HandInSchema, example=NEW_HAND)
+@bp.response(201, HandSchema, example=HAND)
 def enter_hand(body: dict, t: Tournament, number: int, table: int):
     """Enter a hand: a win (checked by the fan engine: no win or under 8 points is a 422 and nothing is
     stored) or a draw, with any false mahjongs. Seat and prevalent winds come from the hand number and the

@@ -8,13 +8,18 @@ from tournament.services.penalties import penalty_json
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import CancelPenaltyInSchema, PenaltyInSchema, PenaltySchema
 
+NEW_PENALTY = {"player_id": 3, "session": 2, "amount": 10, "reason": "Tiles shown before the hand ended.",
+               "hand": 5}
+PENALTY = {"id": 1, **NEW_PENALTY, "given_by": "Referee Rui", "given_at": "2026-05-16T11:42:07Z",
+           "cancelled": False, "cancelled_at": None, "cancel_reason": None}
+
 bp = api_blueprint("api_penalties", "Referee penalties (its staff).")
 
 
 @bp.route("/tournaments/<int:tournament_id>/penalties", methods=["POST"])
 @for_tournament("referee")
-@bp.arguments(PenaltyInSchema)
-@bp.response(201, PenaltySchema)
+@bp.arguments(PenaltyInSchema, example=NEW_PENALTY)
+@bp.response(201, PenaltySchema, example=PENALTY)
 def give(body: dict, t: Tournament):
     """Give a penalty: `amount` points deducted from the player's score in that session."""
     penalty = penalty_service.give_penalty(
@@ -26,7 +31,7 @@ def give(body: dict, t: Tournament):
 
 @bp.route("/tournaments/<int:tournament_id>/penalties/<int:penalty_id>", methods=["DELETE"])
 @for_tournament("referee")
-@bp.arguments(CancelPenaltyInSchema)
+@bp.arguments(CancelPenaltyInSchema, example={"reason": "Given to the wrong player."})
 @bp.response(200, PenaltySchema)
 def cancel(body: dict, t: Tournament, penalty_id: int):
     """Cancel a penalty, with a reason: it is kept, shown struck through, and no longer deducted."""

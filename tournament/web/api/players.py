@@ -10,6 +10,10 @@ from tournament.services.registration import PlayerData
 from tournament.web.api.common import api_blueprint, for_tournament
 from tournament.web.api.schemas import EmptySchema, PlayerInSchema, PlayerListSchema, PlayerSchema
 
+NEW_PLAYER = {"first_name": "Aino", "last_name": "Virtanen", "country": "FI", "ema_number": "04000123",
+              "club": "Helsinki Mahjong Club"}
+PLAYER = {"id": 1, **NEW_PLAYER, "team": "", "substitute": False, "status": "registered"}
+
 bp = api_blueprint("api_players", "Players of a tournament: registration and check-in (its organisers).")
 
 
@@ -44,8 +48,8 @@ def list_players(t: Tournament):
 
 @bp.route("/tournaments/<int:tournament_id>/players", methods=["POST"])
 @for_tournament("manage")
-@bp.arguments(PlayerInSchema)
-@bp.response(201, PlayerSchema)
+@bp.arguments(PlayerInSchema, example=NEW_PLAYER)
+@bp.response(201, PlayerSchema, example=PLAYER)
 def add_player(body: dict, t: Tournament):
     """Register a player."""
     data = PlayerData(
@@ -63,7 +67,7 @@ def add_player(body: dict, t: Tournament):
 @bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/checkin", methods=["POST"])
 @for_tournament("manage")
 @bp.arguments(EmptySchema, required=False)
-@bp.response(200, PlayerSchema)
+@bp.response(200, PlayerSchema, example={**PLAYER, "status": "present"})
 def check_in(_: dict, t: Tournament, player_id: int):
     """Mark the player present, so that the next draw seats them (again: still 200)."""
     return player_json(registration.check_in(player_or_404(t, player_id)))

@@ -12,6 +12,7 @@ from flask.blueprints import BlueprintSetupState
 from tournament.web.api import (
     backup,
     clock,
+    docs,
     exports,
     hands,
     penalties,
@@ -21,6 +22,7 @@ from tournament.web.api import (
     tournaments,
 )
 from tournament.web.api.common import JsonApi
+from tournament.web.api.openapi import ApiConventionsPlugin
 
 AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp,
          backup.bp)
@@ -32,6 +34,15 @@ OPENAPI_CONFIG = {
     "OPENAPI_URL_PREFIX": "/api/v1",
     "OPENAPI_JSON_PATH": "openapi.json",
 }
+
+DESCRIPTION = (
+    "The tournament's data and score entry for scripts and devices. Every route but the published clock needs "
+    "`Authorization: Bearer <token>` (a token from the Account page or `flask users token EMAIL`). Bodies are "
+    "JSON objects; keys a route does not know are ignored. Errors are `{\"error\": \"...\", \"field\": "
+    "\"...\"}`: 400 for data that breaks a rule, 422 for a wrong type. Text may not hold NUL characters. A "
+    "write may carry an `Idempotency-Key` header to be carried out once however often it is sent. The same "
+    "document, readable: /api/docs."
+)
 
 # The application registers this blueprint like any other; registering it sets up the API's blueprints.
 bp = Blueprint("api", __name__)
@@ -45,10 +56,13 @@ def _set_up_api(state: BlueprintSetupState) -> None:
 def init_api(app: Flask) -> JsonApi:
     for key, value in OPENAPI_CONFIG.items():
         app.config.setdefault(key, value)
-    api = JsonApi(app, spec_kwargs={"security": [{"bearerAuth": []}]})
+    api = JsonApi(app, spec_kwargs={"security": [{"bearerAuth": []}], "info": {"description": DESCRIPTION},
+                                    "extra_plugins": [ApiConventionsPlugin()]})
     api.spec.components.security_scheme(
         "bearerAuth", {"type": "http", "scheme": "bearer", "description": "A token from `flask users token`."}
     )
     for area in AREAS:
         api.register_blueprint(area)
+    docs.remember_api(app, api)
+    app.register_blueprint(docs.bp)
     return api

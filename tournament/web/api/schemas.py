@@ -8,7 +8,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import pycountry
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
+
+from tournament.models.tournaments import END_RULES, RULESETS, TIE_BREAKS
+from tournament.services.penalties import MAX_PENALTY
+from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
+from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
 
 # PostgreSQL's `integer`: larger ids cannot exist, and binding them would overflow the column type.
 MAX_ID = 2**31 - 1
@@ -17,6 +23,19 @@ HANDS_PER_SESSION = 16
 MAX_FLOWERS = 8
 
 ID = validate.Range(min=1, max=MAX_ID)
+# Text with something in it: the services trim it and refuse it empty (a 400 naming the field).
+NOT_BLANK = r"\S"
+
+
+def documented(**rules: Any) -> dict[str, Any]:
+    """JSON Schema keywords for the OpenAPI document only: the service checks the rule (a 400 naming the
+    field, as the web forms say it), the document states it so that clients and schemathesis know it."""
+    return rules
+
+
+def limits(name: str) -> dict[str, int]:
+    low, high = TOURNAMENT_LIMITS[name]
+    return documented(minimum=low, maximum=high)
 
 
 class StrictInteger(fields.Integer):
@@ -67,19 +86,22 @@ class UserSchema(Schema):
 
 
 class TournamentInSchema(BodySchema):
-    name = fields.String(required=True)
-    venue = fields.String()
+    name = fields.String(required=True, metadata=documented(pattern=NOT_BLANK, maxLength=120))
+    venue = fields.String(metadata=documented(maxLength=200))
     start_date = fields.Date(allow_none=True)
-    end_date = fields.Date(allow_none=True)
-    ruleset = fields.String()
-    session_count = StrictInteger()
-    session_minutes = StrictInteger()
-    end_rule = fields.String()
-    warning_minutes = StrictInteger()
-    false_mahjong_under_minimum = StrictInteger()
-    false_mahjong_not_winning = StrictInteger()
-    table_points = fields.List(StrictInteger())
-    tie_breaks = fields.List(fields.String())
+    end_date = fields.Date(allow_none=True, metadata={"description": "Not before `start_date`."})
+    ruleset = fields.String(metadata=documented(enum=list(RULESETS)))
+    session_count = StrictInteger(metadata=limits("session_count"))
+    session_minutes = StrictInteger(metadata=limits("session_minutes"))
+    end_rule = fields.String(metadata=documented(enum=list(END_RULES)))
+    warning_minutes = StrictInteger(metadata={**limits("warning_minutes"),
+                                              "description": "Less than `session_minutes`."})
+    false_mahjong_under_minimum = StrictInteger(metadata=limits("false_mahjong_under_minimum"))
+    false_mahjong_not_winning = StrictInteger(metadata=limits("false_mahjong_not_winning"))
+    table_points = fields.List(StrictInteger(metadata=limits("table_point")), metadata=documented(
+        minItems=4, maxItems=4, description="1st to 4th place, not increasing: [4, 2, 1, 0]."))
+    tie_breaks = fields.List(fields.String(metadata=documented(enum=list(TIE_BREAKS))),
+                             metadata=documented(uniqueItems=True))
 
 
 class TournamentSchema(Schema):
@@ -108,12 +130,17 @@ class TournamentListSchema(Schema):
 
 
 class PlayerInSchema(BodySchema):
-    first_name = fields.String(required=True)
-    last_name = fields.String(required=True)
-    country = fields.String(required=True, metadata={"description": "ISO 3166 code (FI, FIN) or English name."})
-    ema_number = fields.String(allow_none=True, metadata={"description": "8 digits."})
-    club = fields.String(allow_none=True)
-    team = fields.String(allow_none=True)
+    first_name = fields.String(required=True, metadata=documented(
+        pattern=NOT_BLANK, maxLength=PLAYER_LIMITS["first_name"]))
+    last_name = fields.String(required=True, metadata=documented(
+        pattern=NOT_BLANK, maxLength=PLAYER_LIMITS["last_name"]))
+    country = fields.String(required=True, metadata=documented(
+        enum=["", *sorted(c.alpha_2 for c in pycountry.countries)],
+        description="ISO 3166 alpha-2 code (its alpha-3 code or English name work too); empty for none."))
+    ema_number = fields.String(allow_none=True, metadata=documented(
+        pattern=r"^\s*$|^(\s*[0-9]){8}\s*$", description="8 digits; empty or null for none."))
+    club = fields.String(allow_none=True, metadata=documented(maxLength=PLAYER_LIMITS["club"]))
+    team = fields.String(allow_none=True, metadata=documented(maxLength=PLAYER_LIMITS["team"]))
     substitute = StrictBoolean()
 
 
@@ -236,13 +263,14 @@ class HandListSchema(Schema):
 class PenaltyInSchema(BodySchema):
     player_id = StrictInteger(required=True, validate=ID)
     session = StrictInteger(required=True, validate=ID)
-    amount = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_ID))
-    reason = fields.String(required=True, validate=validate.Length(max=500))
+    amount = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_ID),
+                           metadata=documented(maximum=MAX_PENALTY, description="Points deducted."))
+    reason = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(pattern=NOT_BLANK))
     hand = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
 
 
 class CancelPenaltyInSchema(BodySchema):
-    reason = fields.String(required=True, validate=validate.Length(max=500))
+    reason = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(pattern=NOT_BLANK))
 
 
 class PenaltySchema(Schema):

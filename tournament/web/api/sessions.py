@@ -8,6 +8,10 @@ from tournament.services import draws as draw_service
 from tournament.web.api.common import api_blueprint, for_tournament
 from tournament.web.api.schemas import DrawInSchema, SessionSchema
 
+SESSION = {"session": 1, "status": "draft", "seed": 20260516, "tables": [
+    {"table": 1, "seats": [{"wind": "E", "player_id": 7}, {"wind": "S", "player_id": 2},
+                           {"wind": "W", "player_id": 12}, {"wind": "N", "player_id": 5}]}]}
+
 bp = api_blueprint("api_sessions", "Sessions: draw, start (its organisers).")
 
 
@@ -26,8 +30,8 @@ def session_json(session: TournamentSession) -> dict:
 
 @bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>/draw", methods=["POST"])
 @for_tournament("manage")
-@bp.arguments(DrawInSchema, required=False)
-@bp.response(201, SessionSchema)
+@bp.arguments(DrawInSchema, required=False, example={"seed": 20260516})
+@bp.response(201, SessionSchema, example=SESSION)
 def draw(body: dict, t: Tournament, number: int):
     """Draw session `number`, which must be the next one, seating the players checked in as present
     (substitutes fill an incomplete table). Seats are listed E, S, W, N: the starting seats."""

@@ -14,6 +14,14 @@ from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import StandingsSchema
 
+STANDINGS = {"rows": [
+    {"rank": 1, "player_id": 7, "name": "Aino Virtanen", "country": "FI", "table_points": 7.33, "score": 212,
+     "sessions": [{"session": 1, "table_points": 4.0, "score": 150}, {"session": 2, "table_points": 3.33,
+                                                                        "score": 62}]},
+    {"rank": 2, "player_id": 2, "name": "Mei Chen", "country": "DK", "table_points": 6.0, "score": 95,
+     "sessions": [{"session": 1, "table_points": 2.0, "score": 31}, {"session": 2, "table_points": 4.0,
+                                                                        "score": 64}]}]}
+
 bp = api_blueprint("api_standings", "Standings (any valid token).")
 
 
@@ -30,7 +38,7 @@ def points(value: Fraction) -> float:
 
 @bp.route("/tournaments/<int:tournament_id>/standings", methods=["GET"])
 @for_tournament()
-@bp.response(200, StandingsSchema)
+@bp.response(200, StandingsSchema, example=STANDINGS)
 def standings(t: Tournament):
     """Ranked players, best first, with a result per session counted (in play or finished); substitutes
     are never ranked."""

@@ -12,6 +12,12 @@ from tournament.services.tournaments import TournamentData
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import TournamentInSchema, TournamentListSchema, TournamentSchema, UserSchema
 
+NEW_TOURNAMENT = {"name": "Helsinki Open 2026", "venue": "Kalasatama", "start_date": "2026-05-16",
+                  "end_date": "2026-05-17", "session_count": 7, "session_minutes": 120}
+TOURNAMENT = {"id": 1, **NEW_TOURNAMENT, "ruleset": "ema", "end_rule": "finish_hand", "warning_minutes": 15,
+              "false_mahjong_under_minimum": 10, "false_mahjong_not_winning": 20, "table_points": [4, 2, 1, 0],
+              "tie_breaks": ["firsts", "best_session"], "version": 1}
+
 bp = api_blueprint("api_tournaments", "Your account and tournaments.")
 
 
@@ -51,15 +57,15 @@ def list_tournaments():
 
 @bp.route("/tournaments/<int:tournament_id>", methods=["GET"])
 @for_tournament()
-@bp.response(200, TournamentSchema)
+@bp.response(200, TournamentSchema, example=TOURNAMENT)
 def get_tournament(t: Tournament):
     """One tournament."""
     return tournament_json(t)
 
 
 @bp.route("/tournaments", methods=["POST"])
-@bp.arguments(TournamentInSchema)
-@bp.response(201, TournamentSchema)
+@bp.arguments(TournamentInSchema, example=NEW_TOURNAMENT)
+@bp.response(201, TournamentSchema, example=TOURNAMENT)
 def create_tournament(body: dict):
     """Create a tournament (organisers); the creator becomes one of its organisers. Omitted settings take
     the defaults (7 sessions of 120 minutes, ruleset ema, table points 4-2-1-0, ...)."""

@@ -1,0 +1,91 @@
+"""What the OpenAPI document says about every operation at once: its error answers and the
+`Idempotency-Key` header of the writes.
+
+Written once here (an apispec plugin sees each operation as a blueprint registers it) rather than on each
+view, so a new route is documented like the others without anyone remembering to.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from apispec import BasePlugin
+
+WRITES = ("post", "put", "patch", "delete")
+
+ERROR_EXAMPLE = {"error": "Choose a player of this tournament.", "field": "player_id"}
+
+# name: (status, description, example); the body is always ErrorSchema: {"error"} plus "field" when one
+# field of the body is to blame.
+ERRORS: dict[str, tuple[int, str, dict[str, str]]] = {
+    "BadRequest": (400, "Refused: the body is not JSON, a GET carries a body, or the data breaks a rule the "
+                   "schema cannot state (a winner not at the table, a warning after the end of the session, "
+                   "a player not of this tournament). `field` names the culprit.", ERROR_EXAMPLE),
+    "Unauthorized": (401, "No token, or an unknown or revoked one (header `WWW-Authenticate: Bearer`).",
+                     {"error": "The API token is unknown or revoked."}),
+    "Forbidden": (403, "The token's user may not do this here: not on the tournament's staff, not one of its "
+                  "organisers, or (an idempotent replay) no longer allowed what the first sending was.",
+                  {"error": "You are not on the staff of this tournament."}),
+    "NotFound": (404, "No such tournament, session, table, hand, player or penalty.",
+                 {"error": "Nothing here: no such id."}),
+    "Conflict": (409, "The state forbids it now: a session not in play, a hand number already entered, a "
+                 "stale `version`, a change made by someone else at the same moment, or the first request "
+                 "with this `Idempotency-Key` still running. Reload, then decide.",
+                 {"error": "Hand 3 is already entered at table 2. Correct it instead."}),
+    "PayloadTooLarge": (413, "The body is larger than the server takes.",
+                        {"error": "The request body is too large."}),
+    "UnprocessableEntity": (422, "A field of the wrong type, missing or out of range, or this "
+                            "`Idempotency-Key` already used for another request.",
+                            {"error": "Not a valid integer.", "field": "number"}),
+}
+
+IDEMPOTENCY_KEY = {
+    "in": "header",
+    "name": "Idempotency-Key",
+    "required": False,
+    "description": "Any 1-100 printable ASCII characters without spaces, new for each write (a UUID). Sent "
+                   "again with the same key (a retry after a timeout), the write is not carried out twice: "
+                   "the first answer comes back, with `Idempotent-Replayed: true`, for 24 hours. The same key "
+                   "on another request is a 422.",
+    "schema": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": "^[!-~]+$"},
+    "example": "7d0f6c8e-2b1a-4c43-9d5e-2f0a4b7c9e11",
+}
+
+
+def error_names(path: str, method: str) -> list[str]:
+    """The error answers an operation can give. 401 everywhere (a bad token is refused even where none is
+    needed); 404 where the path names something; 403 where a permission is checked (a tournament's staff,
+    or organisers creating one); the writes also 409 (state, races, a key in use), 413 and 422."""
+    names = ["BadRequest", "Unauthorized"]
+    if "{" in path:
+        names.append("NotFound")
+    if "{tournament_id}" in path or method in WRITES:
+        names.append("Forbidden")
+    if method in WRITES:
+        names += ["Conflict", "PayloadTooLarge", "UnprocessableEntity"]
+    return names
+
+
+class ApiConventionsPlugin(BasePlugin):
+    """Adds the error answers and the Idempotency-Key header to every operation of the document."""
+
+    def init_spec(self, spec: Any) -> None:
+        super().init_spec(spec)
+        for name, (_, description, example) in ERRORS.items():
+            spec.components.response(name, {
+                "description": description,
+                "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"},
+                                                 "example": example}},
+            })
+        spec.components.parameter("IdempotencyKey", "header", dict(IDEMPOTENCY_KEY))
+
+    def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
+        for method, operation in (operations or {}).items():
+            if method not in ("get", "head", *WRITES):
+                continue
+            responses = operation.setdefault("responses", {})
+            for name in error_names(path or "", method):
+                # An answer the view documents itself (a backup's 422) keeps its own description.
+                responses.setdefault(str(ERRORS[name][0]), name)
+            if method in WRITES:
+                operation.setdefault("parameters", []).append("IdempotencyKey")
