@@ -25,6 +25,7 @@ from tournament.services.backup import (
     document_keys,
     export_tournament,
     import_tournament,
+    listed_staff,
 )
 from tournament.services.demo import load_demo
 from tournament.services.standings import standings
@@ -91,6 +92,9 @@ def comparable(document: dict) -> dict:
             row.pop("version", None)
     # The history names players by id: as positions too (snapshot ids of hands and penalties are left as
     # they were written, the id the row had then).
+    # The importer's organiser place is added after the confirmed staff: compare the places, not their order.
+    doc["tournament_staff"] = sorted(({k: v for k, v in row.items() if k != "id"} for row in doc["tournament_staff"]),
+                                     key=lambda row: row["user"])
     player_at = {row["id"]: i for i, row in enumerate(document["players"])}
     for change in doc["score_changes"]:
         for side in ("before", "after"):
@@ -138,6 +142,10 @@ def test_every_column_of_every_table_is_in_the_backup(played):
         assert rows, f"the simulated tournament has no {model.__tablename__}"
         columns = {c.name for c in model.__table__.columns if not any(
             fk.column.table.name == "tournaments" for fk in c.foreign_keys)}
+        # An attribution's text column travels under its account's key (the e-mail, or the text).
+        labels = {c for c in columns if c.endswith("_label")}
+        assert {f"{c.removesuffix('_label')}_id" for c in labels} <= columns
+        columns -= labels
         # Every column is exported, under its name or (accounts) its name without _id.
         assert {k if k in columns else f"{k}_id" for k in rows[0]} == columns, model.__tablename__
 
@@ -152,7 +160,7 @@ def test_every_table_of_a_tournament_is_backed_up_or_deliberately_left_out():
     assert owned - {"tournaments"} - LEFT_OUT == backed_up
 
 
-def test_round_trip_restores_the_tournament_exactly(played, organiser):
+def test_round_trip_restores_the_tournament_exactly(played, organiser, referee):
     original = export_tournament(played)
     assert any(p["cancelled_at"] for p in original["penalties"])
     assert any(c["action"] == "hand corrected" for c in original["score_changes"])
@@ -161,7 +169,7 @@ def test_round_trip_restores_the_tournament_exactly(played, organiser):
     assert any(p["is_substitute"] for p in original["players"])
     before = standing_rows(played)
 
-    copy_ = import_tournament(json.loads(json.dumps(original)), organiser)
+    copy_ = import_tournament(json.loads(json.dumps(original)), organiser, [referee.email])
     db.session.commit()
 
     assert copy_.id != played.id
@@ -170,7 +178,7 @@ def test_round_trip_restores_the_tournament_exactly(played, organiser):
     assert comparable(restored) == comparable(original)
     assert standing_rows(copy_) == before
     # Importing the copy's backup again gives a third, differently named tournament.
-    third = import_tournament(restored, organiser)
+    third = import_tournament(restored, organiser, [referee.email])
     assert len({played.name, copy_.name, third.name}) == 3
 
 
@@ -179,9 +187,12 @@ def test_a_missing_account_is_refused_naming_the_address(played, organiser):
     document["tournament_staff"][0]["user"] = "nobody@example.org"
     counts = row_counts()
     with pytest.raises(ImportRefused) as exc:
-        import_tournament(document, organiser)
+        import_tournament(document, organiser, ["nobody@example.org"])
     assert "nobody@example.org" in exc.value.message and exc.value.field == "tournament_staff[0].user"
     assert row_counts() == counts
+    # Left unconfirmed, the place is simply left out: no account is needed for it.
+    copy_ = import_tournament(document, organiser)
+    assert [(m.user_id, m.role) for m in copy_.staff] == [(organiser.id, "organiser")]
 
 
 @pytest.mark.parametrize("mutate, field", [
@@ -250,7 +261,7 @@ def test_mutated_documents_are_refused_with_nothing_saved(played_once, data):
                 row[data.draw(st.sampled_from(refs))] = 10**8
     counts = row_counts()
     with pytest.raises(ImportRefused):
-        import_tournament(document, organiser)
+        import_tournament(document, organiser, listed_staff(original))
     assert row_counts() == counts
 
 
@@ -362,3 +373,50 @@ def test_exports_page_of_a_restored_copy_is_bounded(document, organiser):
     copy_ = import_tournament(document, organiser)
     db.session.commit()
     assert len(exports.session_numbers(copy_)) <= tournaments.LIMITS["session_count"][1]
+
+
+# ----------------------------------------------------------------------------- rights (issue 22, item 9)
+
+
+def test_a_document_cannot_hand_out_rights(document, organiser, referee):
+    # The backup lists a referee account as organiser, and names them as the tournament's creator.
+    for place in document["tournament_staff"]:
+        place["role"] = "organiser"
+    document["tournament"]["created_by"] = referee.email
+    importer = make_user("importer@example.org", "organiser")
+    copy_ = import_tournament(document, importer)
+    db.session.commit()
+    assert [(m.user_id, m.role) for m in copy_.staff] == [(importer.id, "organiser")]
+    assert copy_.created_by_id is None and copy_.created_by_label == referee.email
+    # Confirmed by the importer, the referee joins, as a referee whatever the document says.
+    second = import_tournament(document, importer, [referee.email.upper()])
+    db.session.commit()
+    assert sorted((m.user_id, str(m.role)) for m in second.staff) == sorted(
+        [(importer.id, "organiser"), (referee.id, "referee")])
+    assert not tournaments.can_manage(referee, second) and tournaments.can_referee(referee, second)
+
+
+def test_attribution_is_kept_as_text_not_linked(document, organiser, referee):
+    from tournament.models import ClockEvent, Hand, Penalty
+
+    importer = make_user("importer@example.org", "organiser")
+    for hand in document["hands"]:
+        hand["entered_by"] = referee.email
+    document["penalties"][0]["given_by"] = "someone-gone@example.org"  # no account here: still imports
+    copy_ = import_tournament(document, importer)
+    db.session.commit()
+    session_ids = [x.id for x in copy_.sessions]
+    hands = db.session.scalars(select(Hand).where(Hand.session_id.in_(session_ids))).all()
+    assert hands and all(h.entered_by_id is None and h.entered_by_label == referee.email for h in hands)
+    penalty = db.session.scalars(select(Penalty).where(Penalty.tournament_id == copy_.id)
+                                 .order_by(Penalty.id)).first()
+    assert penalty.given_by_id is None and penalty.given_by_name == "someone-gone@example.org"
+    changes = db.session.scalars(select(ScoreChange).where(ScoreChange.session_id.in_(session_ids))).all()
+    assert changes and all(c.user_id is None for c in changes) and any(c.who for c in changes)
+    events = db.session.scalars(select(ClockEvent).where(ClockEvent.session_id.in_(session_ids))).all()
+    assert events and all(e.user_id is None for e in events)
+    # Exported again, the text travels under the same keys: the copy's backup names the same people.
+    again = export_tournament(copy_)
+    assert {h["entered_by"] for h in again["hands"]} == {referee.email}
+    assert again["penalties"][0]["given_by"] == "someone-gone@example.org"
+

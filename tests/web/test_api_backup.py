@@ -29,9 +29,9 @@ def test_export_and_import_round_trip(client, api, played, referee):
     assert document["format_version"] == 1 and document["hands"]
     before = standing_rows(played)
 
-    response = api.post("/tournaments/import", document, expect=201)
+    response = api.post(f"/tournaments/import?staff={referee.email}", document, expect=201)
     new_id = response.get_json()["id"]
-    assert response.get_json() == {"id": new_id} and new_id != played.id
+    assert response.get_json() == {"id": new_id, "staff_left_out": []} and new_id != played.id
 
     copy_ = db.session.get(Tournament, new_id)
     assert standing_rows(copy_) == before
@@ -56,9 +56,13 @@ def test_permissions(client, played, app_ctx):
     counts = row_counts()
     assert_error(outsider_api.post("/tournaments/import", document), 403)  # referees create no tournaments
     assert row_counts() == counts
-    # An organiser who is not on its staff may restore it, and becomes an organiser of the copy.
-    new_id = elsewhere_api.post("/tournaments/import", document, expect=201).get_json()["id"]
-    elsewhere_api.get(f"/tournaments/{new_id}/export.json", expect=200)
+    # An organiser who is not on its staff may restore it, and becomes the copy's only organiser; the
+    # staff it lists are left out unless confirmed (and said so).
+    answer = elsewhere_api.post("/tournaments/import", document, expect=201).get_json()
+    assert sorted(answer["staff_left_out"]) == sorted(m.user.email for m in played.staff)
+    elsewhere_api.get(f"/tournaments/{answer['id']}/export.json", expect=200)
+    assert_error(Api(client, token_for(played.staff[0].user)).get(
+        f"/tournaments/{answer['id']}/export.json"), 403)
 
 
 @pytest.mark.parametrize("mutate, field", [

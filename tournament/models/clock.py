@@ -38,6 +38,7 @@ class ClockEvent(db.Model):
     # time_called: the last hand entered at that moment, the limit when no hand was in progress.
     last_hand: Mapped[int | None]
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    user_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
     user: Mapped[User | None] = relationship()  # noqa: F821 - resolved by SQLAlchemy's registry

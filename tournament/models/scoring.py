@@ -91,6 +91,7 @@ class Hand(db.Model):
     fans: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
     fan_points: Mapped[int] = mapped_column(default=0)
     entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    entered_by_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     entered_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     version: Mapped[int] = mapped_column(default=1)
@@ -159,9 +160,11 @@ class Penalty(db.Model):
     amount: Mapped[int]  # points deducted, > 0
     reason: Mapped[str] = mapped_column(String(500))
     given_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    given_by_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     given_at: Mapped[datetime] = mapped_column(default=utcnow)
     cancelled_at: Mapped[datetime | None]
     cancelled_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    cancelled_by_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     cancel_reason: Mapped[str] = mapped_column(String(500), default="")
     version: Mapped[int] = mapped_column(default=1)
 
@@ -176,6 +179,14 @@ class Penalty(db.Model):
     def is_cancelled(self) -> bool:
         return self.cancelled_at is not None
 
+    @property
+    def given_by_name(self) -> str:
+        return self.given_by.display_name if self.given_by else (self.given_by_label or "")
+
+    @property
+    def cancelled_by_name(self) -> str:
+        return self.cancelled_by.display_name if self.cancelled_by else (self.cancelled_by_label or "")
+
 
 class ScoreChange(db.Model):
     """The trail of score entry: who entered, corrected or deleted what, and when, before and after."""
@@ -189,8 +200,13 @@ class ScoreChange(db.Model):
     # "hand entered", "hand corrected", "hand deleted", "totals entered", "totals corrected", ...
     action: Mapped[str] = mapped_column(String(40))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    user_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     at: Mapped[datetime] = mapped_column(default=utcnow)
     before: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     user: Mapped[User | None] = relationship()  # noqa: F821
+
+    @property
+    def who(self) -> str:
+        return self.user.display_name if self.user else (self.user_label or "")

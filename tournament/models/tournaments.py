@@ -62,6 +62,8 @@ class Tournament(db.Model):
     # Hidden: the standings pages, JSON and PDFs answer staff only (e.g. before the last session).
     standings_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    # Who, as text, where no account of this server is linked (a restored backup names people, not accounts).
+    created_by_label: Mapped[str | None] = mapped_column(String(254))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
     # Optimistic locking: an edit made from a stale form is refused, not silently applied.

@@ -4,9 +4,12 @@ The document (format_version 1) holds every column of every row that belongs to 
 settings, staff, players, sessions, seats, session tables and totals, hands with payments and false
 mahjongs, penalties (cancelled ones too), clock events and the score-change history. Rows keep their ids,
 but those ids are local to the document: an import gives every row a new id and rewires the references.
-References to accounts are written as e-mail addresses. An import links them to the accounts of this
-server with the same address and refuses the document (naming the address) when one is missing: a restore
-never creates accounts, so nobody gains a login or a role they were not given here.
+References to accounts are written as e-mail addresses.
+
+A document cannot hand out rights on this server: the importer is the only organiser of the copy, and the
+staff it lists come in only as the importer confirms their addresses, as referees (their accounts must exist
+here: a restore never creates accounts). Who entered a hand, gave a penalty or pressed the clock is kept as
+text (`entered_by_label` ...), never linked to an account of this server that happens to share the address.
 
 An import checks the whole document before writing anything and refuses it whole (ImportRefused, a 422)
 naming the first problem by its path, e.g. `hands[3].session_id`.
@@ -14,6 +17,7 @@ naming the first problem by its path, e.g. `hands[3].session_id`.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import fields
 from datetime import date, datetime
 from enum import StrEnum
@@ -35,6 +39,7 @@ from tournament.models import (
     HandResult,
     Penalty,
     Player,
+    Role,
     ScoreChange,
     Seat,
     SessionTable,
@@ -81,6 +86,17 @@ class ImportRefused(ServiceError):
     status_code = 422
 
 
+def _label_of(table: Table, column: Column) -> str | None:
+    """The text column beside a link to an account (`given_by_id` -> `given_by_label`), if it has one."""
+    name = column.name.removesuffix("_id") + "_label"
+    return name if name in table.c else None
+
+
+def _is_label(table: Table, column: Column) -> bool:
+    """Label columns are folded into their account's key in the document (the e-mail, or the text)."""
+    return column.name.endswith("_label") and f"{column.name.removesuffix('_label')}_id" in table.c
+
+
 def _user_key(column: Column) -> str | None:
     """A reference to an account is written under the column's name without `_id` (`entered_by`)."""
     fk = next(iter(column.foreign_keys), None)
@@ -98,7 +114,8 @@ def document_keys(table: Table) -> set[str]:
     """The keys a row of this table has in the document (the model's columns, renamed as exported)."""
     keys = set()
     for column in table.columns:
-        if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id"):
+        if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id") \
+                or _is_label(table, column):
             continue
         keys.add(_user_key(column) or column.name)
     return keys
@@ -118,11 +135,13 @@ def _export_rows(table: Table, where: Any, emails: dict[int, str]) -> list[dict[
     for row in rows:
         item: dict[str, Any] = {}
         for column in table.columns:
-            if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id"):
+            if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id") \
+                    or _is_label(table, column):
                 continue
             value = row[column.name]
             if (key := _user_key(column)) is not None:
-                item[key] = None if value is None else emails[value]
+                label = _label_of(table, column)
+                item[key] = emails[value] if value is not None else (row[label] if label else None)
             else:
                 item[column.name] = _plain(value)
         out.append(item)
@@ -174,9 +193,10 @@ def _is_int(value: Any) -> bool:
 class _Reader:
     """Checks the document and turns it into rows for Core inserts, references still local."""
 
-    def __init__(self, document: Any, users: dict[str, int]) -> None:
+    def __init__(self, document: Any, users: dict[str, int], staff: set[str]) -> None:
         self.document = document
         self.users = users
+        self.staff = staff  # the listed staff addresses the importer confirmed (lower case)
         self.ids: dict[str, set[int]] = {}
 
     def value(self, table: Table, column: Column, value: Any, path: str) -> Any:
@@ -221,7 +241,9 @@ class _Reader:
             return value
         raise _refuse(path, "has a type this format does not know.")  # pragma: no cover - a new column type
 
-    def row(self, table: Table, item: Any, path: str) -> dict[str, Any]:
+    def row(self, table: Table, item: Any, path: str, link_accounts: bool = True) -> dict[str, Any]:
+        """The checked row; `link_accounts` False checks an account's address without looking it up (a
+        staff place the importer left out is still part of a well-formed document)."""
         if not isinstance(item, dict):
             raise _refuse(path, "must be a JSON object.")
         expected = document_keys(table)
@@ -231,14 +253,24 @@ class _Reader:
             raise _refuse(f"{path}.{extra[0]}", "is not a field of this format.")
         out: dict[str, Any] = {}
         for column in table.columns:
-            if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id"):
+            if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id") \
+                    or _is_label(table, column):
                 continue
-            if (key := _user_key(column)) is not None:
+            if (key := _user_key(column)) is not None and (label := _label_of(table, column)) is not None:
+                text = item[key]
+                if text is not None and (not isinstance(text, str) or len(text) > 254):
+                    raise _refuse(f"{path}.{key}", "must be a text of at most 254 characters, or null.")
+                out[column.name] = None  # attribution as text: no account of this server is named by it
+                out[label] = text
+                continue
+            if key is not None:
                 email = item[key]
                 if email is None and column.nullable:
                     out[column.name] = None
                 elif not isinstance(email, str):
                     raise _refuse(f"{path}.{key}", "must be an account's e-mail address.")
+                elif not link_accounts:
+                    out[column.name] = None
                 elif email.lower() not in self.users:
                     raise _refuse(f"{path}.{key}", f"no account {email[:254]!r} exists here: create it "
                                                    "(flask users create) and import again.")
@@ -285,6 +317,14 @@ class _Reader:
             items = doc[name]
             if not isinstance(items, list):
                 raise _refuse(name, "must be a JSON list.")
+            if name == "tournament_staff":  # only the places the importer confirmed, and as referees
+                rows[name] = []
+                for i, item in enumerate(items):
+                    confirmed = _staff_email(item) in self.staff
+                    row = self.row(table, item, f"{name}[{i}]", link_accounts=confirmed)
+                    if confirmed:
+                        rows[name].append({**row, "role": Role.REFEREE})
+                continue
             rows[name] = [self.row(table, item, f"{name}[{i}]") for i, item in enumerate(items)]
         self._check_consistency(rows, settings["session_count"])
         return settings, rows
@@ -472,12 +512,27 @@ def _free_name(name: str) -> str:
     raise ImportRefused("Too many tournaments have this name already: rename one first.", field="tournament.name")
 
 
-def import_tournament(document: Any, imported_by_user: User) -> Tournament:
+def _staff_email(item: Any) -> str | None:
+    email = item.get("user") if isinstance(item, dict) else None
+    return email.lower() if isinstance(email, str) else None
+
+
+def listed_staff(document: Any) -> list[str]:
+    """The staff addresses a document lists (what an importer may confirm)."""
+    items = document.get("tournament_staff") if isinstance(document, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [email for item in items if (email := _staff_email(item))]
+
+
+def import_tournament(document: Any, imported_by_user: User, confirmed_staff: Iterable[str] = ()) -> Tournament:
     """Restore a backup as a new tournament; refused whole (ImportRefused) when anything is wrong.
 
-    `imported_by_user` becomes an organiser of the copy when the backup does not already make them one."""
+    `imported_by_user` is the copy's only organiser; of the staff the document lists, those whose addresses
+    are in `confirmed_staff` join as referees, the others are left out."""
     users = {email.lower(): uid for uid, email in db.session.execute(select(User.id, User.email))}
-    settings, rows = _Reader(document, users).read()
+    confirmed = {e.strip().lower() for e in confirmed_staff} - {imported_by_user.email.lower()}
+    settings, rows = _Reader(document, users, confirmed).read()
     with changes():
         settings["name"] = _free_name(settings["name"])
         tournament_table: Table = Tournament.__table__  # type: ignore[assignment]
@@ -509,8 +564,5 @@ def import_tournament(document: Any, imported_by_user: User) -> Tournament:
                 insert(table).returning(table.c.id, sort_by_parameter_order=True), values
             )
             new_ids[table.name] = dict(zip(old_ids, result.scalars().all(), strict=True))
-        staff_ids = {row["user_id"] for row in rows["tournament_staff"]}
-        if imported_by_user.id not in staff_ids:
-            db.session.add(TournamentStaff(tournament_id=new_tid, user_id=imported_by_user.id,
-                                           role="organiser"))
+        db.session.add(TournamentStaff(tournament_id=new_tid, user_id=imported_by_user.id, role=Role.ORGANISER))
     return db.session.get_one(Tournament, new_tid)

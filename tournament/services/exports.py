@@ -132,7 +132,7 @@ def penalty_rows(t: Tournament) -> list[PenaltyRow]:
     return [
         PenaltyRow(session=number, table=tables.get((p.session_id, p.player_id)), hand=p.hand_number,
                    player=f"{first} {last}", amount=p.amount, reason=p.reason, given_at=p.given_at,
-                   given_by=name or email or "", cancelled=p.cancelled_at is not None,
+                   given_by=name or email or p.given_by_label or "", cancelled=p.cancelled_at is not None,
                    cancel_reason=p.cancel_reason or "")
         for p, number, first, last, name, email in rows
     ]

@@ -35,6 +35,7 @@ DOCUMENT = {"type": "object", "required": ["format_version"],
 
 class ImportedSchema(Schema):
     id = fields.Integer(required=True)
+    staff_left_out = fields.List(fields.String(), metadata={"description": "Listed staff not confirmed."})
 
 
 @bp.url_value_preprocessor
@@ -60,13 +61,19 @@ def export_tournament(t: Tournament):
 
 @bp.route("/tournaments/import", methods=["POST"])
 @bp.doc(requestBody={"required": True, "content": {"application/json": {"schema": DOCUMENT}}},
+        parameters=[{"in": "query", "name": "staff", "required": False, "style": "form", "explode": True,
+                     "description": "Listed staff addresses the importer confirms (they join as referees).",
+                     "schema": {"type": "array", "items": {"type": "string", "maxLength": 254}}}],
         responses={"201": {"description": "The new tournament's id.",
                            "content": {"application/json": {"schema": ImportedSchema}}},
                    "422": {"description": "Malformed, of an unknown version or inconsistent: nothing saved."}})
 def import_tournament():
-    """Restore a backup as a new tournament (organisers; the importer becomes one of its organisers).
-    Accounts named in it must exist here (by e-mail): a restore creates none. Checked whole before anything
-    is written; a refusal names the first problem by its path, e.g. `hands[3].session_id`."""
+    """Restore a backup as a new tournament (organisers). The importer is the copy's only organiser; the
+    staff the document lists join it only when confirmed by address in the query, as referees
+    (`?staff=ann@example.org&staff=bo@example.org`, or comma-separated): their accounts must exist here, a
+    restore creates none. The answer lists the staff left out (`staff_left_out`). Who entered what is kept
+    as text. Checked whole before anything is written; a refusal names the first problem by its path, e.g.
+    `hands[3].session_id`."""
     user = current_user()
     if not user.is_organiser:
         abort(403, "Only organisers create tournaments.")
@@ -78,8 +85,11 @@ def import_tournament():
                             field="document") from None
     except BadInput as problem:  # too deep, a NUL, a lone surrogate: a broken backup like any other
         raise ImportRefused(problem.message, field=problem.field or "document") from None
-    t = backup_service.import_tournament(document, user)
-    response = jsonify({"id": t.id})
+    confirmed = [e for value in request.args.getlist("staff") for e in value.split(",") if e.strip()]
+    t = backup_service.import_tournament(document, user, confirmed)
+    taken = {e.strip().lower() for e in confirmed}
+    left_out = [e for e in backup_service.listed_staff(document) if e not in taken and e != user.email.lower()]
+    response = jsonify({"id": t.id, "staff_left_out": left_out})
     response.status_code = 201
     response.headers["Location"] = f"/api/v1/tournaments/{t.id}"
     return response
