@@ -12,9 +12,12 @@
   var labels = { registered: "Registered", present: "Present", withdrawn: "Withdrawn", disqualified: "Disqualified" };
   var badgeClass = { registered: "badge-muted", present: "", withdrawn: "badge-warn", disqualified: "badge-danger" };
 
-  // Same folding as the server: lower case, no accents.
+  // Same folding as the server (tournament/text.py): lower case, no accents, Ł as L.
+  var NO_DECOMPOSITION = { "Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss",
+                           "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th" };
   function fold(text) {
-    return text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/ß/g, "ss");
+    return text.normalize("NFKD").replace(/[ŁłØøĐđßÆæŒœÞþ]/g, function (c) { return NO_DECOMPOSITION[c]; })
+      .replace(/[\u0300-\u036f]/g, "").toLowerCase();
   }
 
   function say(message) {

@@ -13,14 +13,14 @@ ranked. A player not seated in a session gets 0 table points and 0 score for it.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
+
+from tournament.text import fold
 
 DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 
@@ -46,19 +46,6 @@ def points_number(points: Fraction | int) -> int | float:
     """Table points for JSON: an integer when whole, else a number exact to two decimals."""
     text = format_points(points)
     return float(text) if "." in text else int(text)
-
-
-@lru_cache(maxsize=16384)  # names come back on every standings
-def fold(text: str) -> str:
-    """Lower case without accents: names sort as people expect ('Łukasz' next to 'Lukas')."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    # Ł/ł, Ø/ø and friends have no decomposition: map the usual ones by hand.
-    decomposed = decomposed.translate(_NO_DECOMPOSITION)
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
-
-
-_NO_DECOMPOSITION = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss",
-                                   "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th"})
 
 
 # ----------------------------------------------------------------------------- inputs

@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Iterable
 
 from tournament.models import Player, PlayerStatus, Tournament
 from tournament.services.registration.countries import country_name
 from tournament.services.registration.players import players_of
 from tournament.services.registration.statuses import STATUS_LABELS, known_status
-
-
-def fold(text: str) -> str:
-    """Lower case without accents, for searching and sorting ('Müller' matches 'muller')."""
-    decomposed = unicodedata.normalize("NFKD", text or "")
-    return "".join(c for c in decomposed if not unicodedata.combining(c)).casefold()
+from tournament.text import fold
 
 
 def search_text(player: Player) -> str:
