@@ -2,12 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-# Called with every refusal as it is raised: the web edge listens so that a request in which any
-# service refused anything is rolled back as a whole, even when the view shows the error with a 200.
-refusal_listeners: list[Callable[[ServiceError], None]] = []
-
 
 class ServiceError(ValueError):
     """Bad input: `field` names the form field it belongs to, when there is one."""
@@ -21,8 +15,6 @@ class ServiceError(ValueError):
         self.errors = dict(errors or {})
         if field and field not in self.errors:
             self.errors[field] = message
-        for listener in refusal_listeners:
-            listener(self)
 
 
 class NotFound(ServiceError):

@@ -270,6 +270,17 @@ def get_hand(t: Tournament, session_number: int, table_number: int, number: Any)
 # ----------------------------------------------------------------------------- writing
 
 
+def already_stored(t: Tournament, session_number: int, table_number: int, data: HandData) -> bool:
+    """Hand `data.number` is stored as `data` says (result, winner, discarder, tiles, flowers): an entry
+    refused as a conflict was a double submit of the same hand, stored once, not a different hand."""
+    try:
+        summary = hand_summary(get_hand(t, session_number, table_number, data.number))
+    except ServiceError:
+        return False
+    return (summary["result"], summary["winner_id"], summary["discarder_id"], summary["hand"] or None,
+            summary["flowers"]) == (data.result, data.winner_id, data.discarder_id, data.hand or None, data.flowers)
+
+
 def _writable_table(t: Tournament, session_number: int, table_number: int) -> tuple[TournamentSession, SessionTable]:
     session = play.get_session(t, session_number, to_score=True)
     table = play.session_table(session, table_number, lock=True)

@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from tournament.extensions import db
 from tournament.services import ServiceError
+from tournament.web.unit import refuse
 
 
 def wants_json() -> bool:
@@ -79,6 +80,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def service_error(exc: ServiceError):
+        refuse()
         db.session.rollback()
         title = "Not Found" if exc.status_code == 404 else "Request refused"
         return error_response(exc.status_code, title, exc.message)

@@ -16,6 +16,7 @@ from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, Session
 from tournament.services import ServiceError
 from tournament.services import tournaments as tournament_service
 from tournament.services import users as user_service
+from tournament.web.unit import refuse
 
 T = TypeVar("T")
 
@@ -61,7 +62,9 @@ def refereed_tournament(tournament_id: int) -> Tournament:
 
 
 def show_service_error(form, error: ServiceError) -> None:
-    """Put a service's field errors next to the fields; anything else becomes a flash message."""
+    """Put a service's field errors next to the fields; anything else becomes a flash message. The request
+    is marked refused: what the service flushed before refusing is rolled back."""
+    refuse()
     placed = False
     for name, message in error.errors.items():
         field = getattr(form, name, None) if form is not None else None
@@ -84,6 +87,27 @@ def submit_form(form, action: Callable[[], T], success: Callable[[T], tuple[str,
         return None
     message, url = success(result)
     flash(message, "success")
+    return redirect(url)
+
+
+def form_post(url: str, action: Callable[[], T], done: str | Callable[[T], str], *, form=None,
+              invalid: str | Callable[[object], None] | None = None, category: str = "info") -> Response:
+    """The flash-and-redirect form post: when `form` validates (or there is none), call the service and
+    flash `done` (or `done(result)`), or its refusal, marking the request refused so that what it flushed
+    is rolled back; an invalid form flashes `invalid` (or calls it with the form). Redirects to `url`."""
+    if form is not None and not form.validate_on_submit():
+        if callable(invalid):
+            invalid(form)
+        elif invalid:
+            flash(invalid, "error")
+        return redirect(url)
+    try:
+        result = action()
+    except ServiceError as exc:
+        refuse()
+        flash(exc.message, "error")
+    else:
+        flash(done(result) if callable(done) else done, category)
     return redirect(url)
 
 

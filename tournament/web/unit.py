@@ -1,23 +1,24 @@
 """The web edge of the unit of work: one commit per request, after the view succeeded.
 
 Views call services, which only flush. A response below 400 commits everything the request changed;
-an error response (a 4xx, the 500 page) rolls it all back, and so does any request in which a service
-refused something, even when the view shows the refusal on a 200 page.
+an error response (a 4xx, the 500 page) rolls it all back, and so does any request marked refused
+(`refuse`): a view that shows a service's refusal on a 200 page or a redirect marks it, through
+`helpers.show_service_error` or `helpers.form_post`.
 """
 
 from __future__ import annotations
 
-from flask import Flask, Response, g, has_request_context, make_response
+from flask import Flask, Response, g, make_response
 from sqlalchemy.exc import DBAPIError
 
 from tournament.services import ConflictError
 from tournament.services.db import commit
-from tournament.services.errors import ServiceError, refusal_listeners
 
 
-def _note_refusal(error: ServiceError) -> None:
-    if has_request_context():
-        g.unit_refused = True
+def refuse() -> None:
+    """A service refused something in this request: what it flushed before refusing is not committed,
+    whatever the status of the answer."""
+    g.unit_refused = True
 
 
 def init_app(app: Flask) -> None:
@@ -30,9 +31,6 @@ def init_app(app: Flask) -> None:
         first_line,
         safe_rollback,
     )
-
-    if _note_refusal not in refusal_listeners:
-        refusal_listeners.append(_note_refusal)
 
     @app.before_request
     def begin_unit_of_work() -> None:

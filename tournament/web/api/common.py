@@ -26,6 +26,7 @@ from tournament.web.api.auth import authenticate
 from tournament.web.api.schemas import ErrorSchema, first_error
 from tournament.web.helpers import tournament_or_404
 from tournament.web.input_guard import BadInput, NotJson, parse_json_body
+from tournament.web.unit import refuse
 
 
 def error_body(message: str, field: str | None = None) -> dict[str, str]:
@@ -87,6 +88,7 @@ def _http_error(exc: HTTPException):
 
 
 def _service_error(exc: ServiceError):
+    refuse()  # the 4xx rolls the unit back too; the flag also tells the idempotency hook
     db.session.rollback()
     field = exc.field or next(iter(exc.errors), None)
     # A form-style summary ("correct the marked fields") says nothing without the form: name the problem.

@@ -15,22 +15,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask import Blueprint, abort, flash, jsonify, render_template, request, url_for
 from flask_login import current_user, login_required
 from sqlalchemy import select
 
 from tournament.extensions import db
-from tournament.models import ClockEvent, TournamentSession, User
-from tournament.services import ServiceError, clock, play
+from tournament.models import ClockEvent, User
+from tournament.services import clock, play
 from tournament.services import tournaments as tournament_service
-from tournament.services.errors import NotFound
 from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
 from tournament.web.clock.payload import board_json, clock_json
-from tournament.web.helpers import managed_tournament, refereed_tournament, tournament_or_404
+from tournament.web.helpers import form_post, managed_tournament, refereed_tournament, tournament_or_404
 
 bp = Blueprint("clock", __name__)
 
-MAX_ID = 2**31 - 1
 STAFF = "/manage/tournaments/<int:tournament_id>/play/<int:number>"
 PUBLIC = "/t/<int:tournament_id>/sessions/<int:number>"
 ACTIONS = {"start": clock.start, "pause": clock.pause, "resume": clock.resume, "end": clock.end}
@@ -38,19 +36,10 @@ DONE = {"start": "The clock is running.", "pause": "The clock is paused.", "resu
         "end": "Time was called for everyone."}
 
 
-def _session_or_404(t, number: int) -> TournamentSession:
-    if not 0 < number <= MAX_ID:
-        abort(404, "No such session.")
-    try:
-        return play.get_session(t, number)
-    except NotFound as exc:
-        abort(404, exc.message)
-
-
 def _public_session(tournament_id: int, number: int):
     """The tournament and session for the hall: a draft's clock is only for its staff."""
     t = tournament_or_404(tournament_id)
-    session = _session_or_404(t, number)
+    session = play.get_session(t, number)  # not drawn: NotFound, the 404 page
     if not session.is_published and not tournament_service.can_referee(current_user, t):
         abort(404, f"Session {number} is not published.")
     return t, session
@@ -61,8 +50,8 @@ def _poll_seconds() -> int:
     return min(60, max(1, value)) if value else 5
 
 
-def _back(t, number: int):
-    return redirect(url_for("clock.staff", tournament_id=t.id, number=number))
+def _back(t, number: int) -> str:
+    return url_for("clock.staff", tournament_id=t.id, number=number)
 
 
 # ----------------------------------------------------------------------------- public
@@ -116,7 +105,7 @@ def clock_data(tournament_id: int, number: int):
 @login_required
 def staff(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
-    session = _session_or_404(t, number)
+    session = play.get_session(t, number)
     state, rows = clock.board(t, number)
     events = list(db.session.scalars(select(ClockEvent).where(ClockEvent.session_id == session.id)
                                      .order_by(ClockEvent.at.desc(), ClockEvent.id.desc())))
@@ -140,77 +129,65 @@ def staff(tournament_id: int, number: int):
 @login_required
 def press(tournament_id: int, number: int, action: str):
     t = refereed_tournament(tournament_id)
-    _session_or_404(t, number)
-    if ButtonForm().validate_on_submit():
-        try:
-            ACTIONS[action](t, number, current_user)
-            flash(DONE[action], "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    return _back(t, number)
+    play.get_session(t, number)
+    return form_post(_back(t, number), lambda: ACTIONS[action](t, number, current_user), DONE[action],
+                     form=ButtonForm())
 
 
 @bp.route(f"{STAFF}/clock/extend", methods=["POST"])
 @login_required
 def extend(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
-    session = _session_or_404(t, number)
+    session = play.get_session(t, number)
     form = ExtendForm()
     form.set_tables(play.table_numbers(session))
-    if form.validate_on_submit():
-        table = form.table_number()
-        try:
-            clock.extend(t, number, form.minutes.data * 60, current_user, table=table)
-            whom = f"table {table}" if table else "every table"
-            flash(f"{form.minutes.data} extra minute{'s' if form.minutes.data != 1 else ''} for {whom}.", "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    else:
-        for errors in form.errors.values():
-            flash(errors[0], "error")
-    return _back(t, number)
+    minutes, table = form.minutes.data, form.table_number()
+    whom = f"table {table}" if table else "every table"
+    return form_post(_back(t, number), lambda: clock.extend(t, number, minutes * 60, current_user, table=table),
+                     f"{minutes} extra minute{'s' if minutes != 1 else ''} for {whom}.", form=form,
+                     invalid=_flash_form_errors)
+
+
+def _flash_form_errors(form) -> None:
+    for errors in form.errors.values():
+        flash(errors[0], "error")
 
 
 @bp.route(f"{STAFF}/tables/<int:table>/time", methods=["POST"])
 @login_required
 def call_time(tournament_id: int, number: int, table: int):
     t = refereed_tournament(tournament_id)
-    _session_or_404(t, number)
+    play.get_session(t, number)
     form = TimeCallForm(prefix=f"t{table}")
-    if form.validate_on_submit():
+
+    def done(hand: int | None) -> str:
+        during = f"during hand {hand}" if hand else "between hands"
+        rule = (" It is recorded as not scored." if hand and t.end_rule == clock.STOP_IMMEDIATELY
+                else " It is finished and entered." if hand else "")
+        return f"Time called at table {table} {during}.{rule}"
+
+    def call() -> int | None:
         hand = form.hand()
-        try:
-            clock.call_time(t, number, table, hand, current_user)
-            during = f"during hand {hand}" if hand else "between hands"
-            rule = (" It is recorded as not scored." if hand and t.end_rule == clock.STOP_IMMEDIATELY
-                    else " It is finished and entered." if hand else "")
-            flash(f"Time called at table {table} {during}.{rule}", "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    else:
-        flash("Choose the hand in progress (or none).", "error")
-    return _back(t, number)
+        clock.call_time(t, number, table, hand, current_user)
+        return hand
+
+    return form_post(_back(t, number), call, done, form=form, invalid="Choose the hand in progress (or none).")
 
 
 @bp.route(f"{STAFF}/tables/<int:table>/time/undo", methods=["POST"])
 @login_required
 def undo_time_call(tournament_id: int, number: int, table: int):
     t = managed_tournament(tournament_id)
-    _session_or_404(t, number)
-    if ButtonForm().validate_on_submit():
-        try:
-            clock.undo_time_call(t, number, table, current_user)
-            flash(f"The time call at table {table} was undone; the history keeps it.", "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    return _back(t, number)
+    play.get_session(t, number)
+    return form_post(_back(t, number), lambda: clock.undo_time_call(t, number, table, current_user),
+                     f"The time call at table {table} was undone; the history keeps it.", form=ButtonForm())
 
 
 @bp.route(f"{STAFF}/board")
 @login_required
 def board(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
-    session = _session_or_404(t, number)
+    session = play.get_session(t, number)
     state, rows = clock.board(t, number)
     return render_template("clock/board.html", tournament=t, session=session, clock=state, rows=rows,
                            poll=_poll_seconds())
@@ -220,7 +197,7 @@ def board(tournament_id: int, number: int):
 @login_required
 def board_data(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
-    _session_or_404(t, number)
+    play.get_session(t, number)
     response = jsonify(board_json(*clock.board(t, number)))
     response.headers["Cache-Control"] = "no-store"
     return response

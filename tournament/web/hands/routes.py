@@ -28,6 +28,7 @@ from tournament.models import HANDS_PER_SESSION, SessionStatus, Tournament
 from tournament.services import ConflictError, NotFound, ServiceError, ema, penalties, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
+from tournament.web.converters import MAX_ID
 from tournament.web.hands.forms import (
     CancelPenaltyForm,
     ConvertForm,
@@ -37,30 +38,10 @@ from tournament.web.hands.forms import (
     PenaltyForm,
     TotalsForm,
 )
-from tournament.web.helpers import managed_tournament, refereed_tournament, show_service_error
+from tournament.web.helpers import form_post, managed_tournament, refereed_tournament, show_service_error
+from tournament.web.unit import refuse
 
 bp = Blueprint("hands", __name__, url_prefix="/manage/tournaments/<int:tournament_id>/play")
-
-MAX_ID = 2**31 - 1
-
-
-def _session_or_404(t: Tournament, number: int):
-    if not 0 < number <= MAX_ID:
-        abort(404, "No such session.")
-    try:
-        return play.get_session(t, number)
-    except NotFound as exc:
-        abort(404, exc.message)
-
-
-def _table_or_404(session, table: int) -> list[play.SeatedPlayer]:
-    if not 0 < table <= MAX_ID:
-        abort(404, "No such table.")
-    try:
-        return play.table_players(session, table)
-    except NotFound as exc:
-        abort(404, exc.message)
-
 
 def _labels(players: list[play.SeatedPlayer]) -> dict[int, str]:
     return {sp.player_id: sp.player.full_name for sp in players}
@@ -88,7 +69,7 @@ def index(tournament_id: int):
 @login_required
 def session(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
-    s = _session_or_404(t, number)
+    s = play.get_session(t, number)
     # Constant queries whatever the size: every table read at once, the check as the EMA check reads it.
     sheets = play.session_tables(s)
     problems = [scoring.TableProblem(table, message) for _, table, message in ema.table_problems({s.id: number})
@@ -99,14 +80,8 @@ def session(tournament_id: int, number: int):
 
 def _change_session(t: Tournament, number: int, form, change: Callable[[], object], done: str):
     """Start, finish or reopen a session: a refusal is a flash message on the session page, like success."""
-    _session_or_404(t, number)
-    if form.validate_on_submit():
-        try:
-            change()
-            flash(done, "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    return redirect(url_for("hands.session", tournament_id=t.id, number=number))
+    play.get_session(t, number)
+    return form_post(url_for("hands.session", tournament_id=t.id, number=number), change, done, form=form)
 
 
 @bp.route("/<int:number>/start", methods=["POST"])
@@ -138,7 +113,7 @@ def reopen(tournament_id: int, number: int):
 @login_required
 def history(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
-    s = _session_or_404(t, number)
+    s = play.get_session(t, number)
     table = request.args.get("table", type=int)
     changes = scoring.history(t, number, table if table and 0 < table <= MAX_ID else None)
     names = {p.id: p.full_name for p in draw_service.registration.players_of(t)}
@@ -153,8 +128,8 @@ def history(tournament_id: int, number: int):
 @login_required
 def table(tournament_id: int, number: int, table: int):
     t = refereed_tournament(tournament_id)
-    s = _session_or_404(t, number)
-    _table_or_404(s, table)
+    s = play.get_session(t, number)
+    play.table_players(s, table)
     sheet = scoring.table_sheet(t, number, table)
     table_penalties = [p for p in penalties.penalties_of(t, number)
                        if p.player_id in {sp.player_id for sp in sheet.players}]
@@ -217,8 +192,8 @@ def _offer_false_mahjong(form: HandForm, players: list[play.SeatedPlayer]) -> bo
 @login_required
 def new_hand(tournament_id: int, number: int, table: int):
     t = refereed_tournament(tournament_id)
-    s = _session_or_404(t, number)
-    players = _table_or_404(s, table)
+    s = play.get_session(t, number)
+    players = play.table_players(s, table)
     form = HandForm()
     form.set_players(players, _labels(players))
     if request.method == "GET":
@@ -241,7 +216,8 @@ def new_hand(tournament_id: int, number: int, table: int):
             offer = exc.check is not None and exc.check.is_false_mahjong and exc.field == "hand"
             return _render_hand_form(t, s, table, players, form, refusal=exc.check if offer else None, status=422)
         except ConflictError as exc:
-            if _same_hand_already_stored(t, number, table, data):
+            if scoring.already_stored(t, number, table, data):
+                refuse()  # this second entry stored nothing
                 flash(f"Hand {data.number} was already saved.", "info")  # a double submit: stored once
                 return redirect(_table_url(t, number, table))
             flash(exc.message, "error")
@@ -254,22 +230,12 @@ def new_hand(tournament_id: int, number: int, table: int):
     return _render_hand_form(t, s, table, players, form, status=422 if request.method == "POST" else 200)
 
 
-def _same_hand_already_stored(t, number: int, table: int, data) -> bool:
-    try:
-        stored = scoring.get_hand(t, number, table, data.number)
-    except ServiceError:
-        return False
-    summary = scoring.hand_summary(stored)
-    return (summary["result"], summary["winner_id"], summary["discarder_id"], summary["hand"] or None,
-            summary["flowers"]) == (data.result, data.winner_id, data.discarder_id, data.hand or None, data.flowers)
-
-
 @bp.route("/<int:number>/tables/<int:table>/hands/<int:hand_number>/edit", methods=["GET", "POST"])
 @login_required
 def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
     t = refereed_tournament(tournament_id)
-    s = _session_or_404(t, number)
-    players = _table_or_404(s, table)
+    s = play.get_session(t, number)
+    players = play.table_players(s, table)
     try:
         hand = scoring.get_hand(t, number, table, hand_number)
     except NotFound as exc:
@@ -318,23 +284,21 @@ def _version(value) -> int | None:
 @login_required
 def delete_hand(tournament_id: int, number: int, table: int, hand_number: int):
     t = refereed_tournament(tournament_id)
-    s = _session_or_404(t, number)
-    _table_or_404(s, table)
+    play.table_players(play.get_session(t, number), table)
     form = DeleteHandForm()
     if not form.validate_on_submit():
         abort(400, "The form expired: reload the page and try again.")
     version = _version(form.version.data)
     if version is None:
         abort(409, "This form has no record version: reload the hand and try again.")
-    try:
-        scoring.delete_hand(t, number, table, hand_number, current_user, expected_version=version)
-    except NotFound as exc:
-        abort(404, exc.message)
-    except ServiceError as exc:
-        flash(exc.message, "error")
-        return redirect(_table_url(t, number, table))
-    flash(f"Hand {hand_number} deleted; the history keeps it.", "info")
-    return redirect(_table_url(t, number, table))
+
+    def delete() -> None:
+        try:
+            scoring.delete_hand(t, number, table, hand_number, current_user, expected_version=version)
+        except NotFound as exc:
+            abort(404, exc.message)
+
+    return form_post(_table_url(t, number, table), delete, f"Hand {hand_number} deleted; the history keeps it.")
 
 
 # ----------------------------------------------------------------------------- totals-only tables
@@ -344,8 +308,8 @@ def delete_hand(tournament_id: int, number: int, table: int, hand_number: int):
 @login_required
 def totals(tournament_id: int, number: int, table: int):
     t = refereed_tournament(tournament_id)
-    s = _session_or_404(t, number)
-    players = _table_or_404(s, table)
+    s = play.get_session(t, number)
+    players = play.table_players(s, table)
     sheet = scoring.table_sheet(t, number, table)
     form = TotalsForm()
     for entry, sp in zip(form.scores, players, strict=False):
@@ -386,15 +350,9 @@ def totals(tournament_id: int, number: int, table: int):
 @login_required
 def clear_totals(tournament_id: int, number: int, table: int):
     t = refereed_tournament(tournament_id)
-    s = _session_or_404(t, number)
-    _table_or_404(s, table)
-    if ConvertForm().validate_on_submit():
-        try:
-            scoring.clear_totals(t, number, table, current_user)
-            flash(f"Table {table} is entered hand by hand again.", "info")
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    return redirect(_table_url(t, number, table))
+    play.table_players(play.get_session(t, number), table)
+    return form_post(_table_url(t, number, table), lambda: scoring.clear_totals(t, number, table, current_user),
+                     f"Table {table} is entered hand by hand again.", form=ConvertForm())
 
 
 # ----------------------------------------------------------------------------- penalties
@@ -453,16 +411,13 @@ def penalty_list(tournament_id: int):
 def cancel_penalty(tournament_id: int, penalty_id: int):
     t = refereed_tournament(tournament_id)
     form = CancelPenaltyForm()
-    if not 0 < penalty_id <= MAX_ID:
-        abort(404, "No such penalty.")
-    if form.validate_on_submit():
+
+    def cancel() -> None:
         try:
             penalties.cancel_penalty(t, penalty_id, form.reason.data, current_user)
-            flash("Penalty cancelled; it stays on the list, struck through.", "info")
         except NotFound as exc:
             abort(404, exc.message)
-        except ServiceError as exc:
-            flash(exc.message, "error")
-    else:
-        flash("Say why the penalty is cancelled.", "error")
-    return redirect(url_for("hands.penalty_list", tournament_id=t.id))
+
+    return form_post(url_for("hands.penalty_list", tournament_id=t.id), cancel,
+                     "Penalty cancelled; it stays on the list, struck through.", form=form,
+                     invalid="Say why the penalty is cancelled.")

@@ -40,6 +40,7 @@ from tournament.services.registration import csv_io as import_service
 from tournament.web.errors import wants_json
 from tournament.web.forms import form_version
 from tournament.web.helpers import (
+    form_post,
     managed_tournament,
     organiser_required,
     refereed_tournament,
@@ -168,20 +169,11 @@ def change_status(tournament_id: int, player_id: int, action: str):
     player = registration_service.get_player(t, player_id)
     back = safe_next(request.form.get("next"), url_for("players.index", tournament_id=t.id))
     form = StatusForm()
-    if not form.validate_on_submit():
-        flash("; ".join(e for errors in form.errors.values() for e in errors), "error")
-        return redirect(back)
     function, message, takes_note = STATUS_ACTIONS[action]
-    try:
-        if takes_note:
-            function(player, form.note.data or "")
-        else:
-            function(player)
-    except ServiceError as exc:
-        flash(exc.message, "error")
-    else:
-        flash(message.format(player.full_name), "success")
-    return redirect(back)
+    return form_post(back, lambda: function(player, form.note.data or "") if takes_note else function(player),
+                     message.format(player.full_name), form=form, category="success",
+                     invalid=lambda form: flash("; ".join(e for errors in form.errors.values() for e in errors),
+                                                "error"))
 
 
 @bp.route("/players/import", methods=["GET", "POST"])
@@ -315,20 +307,17 @@ def checkin(tournament_id: int):
 def _desk_action(tournament_id: int, player_id: int, function, message: str):
     t = refereed_tournament(tournament_id)
     player = registration_service.get_player(t, player_id)
+    if not wants_json():
+        search = request.form.get("q", "").strip()
+        return form_post(url_for("players.checkin", tournament_id=t.id, q=search or None), lambda: function(player),
+                         message.format(player.full_name), category="success")
     try:
         function(player)
     except ServiceError as exc:
-        if wants_json():
-            return jsonify({"error": exc.message, "status": exc.status_code,
-                            "player": _player_json(player)}), exc.status_code
-        flash(exc.message, "error")
-    else:
-        if wants_json():
-            return jsonify({"player": _player_json(player), "counts": registration_service.counts(t),
-                            "message": message.format(player.full_name)})
-        flash(message.format(player.full_name), "success")
-    search = request.form.get("q", "").strip()
-    return redirect(url_for("players.checkin", tournament_id=t.id, q=search or None))
+        return jsonify({"error": exc.message, "status": exc.status_code,
+                        "player": _player_json(player)}), exc.status_code
+    return jsonify({"player": _player_json(player), "counts": registration_service.counts(t),
+                    "message": message.format(player.full_name)})
 
 
 @bp.route("/checkin/<int:player_id>", methods=["POST"])

@@ -18,6 +18,7 @@ from tournament.services import tournaments as tournament_service
 from tournament.services.tournaments import TournamentData
 from tournament.web.forms import form_version
 from tournament.web.helpers import (
+    form_post,
     managed_tournament,
     organiser_required,
     refereed_tournament,
@@ -103,11 +104,6 @@ def add_staff(tournament_id: int):
 @organiser_required
 def remove_staff(tournament_id: int, member_id: int):
     t = managed_tournament(tournament_id)
-    if ConfirmForm().validate_on_submit():
-        try:
-            tournament_service.remove_staff(t, member_id)
-        except ServiceError as exc:
-            flash(exc.message, "error")
-        else:
-            flash("Removed from the staff.", "success")
-    return redirect(url_for("tournaments.overview", tournament_id=t.id))
+    return form_post(url_for("tournaments.overview", tournament_id=t.id),
+                     lambda: tournament_service.remove_staff(t, member_id), "Removed from the staff.",
+                     form=ConfirmForm(), category="success")
