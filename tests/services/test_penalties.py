@@ -22,8 +22,9 @@ def test_give_and_cancel_a_penalty_keeps_it_with_the_reason(seated, referee):  #
 
 
 @pytest.mark.parametrize("kwargs, field", [
-    ({"amount": 0}, "amount"),
     ({"amount": -5}, "amount"),
+    ({"foul": "Sneezing"}, "foul"),
+    ({"foul": 7}, "foul"),
     ({"amount": True}, "amount"),
     ({"amount": "10"}, "amount"),
     ({"reason": "   "}, "reason"),

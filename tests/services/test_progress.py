@@ -224,6 +224,7 @@ def test_a_late_arrival_who_withdrew_is_ranked_from_the_session_they_played(two_
             assert [h.session for h in history] == [3]
         else:
             assert history == []
-    # A late arrival still registered is ranked all along, with nothing for the sessions before they came.
-    assert [h.session for h in result.history(late[2].id)] == [1, 2, 3]
-    assert result.history(late[2].id)[0].table_points == 0
+    # A late arrival still registered is ranked from the session they first played too (issue 20: a player
+    # who had played nothing was ranked, and exported, with 0).
+    assert late[2].id in seated
+    assert [h.session for h in result.history(late[2].id)] == [3]

@@ -227,7 +227,9 @@ def test_substitutes_are_not_ranked_and_an_absent_player_scores_nothing(tourname
     assert sub_row.is_substitute and sub_row.place == 1 and sub_row.table_points == 4
 
 
-def test_withdrawn_without_playing_and_disqualified_players_are_not_ranked(tournament, eight):
+def test_only_players_who_sat_at_a_table_are_ranked_the_disqualified_with_no_table_points(tournament, eight):
+    # Issue 20: a no-show was ranked ("5=" with 0) and exported; a disqualified player vanished (MERS 4.4 keeps
+    # them, with 0 table points for the whole tournament).
     late = add_players(tournament, 2, start=50)
     late[0].status = PlayerStatus.WITHDRAWN.value
     late[1].status = PlayerStatus.REGISTERED.value           # not arrived yet: not drawn
@@ -237,9 +239,10 @@ def test_withdrawn_without_playing_and_disqualified_players_are_not_ranked(tourn
     eight[1].status = PlayerStatus.WITHDRAWN.value          # played session 1, then withdrew: still ranked
     eight[2].status = PlayerStatus.DISQUALIFIED.value
     db.session.commit()
-    ids = set(rows_by_id(standings(tournament)))
-    assert late[0].id not in ids and eight[2].id not in ids
-    assert eight[1].id in ids and late[1].id in ids         # not seated yet: listed with 0
+    rows = rows_by_id(standings(tournament))
+    assert late[0].id not in rows and late[1].id not in rows  # never sat at a table
+    assert eight[1].id in rows                               # played session 1, then withdrew: still ranked
+    assert eight[2].id in rows and rows[eight[2].id].table_points == 0
 
 
 def test_tie_breaks_and_teams_come_from_the_tournament(tournament):

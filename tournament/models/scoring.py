@@ -14,7 +14,7 @@ from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from tournament.extensions import db
-from tournament.models._common import utcnow
+from tournament.models._common import EnumText, utcnow
 
 HANDS_PER_SESSION = 16
 
@@ -44,7 +44,7 @@ class SessionTable(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
     table_number: Mapped[int]
-    mode: Mapped[TableMode] = mapped_column(String(10), default=TableMode.HANDS)
+    mode: Mapped[TableMode] = mapped_column(EnumText(TableMode, 10), default=TableMode.HANDS)
     version: Mapped[int] = mapped_column(default=1)
 
     __mapper_args__ = {"version_id_col": version}
@@ -78,7 +78,7 @@ class Hand(db.Model):
     session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
     table_number: Mapped[int]
     number: Mapped[int]  # 1..16
-    result: Mapped[HandResult] = mapped_column(String(12))
+    result: Mapped[HandResult] = mapped_column(EnumText(HandResult, 12))
     winner_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
     # None on a win: self-drawn.
     discarder_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
@@ -140,7 +140,7 @@ class FalseMahjong(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     hand_id: Mapped[int] = mapped_column(ForeignKey("hands.id", ondelete="CASCADE"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"))
-    kind: Mapped[FalseMahjongKind] = mapped_column(String(20))
+    kind: Mapped[FalseMahjongKind] = mapped_column(EnumText(FalseMahjongKind, 20))
     tiles: Mapped[str] = mapped_column(String(120), default="")  # the claimed hand, when the referee gave it
     amount: Mapped[int]  # paid to each of the three others
 
@@ -157,7 +157,8 @@ class Penalty(db.Model):
     session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
     hand_number: Mapped[int | None]
-    amount: Mapped[int]  # points deducted, > 0
+    amount: Mapped[int]  # points deducted; 0 is a warning (MERS 3.1: warning -> 5 -> 10 -> 20 ...)
+    foul: Mapped[str] = mapped_column(String(60), default="", server_default="")  # the tournament's foul types
     reason: Mapped[str] = mapped_column(String(500))
     given_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     given_by_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text

@@ -3,39 +3,68 @@
 from __future__ import annotations
 
 from datetime import date, datetime
+from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.extensions import db
-from tournament.mcr.rulesets import RULESETS as RULESET_NAMES
+from tournament.mcr.rulesets import RULESETS
 from tournament.models._common import EnumText, utcnow
 from tournament.models.users import Role
 
-# The engine names the rulesets; this only gives each a label for people.
-_RULESET_LABELS = {"ema": "EMA (Green Book)", "chinese": "Chinese practice"}
-RULESETS = {name: _RULESET_LABELS.get(name, name) for name in RULESET_NAMES}
-DEFAULT_RULESET = RULESET_NAMES[0]
-DEFAULT_TABLE_POINTS = (4, 2, 1, 0)
-DEFAULT_TIE_BREAKS = ("firsts", "best_session")
+# The engine names the rulesets; the tournament stores one of them.
+Ruleset = StrEnum("Ruleset", [(name.upper(), name) for name in RULESETS])  # type: ignore[misc]
+
+
+class EndRule(StrEnum):
+    """What score entry allows at a table once time is called there."""
+
+    FINISH_HAND = "finish_hand"
+    STOP_IMMEDIATELY = "stop_immediately"
+
+
+class TieBreak(StrEnum):
+    """Tie-breaks applied after table points and total score, in the order the tournament chooses."""
+
+    FIRSTS = "firsts"
+    SECONDS = "seconds"
+    BEST_SESSION = "best_session"
+    FEWEST_PENALTIES = "fewest_penalties"
+
+
+class DrawSeparation(StrEnum):
+    """Who the draw keeps apart at a table."""
+
+    TEAM = "team"
+    CLUB = "club"
+    NONE = "none"
+
+
+# Labels for people, one per member.
+RULESET_LABELS = {Ruleset.EMA: "EMA (Green Book)", Ruleset.CHINESE: "Chinese practice"}  # type: ignore[attr-defined]
 END_RULES = {
-    "finish_hand": "Finish the hand in progress (EMA 2019)",
-    "stop_immediately": "Stop at once; the hand in progress scores nothing (GB 3.5.6)",
+    EndRule.FINISH_HAND: "Finish the hand in progress (EMA 2019)",
+    EndRule.STOP_IMMEDIATELY: "Stop at once; the hand in progress scores nothing (GB 3.5.6)",
 }
-# Tie-breaks applied after table points and total score, in the order the tournament chooses.
 TIE_BREAKS = {
-    "firsts": "Most first places",
-    "seconds": "Most second places",
-    "best_session": "Best session score",
-    "fewest_penalties": "Fewest penalty points",
+    TieBreak.FIRSTS: "Most first places",
+    TieBreak.SECONDS: "Most second places",
+    TieBreak.BEST_SESSION: "Best session score",
+    TieBreak.FEWEST_PENALTIES: "Fewest penalty points",
 }
-# Who the draw keeps apart at a table.
 DRAW_SEPARATIONS = {
-    "team": "Teammates",
-    "club": "Clubmates",
-    "none": "Nobody (only avoid repeat opponents)",
+    DrawSeparation.TEAM: "Teammates",
+    DrawSeparation.CLUB: "Clubmates",
+    DrawSeparation.NONE: "Nobody (only avoid repeat opponents)",
 }
+DEFAULT_RULESET = Ruleset(RULESETS[0])
+# MERS 2.2-2.9 and GB 3.11: the fouls a referee meets most; "Other" takes the rest (the reason says what).
+DEFAULT_FOUL_TYPES = ("Late arrival", "Slow play", "Passing information", "Wrong call", "Exposed or dropped tiles",
+                      "Wrong number of tiles", "Touching the wall", "Conduct", "Other")
+DEFAULT_TABLE_POINTS = (4, 2, 1, 0)
+DEFAULT_TIE_BREAKS = (TieBreak.FIRSTS, TieBreak.BEST_SESSION)
 
 
 class Tournament(db.Model):
@@ -46,21 +75,31 @@ class Tournament(db.Model):
     venue: Mapped[str] = mapped_column(String(200), default="")
     start_date: Mapped[date | None]
     end_date: Mapped[date | None]
-    ruleset: Mapped[str] = mapped_column(String(20), default=DEFAULT_RULESET)
+    ruleset: Mapped[Ruleset] = mapped_column(EnumText(Ruleset, 20), default=DEFAULT_RULESET)
     session_count: Mapped[int] = mapped_column(default=7)
     session_minutes: Mapped[int] = mapped_column(default=120)
-    end_rule: Mapped[str] = mapped_column(String(20), default="finish_hand")
+    end_rule: Mapped[EndRule] = mapped_column(EnumText(EndRule, 20), default=EndRule.FINISH_HAND)
     # The clock warns this many minutes before the end of a session (0: no warning).
     warning_minutes: Mapped[int] = mapped_column(default=15, server_default="15")
     false_mahjong_under_minimum: Mapped[int] = mapped_column(default=10)
     false_mahjong_not_winning: Mapped[int] = mapped_column(default=20)
     # Table points for 1st..4th place, e.g. [4, 2, 1, 0].
     table_points: Mapped[list[int]] = mapped_column(JSON, default=lambda: list(DEFAULT_TABLE_POINTS))
-    # Keys of TIE_BREAKS, applied in this order after table points and score.
+    # TieBreak values, applied in this order after table points and score.
     tie_breaks: Mapped[list[str]] = mapped_column(JSON, default=lambda: list(DEFAULT_TIE_BREAKS))
-    draw_separation: Mapped[str] = mapped_column(String(10), default="team", server_default="team")
+    draw_separation: Mapped[DrawSeparation] = mapped_column(EnumText(DrawSeparation, 10), default=DrawSeparation.TEAM,
+                                                            server_default=DrawSeparation.TEAM.value)
     # Hidden: the standings pages, JSON and PDFs answer staff only (e.g. before the last session).
     standings_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # Whether referee penalties count in the session score that places a table (GB 3.11.2 counts them; MERS
+    # can be read either way: docs/rules/event-day.md). The score loses them either way.
+    penalties_affect_table_points: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # The foul types a referee chooses from (None: DEFAULT_FOUL_TYPES); a penalty's ladder counts per type.
+    foul_types: Mapped[list[str] | None] = mapped_column(JSON)
+
+    @property
+    def foul_type_list(self) -> list[str]:
+        return list(self.foul_types) if self.foul_types else list(DEFAULT_FOUL_TYPES)
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     # Who, as text, where no account of this server is linked (a restored backup names people, not accounts).
     created_by_label: Mapped[str | None] = mapped_column(String(254))
@@ -96,7 +135,7 @@ class Tournament(db.Model):
 
     @property
     def ruleset_label(self) -> str:
-        return RULESETS.get(self.ruleset, self.ruleset)
+        return RULESET_LABELS.get(self.ruleset, self.ruleset)
 
     @property
     def end_rule_label(self) -> str:

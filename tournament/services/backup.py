@@ -31,9 +31,7 @@ from sqlalchemy.types import TypeDecorator
 from tournament.extensions import db
 from tournament.models import (
     ClockEvent,
-    ClockEventKind,
     FalseMahjong,
-    FalseMahjongKind,
     Hand,
     HandPayment,
     HandResult,
@@ -43,7 +41,6 @@ from tournament.models import (
     ScoreChange,
     Seat,
     SessionTable,
-    TableMode,
     TableTotal,
     Tournament,
     TournamentSession,
@@ -51,7 +48,7 @@ from tournament.models import (
     User,
 )
 from tournament.models.draws import SEAT_WINDS
-from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, RULESETS, TIE_BREAKS
+from tournament.models.tournaments import DEFAULT_FOUL_TYPES, TieBreak
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
 from tournament.services.tournaments import TournamentData
@@ -67,16 +64,11 @@ CHILD_MODELS: tuple[type[db.Model], ...] = (
 # Tables of a tournament deliberately left out: a players CSV kept between its preview and its confirmation
 # is work in progress of one organiser, not part of the event.
 LEFT_OUT = {"player_imports"}
-# Values some plain String columns must take (EnumText columns check themselves through their enum).
-ALLOWED: dict[tuple[str, str], set[str]] = {
-    ("tournaments", "ruleset"): set(RULESETS),
-    ("tournaments", "end_rule"): set(END_RULES),
-    ("tournaments", "draw_separation"): set(DRAW_SEPARATIONS),
-    ("hands", "result"): {m.value for m in HandResult},
-    ("false_mahjongs", "kind"): {m.value for m in FalseMahjongKind},
-    ("session_tables", "mode"): {m.value for m in TableMode},
-    ("clock_events", "kind"): {m.value for m in ClockEventKind},
-    ("seats", "seat_wind"): set(SEAT_WINDS),
+# Columns added after format 1 was defined, with the value a backup made before them stands for.
+ADDED_SINCE: dict[tuple[str, str], Any] = {
+    ("tournaments", "penalties_affect_table_points"): True,
+    ("tournaments", "foul_types"): None,
+    ("penalties", "foul"): "",
 }
 
 
@@ -235,7 +227,7 @@ class _Reader:
                 raise _refuse(path, "must be a text.")
             if kind.length is not None and len(value) > kind.length:
                 raise _refuse(path, f"is longer than {kind.length} characters.")
-            allowed = {m.value for m in enum} if enum else ALLOWED.get((table.name, column.name))
+            allowed = {m.value for m in enum} if enum else column.info.get("choices")
             if allowed is not None and value not in allowed:
                 raise _refuse(path, f"{value[:40]!r} is not one of {', '.join(sorted(allowed))}.")
             return value
@@ -246,6 +238,7 @@ class _Reader:
         staff place the importer left out is still part of a well-formed document)."""
         if not isinstance(item, dict):
             raise _refuse(path, "must be a JSON object.")
+        item = {**{key: value for (name, key), value in ADDED_SINCE.items() if name == table.name}, **item}
         expected = document_keys(table)
         if missing := sorted(expected - item.keys()):
             raise _refuse(f"{path}.{missing[0]}", "is missing.")
@@ -338,11 +331,13 @@ class _Reader:
         if not (isinstance(points, list) and len(points) == 4 and all(_is_int(p) for p in points)):
             raise _refuse("tournament.table_points", "must be a list of 4 integers.")
         breaks = settings["tie_breaks"]
-        if not (isinstance(breaks, list) and all(isinstance(b, str) and b in TIE_BREAKS for b in breaks)):
-            raise _refuse("tournament.tie_breaks", f"must be a list of {', '.join(TIE_BREAKS)}.")
+        if not (isinstance(breaks, list) and all(isinstance(b, str) and b in set(TieBreak) for b in breaks)):
+            raise _refuse("tournament.tie_breaks", f"must be a list of {', '.join(TieBreak)}.")
         data = TournamentData(**{f.name: settings[f.name] for f in fields(TournamentData)})
         data.table_points = tuple(points)  # type: ignore[assignment]
         data.tie_breaks = tuple(breaks)
+        fouls = settings["foul_types"]  # null: the default list
+        data.foul_types = DEFAULT_FOUL_TYPES if fouls is None else tuple(fouls) if isinstance(fouls, list) else fouls
         if errors := validate_settings(data):
             name, message = next(iter(errors.items()))
             raise _refuse(f"tournament.{name}", message)
@@ -433,8 +428,8 @@ class _Reader:
             if fm["player_id"] not in seated[(hand["session_id"], hand["table_number"])]:
                 raise _refuse(f"false_mahjongs[{i}].player_id", "the player does not sit at that table.")
         for i, penalty in enumerate(rows["penalties"]):
-            if penalty["amount"] <= 0:
-                raise _refuse(f"penalties[{i}].amount", "must be more than 0.")
+            if penalty["amount"] < 0:
+                raise _refuse(f"penalties[{i}].amount", "must be 0 (a warning) or more.")
         players_known = {p["id"] for p in players}
         for i, change in enumerate(rows["score_changes"]):
             for side in ("before", "after"):

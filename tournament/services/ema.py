@@ -4,6 +4,9 @@ The file lists the ranked players in standings order (`standings(t)`: the one ra
 Place (the rank; shared ranks repeat), first and last name, EMA number, table points (as `points_number`
 gives them: 3, 2.5, 2.33), score, and the ISO 3166-1 alpha-2 country code.
 
+Only players who sat at a table are ranked and listed: a no-show is not (the check names them); a disqualified
+player is, with 0 table points (MERS 4.4).
+
 The check lists what would make the file wrong or incomplete: ranked players with a missing or malformed
 EMA number (8 digits) or one shared with another player, substitutes who played (never ranked, so not in
 the file), sessions not played or still in play, and the tables that are unfinished or do not sum to zero
@@ -27,6 +30,7 @@ from tournament.models import (
     Hand,
     HandPayment,
     Player,
+    PlayerStatus,
     Seat,
     SessionStatus,
     SessionTable,
@@ -128,6 +132,17 @@ def check(t: Tournament) -> list[Problem]:
     people = _players(t)
     result = standings(t)
     problems = _number_problems([row.player_id for row in result.rows], people)
+    ranked = {row.player_id for row in result.rows}
+    for person in sorted(people.values(), key=lambda p: (p.last_name, p.first_name)):
+        if person.id not in ranked and not person.is_substitute and person.status in (
+                PlayerStatus.REGISTERED, PlayerStatus.PRESENT):
+            problems.append(Problem(
+                f"{person.full_name} played no session: not ranked and left out of the file (a no-show, or a "
+                "player still expected). Withdraw them if they are not coming.", player_id=person.id))
+        elif person.status == PlayerStatus.DISQUALIFIED:
+            problems.append(Problem(
+                f"{person.full_name} is disqualified: in the file with 0 table points (MERS 4.4).",
+                player_id=person.id))
 
     sessions = {s.number: s for s in db.session.scalars(
         select(TournamentSession).where(TournamentSession.tournament_id == t.id))}

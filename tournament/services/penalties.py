@@ -1,5 +1,10 @@
 """Referee penalties (GB 3.11.2, MERS 3.1): deducted from the offender only, counted in the session score.
 
+A penalty of 0 points is a warning: recorded like any penalty, it changes no score. Each penalty names a foul
+from the tournament's list; MERS 3.1's ladder (warning, 5, 10, 20, 30 ...) counts a player's earlier fouls of
+the same type in the same session (MERS 3.6: the count starts again each session), and `suggested_amount`
+gives the next rung, which the referee may overrule.
+
 A penalty is never deleted: cancelling keeps it, with who cancelled it, when and why.
 """
 
@@ -19,6 +24,7 @@ from tournament.services.score_changes import record_score_change
 
 MAX_PENALTY = 1000
 MAX_REASON = 500
+LADDER = (0, 5, 10, 20, 30, 40, 50, 60)  # MERS 3.1: warning -> 5 -> 10 -> 20 -> 30 -> et cetera
 
 
 def _is_int(value: Any) -> bool:
@@ -41,6 +47,8 @@ def penalty_json(p: Penalty) -> dict[str, Any]:
         "session": p.session.number,
         "hand": p.hand_number,
         "amount": p.amount,
+        "warning": p.amount == 0,
+        "foul": p.foul or None,
         "reason": p.reason,
         "given_by": p.given_by_name or None,
         "given_at": p.given_at.isoformat() + "Z",
@@ -50,8 +58,39 @@ def penalty_json(p: Penalty) -> dict[str, Any]:
     }
 
 
+def suggested_amount(earlier: list[Penalty], player_id: int, session_id: int, foul: str) -> int:
+    """The ladder's next rung for this player's foul in this session, from the penalties given so far."""
+    count = sum(1 for p in earlier if p.player_id == player_id and p.session_id == session_id
+                and p.foul == foul and not p.is_cancelled)
+    return LADDER[min(count, len(LADDER) - 1)]
+
+
+def ladder_suggestions(t: Tournament, session_id: int) -> dict[str, int]:
+    """"player id|foul" -> the next rung, for every player with a foul in the session (others start with a
+    warning): what the penalty form pre-fills."""
+    given = [p for p in penalties_of(t) if p.session_id == session_id]
+    return {f"{p.player_id}|{p.foul}": suggested_amount(given, p.player_id, session_id, p.foul)
+            for p in given if p.foul}
+
+
+def foul_history(t: Tournament) -> dict[int, list[Penalty]]:
+    """Every player's penalties and warnings, oldest first (cancelled ones too, marked)."""
+    history: dict[int, list[Penalty]] = {}
+    for p in penalties_of(t):
+        history.setdefault(p.player_id, []).append(p)
+    return history
+
+
+def _foul(t: Tournament, foul: Any) -> str:
+    if foul is None or foul == "":
+        return ""
+    if not isinstance(foul, str) or foul not in t.foul_type_list:
+        raise ServiceError(f"Choose a foul of this tournament: {', '.join(t.foul_type_list)}.", field="foul")
+    return foul
+
+
 def give_penalty(t: Tournament, *, player_id: Any, session_number: Any, amount: Any, reason: Any,
-                 user: User | None, hand_number: Any = None) -> Penalty:
+                 user: User | None, hand_number: Any = None, foul: Any = "") -> Penalty:
     if not _is_int(session_number):
         raise ServiceError("Give the session number.", field="session")
     session = play.get_session(t, session_number)
@@ -62,14 +101,16 @@ def give_penalty(t: Tournament, *, player_id: Any, session_number: Any, amount: 
         raise ServiceError("Choose a player of this tournament.", field="player_id")
     if not any(seat.player_id == player_id for seat in session.seats):
         raise ServiceError(f"{player.full_name} does not play in session {session.number}.", field="player_id")
-    if not _is_int(amount) or not 1 <= amount <= MAX_PENALTY:
-        raise ServiceError(f"The penalty is a whole number of points, 1 to {MAX_PENALTY}.", field="amount")
+    if not _is_int(amount) or not 0 <= amount <= MAX_PENALTY:
+        raise ServiceError(f"The penalty is a whole number of points, 0 (a warning) to {MAX_PENALTY}.",
+                           field="amount")
+    foul = _foul(t, foul)
     if hand_number is not None and (not _is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION):
         raise ServiceError(f"The hand is 1 to {HANDS_PER_SESSION}, or none.", field="hand")
     text = _reason(reason, "reason")
     with changes():
         penalty = Penalty(tournament_id=t.id, session_id=session.id, player_id=player_id, hand_number=hand_number,
-                          amount=amount, reason=text, given_by_id=user.id if user else None)
+                          amount=amount, foul=foul, reason=text, given_by_id=user.id if user else None)
         db.session.add(penalty)
         db.session.flush()
         record_score_change(session.id, _table_of(session, player_id), hand_number, "penalty given", user,

@@ -23,7 +23,6 @@ from tournament.models import (
     Hand,
     HandResult,
     Player,
-    PlayerStatus,
     Seat,
     SessionStatus,
     Tournament,
@@ -87,17 +86,13 @@ def progress(t: Tournament) -> Progress:
     with facts.no_gc_pauses():
         known = facts.read(t)
         numbers, players = known.numbers, known.players
-        results = known.table_results()
-        # Whether a player is ranked depends on having played only for those who withdrew: the others'
-        # entrants are built once.
-        every_seat = {player_id for r in results for player_id in r.scores}
-        fixed = {p.id: facts.entrant(p, every_seat) for p in players if p.status != PlayerStatus.WITHDRAWN}
+        results = known.table_results(t.penalties_affect_table_points)
         after: dict[int, list[RankedRow]] = {}
         for index, k in enumerate(numbers):
             upto = [r for r in results if r.session <= k]
             played = {player_id for r in upto for player_id in r.scores}
             after[k] = cache.ranked(cache.RankingInputs(
-                entrants=[fixed.get(p.id) or facts.entrant(p, played) for p in players], tables=upto,
+                entrants=[facts.entrant(p, played) for p in players], tables=upto,
                 table_points=t.table_points_list, tie_breaks=t.tie_break_list,
                 penalties=known.penalty_totals(upto=k), session_numbers=numbers[:index + 1],
             ))

@@ -60,7 +60,10 @@ class Entrant:
     sort_name: str           # "Łukasz, Zoë": the order inside a shared rank
     country: str = ""
     team: str = ""
-    ranked: bool = True      # substitutes (and players who never played and left) are not ranked
+    ranked: bool = True      # substitutes and players who never sat at a table are not ranked
+    # MERS 4.4: a disqualified player keeps their place in the results with 0 table points for the whole
+    # tournament (their score stands); see docs/rules/event-day.md.
+    disqualified: bool = False
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,9 @@ class TableResult:
     table: int
     scores: Mapping[int, int]
     counted: bool = True
+    # The scores that decide the places, when they are not `scores`: a tournament whose penalties do not
+    # move table points places its tables by the scores before penalties.
+    placing_scores: Mapping[int, int] | None = None
 
 
 # ----------------------------------------------------------------------------- outputs
@@ -292,7 +298,8 @@ def rank_players(entrants: Iterable[Entrant], tables: Iterable[TableResult], *,
     # per player: {session: (cell, table points in 1/unit)}
     cells: dict[int, dict[int, tuple[SessionCell, int]]] = {}
     for table in tables:
-        placings = _split_units(table.scores, table_points, unit) if table.counted else {}
+        placed_by = table.scores if table.placing_scores is None else table.placing_scores
+        placings = _split_units(placed_by, table_points, unit) if table.counted else {}
         for player_id, score in table.scores.items():
             place, units = placings.get(player_id, (None, 0))
             cell = SessionCell(session=table.session, table=table.table, place=place,
@@ -306,6 +313,8 @@ def rank_players(entrants: Iterable[Entrant], tables: Iterable[TableResult], *,
             continue
         mine = cells.get(e.player_id, {})
         pairs = [mine.get(s) or missed[s] for s in sessions]
+        if e.disqualified:
+            pairs = [(cell._replace(table_points=zero), 0) for cell, _ in pairs]
         row_cells = tuple(cell for cell, _ in pairs)
         places = [cell.place for cell in row_cells]
         rows.append(RankedRow(

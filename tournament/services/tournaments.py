@@ -9,15 +9,20 @@ from sqlalchemy import select
 
 from tournament.extensions import db
 from tournament.models import (
-    END_RULES,
-    RULESETS,
-    TIE_BREAKS,
+    EndRule,
     Role,
+    Ruleset,
+    TieBreak,
     Tournament,
     TournamentStaff,
     User,
 )
-from tournament.models.tournaments import DEFAULT_RULESET, DEFAULT_TABLE_POINTS, DEFAULT_TIE_BREAKS
+from tournament.models.tournaments import (
+    DEFAULT_FOUL_TYPES,
+    DEFAULT_RULESET,
+    DEFAULT_TABLE_POINTS,
+    DEFAULT_TIE_BREAKS,
+)
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
 from tournament.services.records import expect_version, get_or_404
@@ -32,6 +37,7 @@ LIMITS = {
     "false_mahjong_not_winning": (0, 200),
     "table_point": (0, 100),
 }
+MAX_FOUL_TYPES = 30
 
 
 @dataclass
@@ -45,12 +51,14 @@ class TournamentData:
     ruleset: str = DEFAULT_RULESET
     session_count: int = 7
     session_minutes: int = 120
-    end_rule: str = "finish_hand"
+    end_rule: str = EndRule.FINISH_HAND
     warning_minutes: int = 15
     false_mahjong_under_minimum: int = 10
     false_mahjong_not_winning: int = 20
     table_points: tuple[int, int, int, int] = DEFAULT_TABLE_POINTS
     tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
+    penalties_affect_table_points: bool = True
+    foul_types: tuple[str, ...] = DEFAULT_FOUL_TYPES
 
     @classmethod
     def from_tournament(cls, t: Tournament) -> TournamentData:
@@ -68,6 +76,8 @@ class TournamentData:
             false_mahjong_not_winning=t.false_mahjong_not_winning,
             table_points=tuple(t.table_points_list),  # type: ignore[arg-type]
             tie_breaks=tuple(t.tie_break_list),
+            penalties_affect_table_points=t.penalties_affect_table_points,
+            foul_types=tuple(t.foul_type_list),
         )
 
 
@@ -84,10 +94,10 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["venue"] = "The venue is at most 200 characters."
     if data.start_date and data.end_date and data.end_date < data.start_date:
         errors["end_date"] = "The last day cannot be before the first day."
-    if data.ruleset not in RULESETS:
-        errors["ruleset"] = f"Choose a ruleset: {', '.join(RULESETS)}."
-    if data.end_rule not in END_RULES:
-        errors["end_rule"] = f"Choose an end-of-session rule: {', '.join(END_RULES)}."
+    if data.ruleset not in set(Ruleset):
+        errors["ruleset"] = f"Choose a ruleset: {', '.join(Ruleset)}."
+    if data.end_rule not in set(EndRule):
+        errors["end_rule"] = f"Choose an end-of-session rule: {', '.join(EndRule)}."
     for name in ("session_count", "session_minutes", "warning_minutes", "false_mahjong_under_minimum",
                  "false_mahjong_not_winning"):
         low, high = LIMITS[name]
@@ -105,7 +115,17 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["table_points"] = f"Give four whole numbers from {low} to {high}."
     elif list(points) != sorted(points, reverse=True):
         errors["table_points"] = "Table points must not increase from 1st to 4th place."
-    unknown = [t for t in data.tie_breaks if t not in TIE_BREAKS]
+    if not isinstance(data.penalties_affect_table_points, bool):
+        errors["penalties_affect_table_points"] = "Say yes or no."
+    fouls = data.foul_types
+    if not (isinstance(fouls, tuple | list) and 1 <= len(fouls) <= MAX_FOUL_TYPES
+            and all(isinstance(f, str) and f.strip() and len(f) <= 60 for f in fouls)):
+        errors["foul_types"] = f"List 1 to {MAX_FOUL_TYPES} foul types of at most 60 characters each."
+    elif len({f.strip().casefold() for f in fouls}) != len(fouls):
+        errors["foul_types"] = "Each foul type may be listed once."
+    else:
+        data.foul_types = tuple(" ".join(f.split()) for f in fouls)
+    unknown = [t for t in data.tie_breaks if t not in set(TieBreak)]
     if unknown:
         errors["tie_breaks"] = f"Unknown tie-break {unknown[0]!r}."
     elif len(set(data.tie_breaks)) != len(data.tie_breaks):
@@ -116,7 +136,7 @@ def validate(data: TournamentData) -> dict[str, str]:
 def _apply(t: Tournament, data: TournamentData) -> None:
     for f in fields(TournamentData):
         value = getattr(data, f.name)
-        setattr(t, f.name, list(value) if f.name in ("table_points", "tie_breaks") else value)
+        setattr(t, f.name, list(value) if f.name in ("table_points", "tie_breaks", "foul_types") else value)
 
 
 def create_tournament(owner: User, data: TournamentData) -> Tournament:

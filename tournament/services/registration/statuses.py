@@ -125,6 +125,17 @@ def disqualify(player: Player, note: str = "") -> Player:
     return _leave(player, PlayerStatus.DISQUALIFIED, "is already disqualified", note)
 
 
+def disqualify_player(player: Player, reason: str) -> Player:
+    """Disqualify, once: a second request (a retry, a second referee) finds it done and changes nothing."""
+    reason = reason.strip()
+    if not reason:
+        raise ServiceError("Say why the player is disqualified.", field="reason")
+    _current(player)
+    if player.status == PlayerStatus.DISQUALIFIED:
+        return player
+    return disqualify(player, reason)
+
+
 def reinstate(player: Player) -> Player:
     """A withdrawn or disqualified player is registered again (and checks in again)."""
     if player.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):

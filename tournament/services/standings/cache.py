@@ -109,14 +109,15 @@ def _table_key(table: TableResult) -> tuple:
     kept = _table_keys.get(id(table))
     if kept is not None and kept[0] is table:
         return kept[1]
-    key = (table.session, table.table, tuple(sorted(table.scores.items())), table.counted)  # every field (below)
+    placing = None if table.placing_scores is None else tuple(sorted(table.placing_scores.items()))
+    key = (table.session, table.table, tuple(sorted(table.scores.items())), table.counted, placing)  # every field
     if len(_table_keys) >= TABLE_KEYS_SIZE:
         _table_keys.clear()
     _table_keys[id(table)] = (table, key)
     return key
 
 
-if tuple(f.name for f in fields(TableResult)) != ("session", "table", "scores", "counted"):
+if tuple(f.name for f in fields(TableResult)) != ("session", "table", "scores", "counted", "placing_scores"):
     raise RuntimeError("A field of TableResult is missing from the rankings' key (cache._table_key).")
 
 

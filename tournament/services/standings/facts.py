@@ -168,8 +168,10 @@ def penalties_at(penalties: dict[tuple[int, int], int], session: int) -> dict[in
 
 
 def entrant(player: Row, played: set[int]) -> Entrant:
-    """A player row (`TournamentFacts.players`) as the ranking sees them. Substitutes are never ranked; nor the
-    disqualified, nor those who withdrew without playing.
+    """A player row (`TournamentFacts.players`) as the ranking sees them. Only players who sat at a table of a
+    session in play are ranked (a no-show is not: MERS ranks results, and the EMA file must not list them);
+    substitutes never are. A disqualified player who played stays in the results with 0 table points (MERS
+    4.4); one who withdrew keeps what they played.
 
     Names as `Player.full_name` and `Player.sort_name` give them, from plain columns (no ORM objects
     for a thousand players).
@@ -181,11 +183,9 @@ def entrant(player: Row, played: set[int]) -> Entrant:
 def _entrant_of(player: tuple, has_played: bool) -> Entrant:
     # Cached: the players rarely change while hands are entered, and a standings asks for all of them.
     player_id, first_name, last_name, country, team, is_substitute, status = player
-    ranked = not is_substitute and status != PlayerStatus.DISQUALIFIED and (
-        has_played or status != PlayerStatus.WITHDRAWN
-    )
     return Entrant(player_id=player_id, name=f"{first_name} {last_name}", sort_name=f"{last_name}, {first_name}",
-                   country=country or "", team=(team or "").strip(), ranked=ranked)
+                   country=country or "", team=(team or "").strip(), ranked=has_played and not is_substitute,
+                   disqualified=status == PlayerStatus.DISQUALIFIED)
 
 
 @contextmanager
@@ -217,14 +217,16 @@ class TournamentFacts:
     floor: int
     changes: int
 
-    def table_results(self) -> list[TableResult]:
-        """Every table as the ranking takes it (penalties deducted), in (session, table) order."""
+    def table_results(self, penalties_move_table_points: bool = True) -> list[TableResult]:
+        """Every table as the ranking takes it (penalties deducted), in (session, table) order; placed by the
+        scores before penalties unless `penalties_move_table_points` (the tournament's setting)."""
         by_session: dict[int, dict[int, int]] = defaultdict(dict)
         for (session, player_id), amount in self.penalties.items():
             by_session[session][player_id] = amount
         return [
             TableResult(session=session, table=number, scores=table.session_scores(by_session[session]),
-                        counted=table.counted)
+                        counted=table.counted,
+                        placing_scores=None if penalties_move_table_points else table.table_scores())
             for (session, number), table in sorted(self.tables.items())
         ]
 

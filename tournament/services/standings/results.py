@@ -21,7 +21,7 @@ from fractions import Fraction
 from sqlalchemy import func, select
 
 from tournament.extensions import db
-from tournament.models import Hand, Player, Tournament, TournamentSession
+from tournament.models import Hand, Player, PlayerStatus, Tournament, TournamentSession
 from tournament.models._common import utcnow
 from tournament.services.errors import NotFound
 from tournament.services.ranking import (
@@ -125,8 +125,10 @@ def standings(t: Tournament) -> Standings:
 
 def compute(t: Tournament, known: facts.TournamentFacts) -> Standings:
     """The standings of these facts (no cache)."""
-    results = known.table_results()
+    results = known.table_results(t.penalties_affect_table_points)
     played = {player_id for r in results for player_id in r.scores}  # seated in a session in play
+    if not known.numbers:  # before play: the players expected, every one at 0
+        played = {p.id for p in known.players if p.status in (PlayerStatus.REGISTERED, PlayerStatus.PRESENT)}
     rows = rank_players(
         [facts.entrant(p, played) for p in known.players], results,
         table_points=t.table_points_list, tie_breaks=t.tie_break_list,
@@ -172,8 +174,9 @@ def session_results(t: Tournament, number: int) -> SessionResults:
     for (_, table_number), table in sorted(tables.items()):
         raw = table.table_scores()
         scores = table.session_scores(penalties)
+        placed_by = scores if t.penalties_affect_table_points else raw
         placings: dict[int, Placing] = (
-            split_table_points(scores, t.table_points_list) if table.counted else {}
+            split_table_points(placed_by, t.table_points_list) if table.counted else {}
         )
         players = []
         for player_id in sorted(raw, key=lambda pid: (WIND_ORDER.get(table.seats.get(pid, ""), 9), pid)):

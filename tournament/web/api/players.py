@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from flask import abort
 
-from tournament.models import Player, Tournament
+from tournament.models import Player, PlayerStatus, Tournament
+from tournament.services import draws as draw_service
 from tournament.services import registration
 from tournament.services.registration import PlayerData
 from tournament.web.api.common import api_blueprint, for_tournament
-from tournament.web.api.schemas import EmptySchema, PlayerInSchema, PlayerListSchema, PlayerSchema
+from tournament.web.api.schemas import (
+    DisqualifyInSchema,
+    EmptySchema,
+    PlayerInSchema,
+    PlayerListSchema,
+    PlayerSchema,
+    WithdrawInSchema,
+)
 
 NEW_PLAYER = {"first_name": "Aino", "last_name": "Virtanen", "country": "FI", "ema_number": "04000123",
               "club": "Helsinki Mahjong Club"}
@@ -71,3 +79,28 @@ def add_player(body: dict, t: Tournament):
 def check_in(_: dict, t: Tournament, player_id: int):
     """Mark the player present, so that the next draw seats them (again: still 200)."""
     return player_json(registration.check_in(player_or_404(t, player_id)))
+
+
+@bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/disqualify", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(DisqualifyInSchema, example={"reason": "Cheating (MERS 3.5)"})
+@bp.response(200, PlayerSchema, example={**PLAYER, "status": "disqualified"})
+def disqualify(body: dict, t: Tournament, player_id: int):
+    """Disqualify the player (MERS 3.5), the reason kept in their notes: seated in no later draw; in the
+    standings and the EMA file with their score and 0 table points for the whole tournament (MERS 4.4).
+    Disqualifying again is still a 200."""
+    return player_json(registration.disqualify_player(player_or_404(t, player_id), body["reason"]))
+
+
+@bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/withdraw", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(WithdrawInSchema, required=False, example={"note": "ill"})
+@bp.response(200, PlayerSchema, example={**PLAYER, "status": "withdrawn"})
+def withdraw(body: dict, t: Tournament, player_id: int):
+    """Withdraw the player (the note, if any, is kept in their notes): they are seated in no later draw, and
+    sessions drawn ahead and not in play are re-planned without them. Withdrawing again is still a 200."""
+    player = player_or_404(t, player_id)
+    if player.status != PlayerStatus.WITHDRAWN:
+        registration.withdraw(player, (body or {}).get("note") or "")
+    draw_service.replan_ahead(t)
+    return player_json(player)

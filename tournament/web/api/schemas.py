@@ -11,7 +11,7 @@ from typing import Any
 import pycountry
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
-from tournament.models.tournaments import END_RULES, RULESETS, TIE_BREAKS
+from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, RULESET_LABELS, TIE_BREAKS
 from tournament.services.penalties import MAX_PENALTY
 from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
 from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
@@ -90,7 +90,7 @@ class TournamentInSchema(BodySchema):
     venue = fields.String(metadata=documented(maxLength=200))
     start_date = fields.Date(allow_none=True)
     end_date = fields.Date(allow_none=True, metadata={"description": "Not before `start_date`."})
-    ruleset = fields.String(metadata=documented(enum=list(RULESETS)))
+    ruleset = fields.String(metadata=documented(enum=list(RULESET_LABELS)))
     session_count = StrictInteger(metadata=limits("session_count"))
     session_minutes = StrictInteger(metadata=limits("session_minutes"))
     end_rule = fields.String(metadata=documented(enum=list(END_RULES)))
@@ -102,6 +102,14 @@ class TournamentInSchema(BodySchema):
         minItems=4, maxItems=4, description="1st to 4th place, not increasing: [4, 2, 1, 0]."))
     tie_breaks = fields.List(fields.String(metadata=documented(enum=list(TIE_BREAKS))),
                              metadata=documented(uniqueItems=True))
+    draw_separation = fields.String(validate=validate.OneOf(list(DRAW_SEPARATIONS)), metadata={
+        "description": "Who the draws keep apart at a table: teammates (`team`, the default), clubmates or nobody."})
+    foul_types = fields.List(fields.String(validate=validate.Length(min=1, max=60)), metadata=documented(
+        minItems=1, maxItems=30, description="The fouls a referee chooses from; default: the MERS list."))
+    penalties_affect_table_points = StrictBoolean(metadata={
+        "description": "Whether penalties count in the session score that decides table points (default true, "
+                       "the Green Book); false: table points from the scores before penalties (the score still "
+                       "loses them)."})
 
 
 class TournamentSchema(Schema):
@@ -119,6 +127,9 @@ class TournamentSchema(Schema):
     false_mahjong_not_winning = fields.Integer()
     table_points = fields.List(fields.Integer())
     tie_breaks = fields.List(fields.String())
+    draw_separation = fields.String()
+    penalties_affect_table_points = fields.Boolean()
+    foul_types = fields.List(fields.String())
     version = fields.Integer()
 
 
@@ -165,6 +176,19 @@ class PlayerListSchema(Schema):
 
 class DrawInSchema(BodySchema):
     seed = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=MAX_SEED))
+    method = fields.String(validate=validate.OneOf(["balanced", "swiss"]), metadata={
+        "description": "`balanced` (default): no repeat opponents, teams apart and seat winds balanced, looking "
+                       "ahead at the sessions to come. `swiss`: by the standings, ranks 1-4 at table 1, 5-8 at "
+                       "table 2 ... (repeats allowed)."})
+
+
+class WithdrawInSchema(BodySchema):
+    note = fields.String(allow_none=True, validate=validate.Length(max=200))
+
+
+class DisqualifyInSchema(BodySchema):
+    reason = fields.String(required=True, validate=validate.Length(min=1, max=200),
+                           metadata=documented(pattern=NOT_BLANK))
 
 
 class SeatSchema(Schema):
@@ -263,8 +287,11 @@ class HandListSchema(Schema):
 class PenaltyInSchema(BodySchema):
     player_id = StrictInteger(required=True, validate=ID)
     session = StrictInteger(required=True, validate=ID)
-    amount = StrictInteger(required=True, validate=validate.Range(min=1, max=MAX_ID),
-                           metadata=documented(maximum=MAX_PENALTY, description="Points deducted."))
+    amount = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_ID),
+                           metadata=documented(maximum=MAX_PENALTY,
+                                               description="Points deducted; 0 is a warning (no score changes)."))
+    foul = fields.String(allow_none=True, validate=validate.Length(max=60), metadata={
+        "description": "One of the tournament's foul types (`foul_types`); the ladder counts per foul."})
     reason = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(pattern=NOT_BLANK))
     hand = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
 
@@ -279,6 +306,8 @@ class PenaltySchema(Schema):
     session = fields.Integer()
     hand = fields.Integer(allow_none=True)
     amount = fields.Integer()
+    warning = fields.Boolean(metadata={"description": "amount 0: a warning."})
+    foul = fields.String(allow_none=True)
     reason = fields.String()
     given_by = fields.String(allow_none=True)
     given_at = fields.String(metadata={"description": "UTC, ISO 8601."})

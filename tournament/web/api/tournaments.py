@@ -7,6 +7,7 @@ from dataclasses import fields
 from flask import abort
 
 from tournament.models import Tournament
+from tournament.services import draws as draw_service
 from tournament.services import tournaments as tournament_service
 from tournament.services.tournaments import TournamentData
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
@@ -16,7 +17,9 @@ NEW_TOURNAMENT = {"name": "Helsinki Open 2026", "venue": "Kalasatama", "start_da
                   "end_date": "2026-05-17", "session_count": 7, "session_minutes": 120}
 TOURNAMENT = {"id": 1, **NEW_TOURNAMENT, "ruleset": "ema", "end_rule": "finish_hand", "warning_minutes": 15,
               "false_mahjong_under_minimum": 10, "false_mahjong_not_winning": 20, "table_points": [4, 2, 1, 0],
-              "tie_breaks": ["firsts", "best_session"], "version": 1}
+              "tie_breaks": ["firsts", "best_session"], "draw_separation": "team",
+              "penalties_affect_table_points": True, "foul_types": ["Late arrival", "Slow play", "Other"],
+              "version": 1}
 
 bp = api_blueprint("api_tournaments", "Your account and tournaments.")
 
@@ -37,6 +40,9 @@ def tournament_json(t: Tournament) -> dict:
         "false_mahjong_not_winning": t.false_mahjong_not_winning,
         "table_points": t.table_points_list,
         "tie_breaks": t.tie_break_list,
+        "draw_separation": t.draw_separation,
+        "penalties_affect_table_points": t.penalties_affect_table_points,
+        "foul_types": t.foul_type_list,
         "version": t.version,
     }
 
@@ -74,8 +80,10 @@ def create_tournament(body: dict):
         abort(403, "Only organisers create tournaments.")
     known = {f.name for f in fields(TournamentData)}
     values = {key: value for key, value in body.items() if key in known}
-    for key in ("table_points", "tie_breaks"):
+    for key in ("table_points", "tie_breaks", "foul_types"):
         if key in values:
             values[key] = tuple(values[key])
     t = tournament_service.create_tournament(user, TournamentData(**values))
+    # Who the draws keep apart is a draw setting (the draws page changes it too), not a TournamentData field.
+    draw_service.set_separation(t, body.get("draw_separation", "team"))
     return tournament_json(t)

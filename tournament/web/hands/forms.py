@@ -148,10 +148,12 @@ class PenaltyForm(IdempotentForm):
     session = SelectField("Session", choices=[], validate_choice=False)
     hand = IntegerField("Hand (optional)", validators=[Optional(), NumberRange(1, HANDS_PER_SESSION)],
                         render_kw={"min": 1, "max": HANDS_PER_SESSION, "inputmode": "numeric"})
+    foul = SelectField("Foul", choices=[], validate_choice=False)
     amount = IntegerField("Points deducted", validators=[InputRequired("How many points?"),
-                                                         NumberRange(1, 1000, "1 to 1000 points.")],
-                          render_kw={"min": 1, "inputmode": "numeric"},
-                          description="The usual ladder: a warning, then 5, 10, 20, 30 ... 60.")
+                                                         NumberRange(0, 1000, "0 (a warning) to 1000 points.")],
+                          render_kw={"min": 0, "inputmode": "numeric"},
+                          description="0 records a warning. The ladder for the same foul in a session: a warning, "
+                                      "then 5, 10, 20, 30 ... (filled in when you choose the player and the foul).")
     reason = StringField("Reason", validators=[InputRequired("Say why."), Length(max=500)])
     submit = SubmitField("Give penalty")
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
-from tournament.models import HANDS_PER_SESSION, SessionStatus, Tournament
+from tournament.models import HANDS_PER_SESSION, SessionStatus, TableMode, Tournament
 from tournament.services import ConflictError, NotFound, ServiceError, ema, penalties, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
@@ -316,7 +316,7 @@ def totals(tournament_id: int, number: int, table: int):
         entry.label.text = sp.player.full_name
     status = 200
     if request.method == "GET":
-        if sheet.mode == "totals":
+        if sheet.mode == TableMode.TOTALS:
             for entry, sp in zip(form.scores, players, strict=False):
                 entry.data = sheet.totals.get(sp.player_id)
         # A table row is created on first use at version 1: a form read before it exists expects that.
@@ -363,6 +363,7 @@ def _penalty_form(t: Tournament, form: PenaltyForm | None = None) -> PenaltyForm
     players = sorted(draw_service.registration.players_of(t), key=lambda p: (p.last_name.casefold(),
                                                                              p.first_name.casefold()))
     form.player_id.choices = [("", "Choose the player"), *[(str(p.id), p.sort_name) for p in players]]
+    form.foul.choices = [("", "Choose the foul"), *[(foul, foul) for foul in t.foul_type_list]]
     sessions = [s for s in draw_service.drawn_sessions(t) if s.is_locked]
     form.session.choices = [(str(s.number), f"Session {s.number}") for s in sessions]
     if not form.session.data and sessions:
@@ -387,7 +388,7 @@ def penalty_list(tournament_id: int):
         try:
             penalties.give_penalty(t, player_id=_version(form.player_id.data), session_number=_version(form.session.data),
                                    amount=form.amount.data, reason=form.reason.data, user=current_user,
-                                   hand_number=form.hand.data)
+                                   hand_number=form.hand.data, foul=form.foul.data or "")
         except NotFound as exc:
             show_service_error(form, ServiceError(exc.message, field="session"))
             status = 422
@@ -402,8 +403,12 @@ def penalty_list(tournament_id: int):
     else:
         status = 422
     names = {p.id: p.full_name for p in draw_service.registration.players_of(t)}
+    in_play = next((s for s in draw_service.drawn_sessions(t) if s.status == SessionStatus.IN_PLAY), None)
+    ladder = penalties.ladder_suggestions(t, in_play.id) if in_play else {}
     return render_template("hands/penalties.html", tournament=t, form=form, penalties=penalties.penalties_of(t),
-                           names=names, cancel_form=CancelPenaltyForm()), status
+                           names=names, cancel_form=CancelPenaltyForm(), ladder=ladder,
+                           ladder_session=in_play.number if in_play else None,
+                           history=penalties.foul_history(t)), status
 
 
 @bp.route("/penalties/<int:penalty_id>/cancel", methods=["POST"])

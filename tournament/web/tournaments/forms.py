@@ -6,11 +6,17 @@ from wtforms import (
     SelectField,
     StringField,
     SubmitField,
+    TextAreaField,
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from tournament.models import END_RULES, RULESETS, TIE_BREAKS, Role
-from tournament.models.tournaments import DEFAULT_RULESET, DEFAULT_TABLE_POINTS, DEFAULT_TIE_BREAKS
+from tournament.models import END_RULES, RULESET_LABELS, TIE_BREAKS, EndRule, Role
+from tournament.models.tournaments import (
+    DEFAULT_FOUL_TYPES,
+    DEFAULT_RULESET,
+    DEFAULT_TABLE_POINTS,
+    DEFAULT_TIE_BREAKS,
+)
 from tournament.services.tournaments import LIMITS, TournamentData
 from tournament.web.forms import VersionedForm, choices
 from tournament.web.idempotency import IdempotentForm
@@ -38,10 +44,10 @@ class TournamentForm(FlaskForm):
     venue = StringField("Venue", validators=[Length(max=200)])
     start_date = DateField("First day", validators=[Optional()])
     end_date = DateField("Last day", validators=[Optional()])
-    ruleset = SelectField("Ruleset", choices=choices(RULESETS), default=DEFAULT_RULESET)
+    ruleset = SelectField("Ruleset", choices=choices(RULESET_LABELS), default=DEFAULT_RULESET)
     session_count = _range("session_count", "Sessions", default=7)
     session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
-    end_rule = SelectField("When time is called", choices=choices(END_RULES), default="finish_hand")
+    end_rule = SelectField("When time is called", choices=choices(END_RULES), default=EndRule.FINISH_HAND)
     # Optional: a form posted without it (an older page, a script) keeps the usual 15 minutes.
     warning_minutes = IntegerField(
         "Clock warning (minutes before the end)", default=15,
@@ -60,6 +66,13 @@ class TournamentForm(FlaskForm):
     tie_break_1 = SelectField("First tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(0))
     tie_break_2 = SelectField("Second tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(1))
     tie_break_3 = SelectField("Third tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(2))
+    # A select, not a checkbox: a form posted without it (an older page) keeps the default, not "no".
+    penalties_affect_table_points = SelectField(
+        "Penalties and table points", default="1", validators=[Optional()],
+        choices=[("1", "Penalties count in the score that decides table points (Green Book)"),
+                 ("0", "Table points from the table's scores before penalties")])
+    foul_types = TextAreaField("Foul types (one per line)", validators=[Optional(), Length(max=2000)],
+                               default="\n".join(DEFAULT_FOUL_TYPES), render_kw={"rows": 6})
     submit = SubmitField("Save")
 
     # Service field names that map onto a group of form fields.
@@ -88,6 +101,9 @@ class TournamentForm(FlaskForm):
             tie_breaks=tuple(
                 t for t in (self.tie_break_1.data, self.tie_break_2.data, self.tie_break_3.data) if t
             ),
+            penalties_affect_table_points=self.penalties_affect_table_points.data != "0",
+            foul_types=tuple(line.strip() for line in (self.foul_types.data or "").splitlines() if line.strip())
+            or DEFAULT_FOUL_TYPES,
         )
 
 
@@ -107,6 +123,8 @@ class EditTournamentForm(VersionedForm, TournamentForm):
             field.data = value
         tie_breaks = [*data.tie_breaks, "", "", ""]
         self.tie_break_1.data, self.tie_break_2.data, self.tie_break_3.data = tie_breaks[:3]
+        self.penalties_affect_table_points.data = "1" if data.penalties_affect_table_points else "0"
+        self.foul_types.data = "\n".join(data.foul_types)
         self.version.data = str(version)
 
 
