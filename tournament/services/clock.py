@@ -190,6 +190,14 @@ def events_of(session: TournamentSession) -> list[ClockEvent]:
     ))
 
 
+def event_log(session: TournamentSession) -> tuple[list[ClockEvent], dict[int, str]]:
+    """The session's clock events newest first, with the names of the staff who pressed them, by user id."""
+    events = events_of(session)[::-1]
+    names = {u.id: u.display_name for u in db.session.scalars(
+        select(User).where(User.id.in_({e.user_id for e in events if e.user_id})))}
+    return events, names
+
+
 def _now(now: datetime | None) -> datetime:
     if now is None:
         return utcnow()

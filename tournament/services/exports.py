@@ -21,7 +21,9 @@ from tournament.pdf.cards import CardEntry, ScheduleCard, build_cards_pdf
 from tournament.pdf.penalties import PenaltyRow, build_penalties_pdf
 from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf
 from tournament.pdf.seating import SeatRow, build_seating_pdf
+from tournament.pdf.standings import build_standings_pdf
 from tournament.services import play
+from tournament.services import standings as standings_service
 from tournament.services.errors import NotFound
 from tournament.services.records import MAX_ID
 
@@ -109,6 +111,15 @@ def schedule_cards_pdf(t: Tournament) -> Document:
     data = build_cards_pdf(f"{t.name}: schedule cards", "Your table and seat in every session",
                            schedule_cards(t), session_numbers(t), utcnow())
     return Document(data, f"schedule-cards-{t.id}-{_stamp()}.pdf")
+
+
+def standings_pdf(t: Tournament) -> Document:
+    """The standings PDF, the same from the staff's page and from the API (who may see it is theirs to check)."""
+    result = standings_service.standings(t)
+    counted = ", ".join(str(n) for n in result.session_numbers) or "none yet"
+    data = build_standings_pdf(f"{t.name}: standings", f"Sessions counted: {counted}", result.rows,
+                               result.session_numbers, result.generated_at)
+    return Document(data, f"standings-{t.id}-{result.generated_at:%Y%m%d-%H%M%S}.pdf")
 
 
 def penalty_rows(t: Tournament) -> list[PenaltyRow]:

@@ -205,6 +205,17 @@ def session_tables(session: TournamentSession) -> list[TableSummary]:
     return out
 
 
+def session_to_find(sessions: list[TournamentSession], *, coming_first: bool = False) -> TournamentSession | None:
+    """The published session people look for their seat in: the one in play, else the first published and not
+    started yet, else the last published. `coming_first` (the projector's next seating): the first not started
+    comes before the one in play."""
+    published = [s for s in sessions if s.is_published]
+    in_play = [s for s in published if s.status == SessionStatus.IN_PLAY]
+    coming = [s for s in published if s.status == SessionStatus.PUBLISHED]
+    first, then = (coming, in_play) if coming_first else (in_play, coming)
+    return (first or then or published[-1:] or [None])[0]
+
+
 def require_in_play(session: TournamentSession) -> None:
     if session.status != SessionStatus.IN_PLAY:
         state = session.status.replace("_", " ")

@@ -9,16 +9,16 @@
 
 from __future__ import annotations
 
-from flask import Response, abort, current_app
+from flask import abort
 from marshmallow import Schema, fields
 
 from tournament.models import Tournament
-from tournament.pdf import save_export
 from tournament.services import ema as ema_service
 from tournament.services import exports as export_service
 from tournament.services import tournaments as tournament_service
 from tournament.services.exports import Document
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
+from tournament.web.exports.routes import send
 
 bp = api_blueprint("api_exports", "Printouts (seating, score sheets) and the EMA results file.")
 
@@ -40,13 +40,6 @@ class EmaCheckSchema(Schema):
     problems = fields.List(fields.Nested(ProblemSchema), required=True)
 
 
-def _send(document: Document, attachment: bool = False) -> Response:
-    save_export(current_app.config["EXPORT_DIR"], document.filename, document.data)
-    disposition = "attachment" if attachment else "inline"
-    return Response(document.data, mimetype=document.mimetype,
-                    headers={"Content-Disposition": f'{disposition}; filename="{document.filename}"'})
-
-
 def _visible_session(t: Tournament, number: int) -> None:
     """A draft seating may still change: the staff only. 404 for a session not drawn."""
     session = export_service.drawn_session(t, number)
@@ -60,7 +53,7 @@ def _visible_session(t: Tournament, number: int) -> None:
 def seating_pdf(t: Tournament, number: int):
     """The seating of a session: by table (East, South, West, North), then every player alphabetically."""
     _visible_session(t, number)
-    return _send(export_service.seating_pdf(t, number))
+    return send(export_service.seating_pdf(t, number))
 
 
 @bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>/score-sheets.pdf", methods=["GET"])
@@ -70,7 +63,7 @@ def score_sheets_pdf(t: Tournament, number: int):
     """A page per table: the players, their seat wind in each of the 16 hands, boxes for winner, discarder,
     fans, points and running scores, and signature lines."""
     _visible_session(t, number)
-    return _send(export_service.score_sheets_pdf(t, number))
+    return send(export_service.score_sheets_pdf(t, number))
 
 
 @bp.route("/tournaments/<int:tournament_id>/ema-results.csv", methods=["GET"])
@@ -80,7 +73,7 @@ def score_sheets_pdf(t: Tournament, number: int):
 def ema_results(t: Tournament):
     """The ranked players in standings order, as the EMA takes them."""
     text = ema_service.ema_csv(ema_service.ema_rows(t))
-    return _send(Document(text.encode("utf-8"), f"ema-results-{t.id}.csv", "text/csv"), attachment=True)
+    return send(Document(text.encode("utf-8"), f"ema-results-{t.id}.csv", "text/csv"), attachment=True)
 
 
 @bp.route("/tournaments/<int:tournament_id>/ema-results/check", methods=["GET"])

@@ -7,12 +7,12 @@ from fractions import Fraction
 from flask import Response, abort, current_app
 
 from tournament.models import Tournament
-from tournament.pdf import save_export
-from tournament.pdf.standings import build_standings_pdf
+from tournament.services import exports as export_service
 from tournament.services import standings as standings_service
 from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import StandingsSchema
+from tournament.web.exports.routes import send
 
 STANDINGS = {"rows": [
     {"rank": 1, "player_id": 7, "name": "Aino Virtanen", "country": "FI", "table_points": 7.33, "score": 212,
@@ -87,11 +87,4 @@ def standings_json(result: standings_service.Standings) -> dict:
 def standings_pdf(t: Tournament):
     """The standings PDF: rank, name, country, table points, score and a column per session."""
     require_visible(t)
-    result = standings_service.standings(t)
-    sessions = result.session_numbers
-    subtitle = f"Standings after session {sessions[-1]}" if sessions else "Standings before play"
-    pdf = build_standings_pdf(t.name, subtitle, result.rows, sessions, result.generated_at)
-    filename = f"standings-{t.id}.pdf"
-    save_export(current_app.config["EXPORT_DIR"], filename, pdf)
-    return Response(pdf, mimetype="application/pdf",
-                    headers={"Content-Disposition": f'inline; filename="{filename}"'})
+    return send(export_service.standings_pdf(t))

@@ -17,10 +17,7 @@ from dataclasses import dataclass
 
 from flask import Blueprint, abort, flash, jsonify, render_template, request, url_for
 from flask_login import current_user, login_required
-from sqlalchemy import select
 
-from tournament.extensions import db
-from tournament.models import ClockEvent, User
 from tournament.services import clock, play
 from tournament.services import tournaments as tournament_service
 from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
@@ -107,10 +104,7 @@ def staff(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
     session = play.get_session(t, number)
     state, rows = clock.board(t, number)
-    events = list(db.session.scalars(select(ClockEvent).where(ClockEvent.session_id == session.id)
-                                     .order_by(ClockEvent.at.desc(), ClockEvent.id.desc())))
-    names = {u.id: u.display_name for u in db.session.scalars(
-        select(User).where(User.id.in_({e.user_id for e in events if e.user_id})))}
+    events, names = clock.event_log(session)
     extend_form = ExtendForm()
     extend_form.set_tables(play.table_numbers(session))
     call_forms = {}

@@ -23,6 +23,7 @@ from flask_login import current_user
 
 from tournament.models import SessionStatus, Tournament
 from tournament.services import draws as draw_service
+from tournament.services import play
 from tournament.services import progress as progress_service
 from tournament.services import standings as standings_service
 from tournament.services import statistics as statistics_service
@@ -43,7 +44,6 @@ LIVE_ENDPOINTS = frozenset({
 # what hands and penalties change, so a poll during play costs a 304, not a page of 400 seats.
 SEATING_ENDPOINTS = frozenset({"seating.index", "seating.session", "live.seating_json"})
 POLL_SECONDS = 10
-MAX_ID = 2**31 - 1  # ids are 32-bit integers in the database
 
 
 # ----------------------------------------------------------------------------- conditional GET
@@ -59,10 +59,8 @@ def answer_unchanged() -> Response | None:
     """A 304 before the view runs when the client's copy is current."""
     if request.method != "GET" or request.endpoint not in LIVE_ENDPOINTS:
         return None
-    tournament_id = (request.view_args or {}).get("tournament_id")
-    if not isinstance(tournament_id, int) or not 0 < tournament_id <= MAX_ID:
-        return None  # the view answers 404
-    marker = progress_service.change_marker(tournament_id)
+    # A live endpoint matched: its `int` converter gave an id the database can hold.
+    marker = progress_service.change_marker(request.view_args["tournament_id"])
     if marker is None:  # no such tournament: the view answers 404
         return None
     if request.endpoint in SEATING_ENDPOINTS:
@@ -140,17 +138,6 @@ def standings_visible(t: Tournament) -> bool:
     return standings_visible_to(current_user, t)
 
 
-def _next_session(sessions):
-    """The session people need to find their seat for: published and not started, else the one in play,
-    else the last published."""
-    published = [s for s in sessions if s.is_published]
-    upcoming = [s for s in published if s.status == SessionStatus.PUBLISHED]
-    in_play = [s for s in published if s.status == SessionStatus.IN_PLAY]
-    if upcoming or in_play:
-        return (upcoming or in_play)[0]
-    return published[-1] if published else None
-
-
 # ----------------------------------------------------------------------------- pages
 
 
@@ -218,7 +205,7 @@ def seating_json(tournament_id: int):
     in_play = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), None)
     # The session in play's clock, for the projector's corner (the clock's own page has the details).
     clock_url = url_for("clock.clock_data", tournament_id=t.id, number=in_play.number) if in_play else None
-    session = _next_session(sessions)
+    session = play.session_to_find(sessions, coming_first=True)  # the next seating
     if session is None:
         return jsonify({"session": None, "status": None, "by_name": [], "tables": [], "clock_url": clock_url,
                         "in_play": None})

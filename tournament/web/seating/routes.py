@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, render_template, request
 
-from tournament.models import SessionStatus
 from tournament.services import draws as draw_service
+from tournament.services import play
 from tournament.services import registration as registration_service
 from tournament.web.helpers import tournament_or_404
 
@@ -39,8 +39,7 @@ def _context(t, sessions, current) -> dict:
 def index(tournament_id: int):
     t = tournament_or_404(tournament_id)
     sessions = _published(t)
-    # The session in play (or the last published one) is what people look for.
-    current = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), sessions[-1] if sessions else None)
+    current = play.session_to_find(sessions)
     return render_template("seating/session.html", **_context(t, sessions, current))
 
 

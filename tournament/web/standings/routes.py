@@ -8,17 +8,17 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, render_template
+from flask import Blueprint, abort, render_template
 from flask_login import current_user, login_required
 
 from tournament.models import SessionStatus
-from tournament.pdf import save_export
-from tournament.pdf.standings import build_standings_pdf
 from tournament.services import NotFound
 from tournament.services import draws as draw_service
+from tournament.services import exports as export_service
 from tournament.services import standings as standings_service
 from tournament.services.ranking import format_points
 from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
+from tournament.web.exports.routes import send
 from tournament.web.helpers import refereed_tournament, tournament_or_404
 
 bp = Blueprint("standings", __name__)
@@ -70,18 +70,4 @@ def teams(tournament_id: int):
 @bp.route("/manage/tournaments/<int:tournament_id>/standings.pdf")
 @login_required
 def pdf(tournament_id: int):
-    t = refereed_tournament(tournament_id)
-    data, filename = standings_pdf(t)
-    return current_app.response_class(data, mimetype="application/pdf", headers={
-        "Content-Disposition": f'inline; filename="{filename}"'})
-
-
-def standings_pdf(t) -> tuple[bytes, str]:
-    """Build the standings PDF and keep a copy under EXPORT_DIR; shared with the JSON API."""
-    result = standings_service.standings(t)
-    counted = ", ".join(str(n) for n in result.session_numbers) or "none yet"
-    data = build_standings_pdf(f"{t.name}: standings", f"Sessions counted: {counted}", result.rows,
-                               result.session_numbers, result.generated_at)
-    filename = f"standings-{t.id}-{result.generated_at:%Y%m%d-%H%M%S}.pdf"
-    save_export(current_app.config["EXPORT_DIR"], filename, data)
-    return data, filename
+    return send(export_service.standings_pdf(refereed_tournament(tournament_id)))
