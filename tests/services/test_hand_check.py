@@ -6,14 +6,7 @@ import dataclasses
 
 import pytest
 
-from tournament.services.hand_check import (
-    INVALID,
-    NOT_WINNING,
-    UNDER_MINIMUM,
-    VALID,
-    check_hand,
-    count_tiles,
-)
+from tournament.services.hand_check import Verdict, check_hand, count_tiles
 
 PURE_STRAIGHT = "123456789m123s5p5p"  # 16 + concealed + all chows + mixed double chow + single wait
 SIX_POINTS = "[123m]123456m123s5p5p"  # all chows 2, pure double chow, mixed double chow, short straight, single wait
@@ -22,7 +15,7 @@ MIXED_KONGS = "[2222m]{8888p}234s678s5s5s"  # ema: Two Melded Kongs 4 + Conceale
 
 def test_valid_win_lists_every_fan_with_points_count_and_sets():
     check = check_hand(PURE_STRAIGHT, self_drawn=True)
-    assert check.verdict == VALID and check.is_win and not check.is_false_mahjong
+    assert check.verdict == Verdict.VALID and check.is_win and not check.is_false_mahjong
     assert check.reason == ""
     names = [f.name for f in check.fans]
     assert names[0] == "Pure Straight"
@@ -34,7 +27,7 @@ def test_valid_win_lists_every_fan_with_points_count_and_sets():
 
 def test_flowers_add_to_the_total_of_a_valid_win():
     check = check_hand(PURE_STRAIGHT, self_drawn=True, flowers=3)
-    assert check.verdict == VALID
+    assert check.verdict == Verdict.VALID
     assert (check.fan_points, check.flower_points, check.total) == (24, 3, 27)
     flowers = check.to_json()["fans"][-1]
     assert flowers == {"name": "Flower Tiles", "points": 1, "count": 3, "sets": []}
@@ -42,7 +35,7 @@ def test_flowers_add_to_the_total_of_a_valid_win():
 
 def test_under_minimum_reason_and_fans_kept():
     check = check_hand(SIX_POINTS)
-    assert check.verdict == UNDER_MINIMUM and check.is_false_mahjong and not check.is_win
+    assert check.verdict == Verdict.UNDER_MINIMUM and check.is_false_mahjong and not check.is_win
     assert check.reason == "6 points: under the 8-point minimum, flowers not counted"
     assert check.fan_points == 6 and check.fans
 
@@ -50,7 +43,7 @@ def test_under_minimum_reason_and_fans_kept():
 def test_flowers_are_not_counted_toward_the_minimum():
     # 6 fan points + 8 flowers = 14, still no win
     check = check_hand(SIX_POINTS, flowers=8)
-    assert check.verdict == UNDER_MINIMUM
+    assert check.verdict == Verdict.UNDER_MINIMUM
     assert (check.fan_points, check.flower_points, check.total) == (6, 8, 14)
     assert check.reason.startswith("6 points: under the 8-point minimum")
 
@@ -63,15 +56,15 @@ def test_seven_point_reason_exactly_as_the_issue_words_it():
 def test_both_rulesets_decide_differently_on_the_same_hand():
     ema = check_hand(MIXED_KONGS, ruleset="ema")
     chinese = check_hand(MIXED_KONGS, ruleset="chinese")
-    assert (ema.verdict, ema.fan_points, ema.ruleset) == (VALID, 8, "ema")
+    assert (ema.verdict, ema.fan_points, ema.ruleset) == (Verdict.VALID, 8, "ema")
     assert {f.name for f in ema.fans} >= {"Two Melded Kongs", "Concealed Kong"}
-    assert (chinese.verdict, chinese.fan_points, chinese.ruleset) == (UNDER_MINIMUM, 7, "chinese")
+    assert (chinese.verdict, chinese.fan_points, chinese.ruleset) == (Verdict.UNDER_MINIMUM, 7, "chinese")
     assert "Concealed Kong and Melded Kong" in {f.name for f in chinese.fans}
 
 
 def test_not_winning():
     check = check_hand("123m456p789s11223p")
-    assert check.verdict == NOT_WINNING and check.is_false_mahjong
+    assert check.verdict == Verdict.NOT_WINNING and check.is_false_mahjong
     assert check.reason == "not a winning hand"
     assert check.fans == () and check.total == 0
 
@@ -94,7 +87,7 @@ def test_tile_count_reason(hand, tiles):
     if tiles == 14:
         assert check.code != "wrong_tile_count"
         return
-    assert check.verdict == INVALID and not check.is_false_mahjong
+    assert check.verdict == Verdict.INVALID and not check.is_false_mahjong
     assert check.reason == f"{tiles} tiles, 14 expected"
     assert (check.field, check.tiles, check.code) == ("hand", tiles, "wrong_tile_count")
 
@@ -115,7 +108,7 @@ def test_one_tile_is_singular():
 )
 def test_notation_errors_keep_the_engine_message(hand, reason):
     check = check_hand(hand)
-    assert check.verdict == INVALID
+    assert check.verdict == Verdict.INVALID
     assert check.reason == reason
     assert check.field == "hand"
 
@@ -133,7 +126,7 @@ def test_notation_errors_keep_the_engine_message(hand, reason):
 )
 def test_context_errors_are_invalid_and_blame_the_flag(flags, field, words):
     check = check_hand(PURE_STRAIGHT, **flags)
-    assert check.verdict == INVALID
+    assert check.verdict == Verdict.INVALID
     assert words in check.reason
     assert check.field == field
 
@@ -141,13 +134,13 @@ def test_context_errors_are_invalid_and_blame_the_flag(flags, field, words):
 def test_robbing_a_kong_with_another_copy_in_hand_is_invalid():
     # the winning 5p robbed from a kong, but the hand already holds a 5p
     check = check_hand(PURE_STRAIGHT, kong=True)
-    assert (check.verdict, check.field) == (INVALID, "kong")
+    assert (check.verdict, check.field) == (Verdict.INVALID, "kong")
     assert "robbing a kong of 5p is impossible" in check.reason
 
 
 def test_too_long_or_not_text_never_raises():
     long = check_hand("1" * 201)
-    assert (long.verdict, long.field) == (INVALID, "hand")
+    assert (long.verdict, long.field) == (Verdict.INVALID, "hand")
     assert "at most 200 characters" in long.reason
     assert check_hand(None).reason == "0 tiles, 14 expected"  # type: ignore[arg-type]
 

@@ -13,7 +13,7 @@ from sqlalchemy import ForeignKey, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from tournament.extensions import db
-from tournament.models._common import utcnow
+from tournament.models._common import EnumText, utcnow
 
 
 class ClockEventKind(StrEnum):
@@ -31,7 +31,7 @@ class ClockEvent(db.Model):
 
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
-    kind: Mapped[str] = mapped_column(String(20))
+    kind: Mapped[ClockEventKind] = mapped_column(EnumText(ClockEventKind, 20))
     seconds: Mapped[int | None]        # extra time given (extend)
     table_number: Mapped[int | None]   # extend (None: every table), time_called, time_call_undone
     hand_in_progress: Mapped[int | None]  # time_called: the hand being played, None when between hands

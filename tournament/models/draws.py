@@ -88,7 +88,7 @@ class Seat(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
     table_number: Mapped[int]
-    seat_wind: Mapped[str] = mapped_column(String(1))
+    seat_wind: Mapped[str] = mapped_column(String(1), info={"choices": SEAT_WINDS})  # checked by backup imports
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
 
     session: Mapped[TournamentSession] = relationship(back_populates="seats")

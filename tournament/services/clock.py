@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from enum import StrEnum
 from typing import Protocol
 
 from sqlalchemy import func, select
@@ -25,6 +26,7 @@ from tournament.models import (
     HANDS_PER_SESSION,
     ClockEvent,
     ClockEventKind,
+    EndRule,
     Hand,
     Seat,
     SessionStatus,
@@ -41,16 +43,18 @@ from tournament.services.errors import ConflictError, NotFound, ServiceError
 
 MAX_EXTRA_SECONDS = 3600
 
-NOT_STARTED = "not_started"
-RUNNING = "running"
-PAUSED = "paused"
-ENDED = "ended"
 
-STOP_IMMEDIATELY = "stop_immediately"
+class ClockPhase(StrEnum):
+    """Where the session clock is, from its events."""
+
+    NOT_STARTED = "not_started"
+    RUNNING = "running"
+    PAUSED = "paused"
+    ENDED = "ended"
 
 
 class EventLike(Protocol):
-    kind: str
+    kind: ClockEventKind
     at: datetime
     seconds: int | None
     table_number: int | None
@@ -93,7 +97,7 @@ class TableClock:
 
 @dataclass(frozen=True)
 class ClockState:
-    state: str
+    state: ClockPhase
     duration_seconds: int
     remaining_seconds: int
     ends_at: datetime | None  # naive UTC, None unless running
@@ -111,7 +115,7 @@ class ClockState:
 
     @property
     def time_is_up(self) -> bool:
-        return self.state == ENDED or (self.state != NOT_STARTED and self.remaining_seconds == 0)
+        return self.state == ClockPhase.ENDED or (self.state != ClockPhase.NOT_STARTED and self.remaining_seconds == 0)
 
 
 def _whole(seconds: float) -> int:
@@ -123,7 +127,7 @@ def clock_state(events: Iterable[EventLike], duration_seconds: int, warning_seco
                 tables: Sequence[int], now: datetime) -> ClockState:
     """The clock at `now` from its events, in order. Events after `now` are ignored; an event that makes no
     sense in the state it finds (a second pause, say: two screens pressed at once) changes nothing."""
-    state = NOT_STARTED
+    state = ClockPhase.NOT_STARTED
     elapsed = 0.0  # running seconds before `running_since`
     running_since: datetime | None = None
     started_at: datetime | None = None
@@ -134,17 +138,17 @@ def clock_state(events: Iterable[EventLike], duration_seconds: int, warning_seco
         if event.at > now:
             continue
         kind = event.kind
-        if kind == ClockEventKind.START and state == NOT_STARTED:
-            state, running_since, started_at = RUNNING, event.at, event.at
-        elif kind == ClockEventKind.PAUSE and state == RUNNING and running_since is not None:
+        if kind == ClockEventKind.START and state == ClockPhase.NOT_STARTED:
+            state, running_since, started_at = ClockPhase.RUNNING, event.at, event.at
+        elif kind == ClockEventKind.PAUSE and state == ClockPhase.RUNNING and running_since is not None:
             elapsed += (event.at - running_since).total_seconds()
-            state, running_since = PAUSED, None
-        elif kind == ClockEventKind.RESUME and state == PAUSED:
-            state, running_since = RUNNING, event.at
-        elif kind == ClockEventKind.END and state in (RUNNING, PAUSED):
+            state, running_since = ClockPhase.PAUSED, None
+        elif kind == ClockEventKind.RESUME and state == ClockPhase.PAUSED:
+            state, running_since = ClockPhase.RUNNING, event.at
+        elif kind == ClockEventKind.END and state in (ClockPhase.RUNNING, ClockPhase.PAUSED):
             if running_since is not None:
                 elapsed += (event.at - running_since).total_seconds()
-            state, running_since = ENDED, None
+            state, running_since = ClockPhase.ENDED, None
         elif kind == ClockEventKind.EXTEND and event.seconds:
             if event.table_number is None:
                 extra_all += event.seconds
@@ -157,7 +161,7 @@ def clock_state(events: Iterable[EventLike], duration_seconds: int, warning_seco
             calls.pop(event.table_number, None)
 
     running_for = elapsed + ((now - running_since).total_seconds() if running_since is not None else 0.0)
-    ended = state == ENDED
+    ended = state == ClockPhase.ENDED
 
     def left(total: int) -> int:
         return 0 if ended else _whole(total - running_for)
@@ -172,12 +176,12 @@ def clock_state(events: Iterable[EventLike], duration_seconds: int, warning_seco
         table_extra = extra_all + extra.get(number, 0)
         rows.append(TableClock(number, table_extra, left(duration_seconds + table_extra),
                                end_time(duration_seconds + table_extra), calls.get(number)))
-    if state == RUNNING and rows and all(row.remaining_seconds == 0 for row in rows):
-        state = ENDED  # the time ran out everywhere, extra time included
+    if state == ClockPhase.RUNNING and rows and all(row.remaining_seconds == 0 for row in rows):
+        state = ClockPhase.ENDED  # the time ran out everywhere, extra time included
     remaining = left(duration_seconds)
-    warning = state in (RUNNING, PAUSED) and 0 < remaining <= warning_seconds
+    warning = state in (ClockPhase.RUNNING, ClockPhase.PAUSED) and 0 < remaining <= warning_seconds
     return ClockState(state=state, duration_seconds=duration_seconds, remaining_seconds=remaining,
-                      ends_at=end_time(duration_seconds) if state == RUNNING else None, warning=warning,
+                      ends_at=end_time(duration_seconds) if state == ClockPhase.RUNNING else None, warning=warning,
                       warning_seconds=warning_seconds, server_time=now, tables=rows, started_at=started_at)
 
 
@@ -250,7 +254,7 @@ def check_hand_may_be_entered(t: Tournament, session: TournamentSession, table_n
             after = f"during hand {call.hand_in_progress}"
         raise ConflictError(f"Time was called at table {table_number} {after}: hand {number} was not played "
                             "and cannot be entered.", field="number")
-    if t.end_rule == STOP_IMMEDIATELY and number == call.hand_in_progress:
+    if t.end_rule == EndRule.STOP_IMMEDIATELY and number == call.hand_in_progress:
         raise ConflictError(f"Time was called at table {table_number} during hand {number}: under the "
                             "stop-immediately rule it scores nothing and is recorded as not scored.", field="number")
 
@@ -303,8 +307,8 @@ def start(t: Tournament, number: int, user: User | None, now: datetime | None = 
     now = _now(now)  # read once the row is locked: a start that waited sees the one before it
     _require_in_play(session, "start")
     current = state_of(t, session, now)
-    if current.state != NOT_STARTED or _started(session):
-        state = current.state if current.state != NOT_STARTED else RUNNING
+    if current.state != ClockPhase.NOT_STARTED or _started(session):
+        state = current.state if current.state != ClockPhase.NOT_STARTED else ClockPhase.RUNNING
         _refuse(f"The clock of session {number} was already started ({state.replace('_', ' ')}).")
     _add(session, ClockEventKind.START, user, now)
     return state_of(t, session, now)
@@ -325,16 +329,16 @@ def _step(t: Tournament, number: int, user: User | None, now: datetime | None, k
 
 
 def pause(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
-    return _step(t, number, user, now, ClockEventKind.PAUSE, (RUNNING,), "only a running clock can be paused")
+    return _step(t, number, user, now, ClockEventKind.PAUSE, (ClockPhase.RUNNING,), "only a running clock can be paused")
 
 
 def resume(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
-    return _step(t, number, user, now, ClockEventKind.RESUME, (PAUSED,), "only a paused clock can be resumed")
+    return _step(t, number, user, now, ClockEventKind.RESUME, (ClockPhase.PAUSED,), "only a paused clock can be resumed")
 
 
 def end(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
     """Call time for everyone: the clock stops at zero for every table, extra time included."""
-    return _step(t, number, user, now, ClockEventKind.END, (RUNNING, PAUSED),
+    return _step(t, number, user, now, ClockEventKind.END, (ClockPhase.RUNNING, ClockPhase.PAUSED),
                  "only a running or paused clock can be ended")
 
 
@@ -392,12 +396,12 @@ def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | No
             raise ConflictError(f"Hand {listed} {'is' if len(later) == 1 else 'are'} already entered at table "
                                 f"{table}: hand {hand_in_progress} cannot have been in progress.",
                                 field="hand_in_progress")
-        if t.end_rule == STOP_IMMEDIATELY and hand_in_progress in entered:
+        if t.end_rule == EndRule.STOP_IMMEDIATELY and hand_in_progress in entered:
             raise ConflictError(f"Hand {hand_in_progress} is already entered at table {table}, so it was finished: "
                                 "the hand in progress is a later one, or none.", field="hand_in_progress")
     _add(session, ClockEventKind.TIME_CALLED, user, now, table_number=table, hand_in_progress=hand_in_progress,
          last_hand=last)
-    if t.end_rule == STOP_IMMEDIATELY and hand_in_progress is not None:
+    if t.end_rule == EndRule.STOP_IMMEDIATELY and hand_in_progress is not None:
         scoring.record_not_scored(t, session, table, hand_in_progress, user)
     return state_of(t, session, now)
 
@@ -452,7 +456,7 @@ def board(t: Tournament, number: int, now: datetime | None = None) -> tuple[Cloc
         entered, last = counts.get(table_clock.table, (0, None))
         mode = str(modes.get(table_clock.table, TableMode.HANDS))
         call = table_clock.time_call
-        started = clock.state != NOT_STARTED
+        started = clock.state != ClockPhase.NOT_STARTED
         over = started and table_clock.remaining_seconds == 0
         done = mode == TableMode.TOTALS or (last or 0) >= HANDS_PER_SESSION
         current = None if done or call else (last or 0) + 1

@@ -10,7 +10,7 @@ import random
 
 from tournament.models import Tournament, User
 from tournament.services import penalties, play, scoring
-from tournament.services.hand_check import VALID, check_hand
+from tournament.services.hand_check import Verdict, check_hand
 from tournament.services.scoring import FalseMahjongData, HandData
 
 SUITS = "mps"
@@ -61,7 +61,7 @@ def random_win(rng: random.Random, *, self_drawn: bool, seat_wind: str, prevalen
         flowers = rng.choice((0, 0, 0, 1, 1, 2, 3))
         check = check_hand(text, self_drawn=self_drawn, seat_wind=seat_wind, prevalent_wind=prevalent_wind,
                            flowers=flowers, ruleset=ruleset)
-        if check.verdict == VALID and check.fan_points <= 64:
+        if check.verdict == Verdict.VALID and check.fan_points <= 64:
             return text, flowers
     return "123456789m123s5p5p", 0  # a Pure Straight: valid in every context
 

@@ -13,13 +13,22 @@ Verdicts:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from tournament.mcr import MCRError, WinContext, score_hand
 from tournament.mcr.api import FLOWER_FAN, MINIMUM_POINTS
 from tournament.mcr.rulesets import RULESETS
 
-VALID, UNDER_MINIMUM, NOT_WINNING, INVALID = "valid", "under_minimum", "not_winning", "invalid"
-VERDICTS = (VALID, UNDER_MINIMUM, NOT_WINNING, INVALID)
+
+class Verdict(StrEnum):
+    """The engine's word on a claimed win (the two false mahjongs are FalseMahjongKind's values)."""
+
+    VALID = "valid"
+    UNDER_MINIMUM = "under_minimum"
+    NOT_WINNING = "not_winning"
+    INVALID = "invalid"
+
+
 HAND_TILES = 14
 MAX_HAND_LENGTH = 200  # a 14-tile hand with spaces and brackets fits in well under 100 characters
 WINDS = ("E", "S", "W", "N")
@@ -43,7 +52,7 @@ class FanLine:
 
 @dataclass(frozen=True)
 class HandCheck:
-    verdict: str
+    verdict: Verdict
     hand: str
     ruleset: str
     fans: tuple[FanLine, ...] = ()  # the engine's fans, flowers not included (see flower_points)
@@ -57,12 +66,12 @@ class HandCheck:
 
     @property
     def is_win(self) -> bool:
-        return self.verdict == VALID
+        return self.verdict == Verdict.VALID
 
     @property
     def is_false_mahjong(self) -> bool:
         """A claimed win the engine could classify as no win (the tiles were readable)."""
-        return self.verdict in (UNDER_MINIMUM, NOT_WINNING)
+        return self.verdict in (Verdict.UNDER_MINIMUM, Verdict.NOT_WINNING)
 
     def to_json(self) -> dict:
         fans = [{"name": f.name, "points": f.points, "count": f.count, "sets": list(f.sets)} for f in self.fans]
@@ -121,7 +130,7 @@ def check_hand(
     """Classify a claimed win. Never raises for bad input: that is the "invalid" verdict with a reason."""
     hand = (hand or "").strip() if isinstance(hand, str) else ""
     if len(hand) > MAX_HAND_LENGTH:
-        return HandCheck(INVALID, hand[:MAX_HAND_LENGTH], str(ruleset), code="too_long", field="hand",
+        return HandCheck(Verdict.INVALID, hand[:MAX_HAND_LENGTH], str(ruleset), code="too_long", field="hand",
                          reason=f"the hand is too long: at most {MAX_HAND_LENGTH} characters")
     context = WinContext(
         self_drawn=self_drawn,
@@ -138,7 +147,7 @@ def check_hand(
         return _refused(hand, str(ruleset), e)
     fans = tuple(FanLine(f.name, f.points, f.count, tuple(f.sets)) for f in result.fans)
     checked = HandCheck(
-        VALID,
+        Verdict.VALID,
         hand,
         ruleset,
         fans=fans,
@@ -149,7 +158,7 @@ def check_hand(
     if result.meets_minimum:
         return checked
     return HandCheck(
-        UNDER_MINIMUM,
+        Verdict.UNDER_MINIMUM,
         hand,
         ruleset,
         fans=fans,
@@ -162,35 +171,31 @@ def check_hand(
 
 def _refused(hand: str, ruleset: str, e: MCRError) -> HandCheck:
     if e.code == "not_winning":
-        return HandCheck(NOT_WINNING, hand, ruleset, reason="not a winning hand", code=e.code)
+        return HandCheck(Verdict.NOT_WINNING, hand, ruleset, reason="not a winning hand", code=e.code)
     if e.code == "wrong_tile_count":
         n = count_tiles(hand)
-        return HandCheck(INVALID, hand, ruleset, code=e.code, field="hand", tiles=n,
+        return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field="hand", tiles=n,
                          reason=f"{n} tile{'s' if n != 1 else ''}, {HAND_TILES} expected")
     if e.code == "unknown_ruleset":
-        return HandCheck(INVALID, hand, ruleset, code=e.code, field="ruleset", reason=e.message)
+        return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field="ruleset", reason=e.message)
     if e.code == "bad_context":
         blamed = next((f for words, f in _CONTEXT_FIELDS.items() if words in e.message), "")
         if not blamed:  # a flag value the engine refuses (bad wind, flowers out of range ...)
             blamed = e.message.split(" ", 1)[0] if e.message.split(" ", 1)[0] in _FLAG_NAMES else ""
-        return HandCheck(INVALID, hand, ruleset, code=e.code, field=blamed, reason=e.message)
-    return HandCheck(INVALID, hand, ruleset, code=e.code, field="hand", reason=str(e))
+        return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field=blamed, reason=e.message)
+    return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field="hand", reason=str(e))
 
 
 _FLAG_NAMES = ("self_drawn", "last_tile", "wall_last", "kong", "seat_wind", "prevalent_wind", "flowers")
 
 __all__ = [
-    "INVALID",
     "MAX_FLOWERS",
     "MAX_HAND_LENGTH",
-    "NOT_WINNING",
     "RULESETS",
-    "UNDER_MINIMUM",
-    "VALID",
-    "VERDICTS",
     "WINDS",
     "FanLine",
     "HandCheck",
+    "Verdict",
     "check_hand",
     "count_tiles",
 ]

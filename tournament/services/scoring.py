@@ -34,7 +34,7 @@ from tournament.models import (
 from tournament.services import clock, play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.hand_check import NOT_WINNING, UNDER_MINIMUM, VALID, HandCheck, check_hand
+from tournament.services.hand_check import HandCheck, Verdict, check_hand
 from tournament.services.score_changes import record_score_change
 
 MAX_FLOWERS = 8
@@ -131,10 +131,10 @@ def _false_mahjong_kind(
         prevalent_wind=winds.prevalent,
         ruleset=t.ruleset,
     )
-    if check.verdict == VALID:
+    if check.verdict == Verdict.VALID:
         raise HandRefused(f"The claimed hand is a valid win ({check.fan_points} points): enter it as the win, "
                           "not as a false mahjong.", check, field=f"{field_name}.hand")
-    if check.verdict not in (UNDER_MINIMUM, NOT_WINNING):
+    if check.verdict not in (Verdict.UNDER_MINIMUM, Verdict.NOT_WINNING):
         if fm.kind is None:
             raise HandRefused(f"The claimed hand cannot be read: {check.reason}. Correct it, or leave the tiles "
                               "out and say which kind of false mahjong it was.", check, field=f"{field_name}.hand")
@@ -200,7 +200,7 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
         flowers=data.flowers,
         ruleset=t.ruleset,
     )
-    if check.verdict != VALID:
+    if check.verdict != Verdict.VALID:
         advice = " Record it as a false mahjong instead." if check.is_false_mahjong else ""
         raise HandRefused(f"Not a valid win: {check.reason}.{advice}", check,
                           field=check.field if check.field and check.field != "hand" else "hand")

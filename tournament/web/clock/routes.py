@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, flash, jsonify, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from tournament.models import EndRule
 from tournament.services import clock, play
 from tournament.services import tournaments as tournament_service
 from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
@@ -69,13 +70,13 @@ class HallClock:
 
 def hall_clock(state: clock.ClockState) -> HallClock:
     common = min((row.extra_seconds for row in state.tables), default=0)
-    seconds = 0 if state.state == clock.ENDED else max(0, state.remaining_seconds + common)
-    if state.state == clock.RUNNING and state.tables:
+    seconds = 0 if state.state == clock.ClockPhase.ENDED else max(0, state.remaining_seconds + common)
+    if state.state == clock.ClockPhase.RUNNING and state.tables:
         seconds = min(row.remaining_seconds for row in state.tables)
-    started = state.state != clock.NOT_STARTED
-    return HallClock(seconds=seconds, warning=started and state.state != clock.ENDED and 0 < seconds
+    started = state.state != clock.ClockPhase.NOT_STARTED
+    return HallClock(seconds=seconds, warning=started and state.state != clock.ClockPhase.ENDED and 0 < seconds
                      <= state.warning_seconds, time_up=started and seconds == 0,
-                     paused=state.state == clock.PAUSED, common_extra=common,
+                     paused=state.state == clock.ClockPhase.PAUSED, common_extra=common,
                      listed=[row for row in state.tables if row.extra_seconds > common])
 
 
@@ -156,7 +157,7 @@ def call_time(tournament_id: int, number: int, table: int):
 
     def done(hand: int | None) -> str:
         during = f"during hand {hand}" if hand else "between hands"
-        rule = (" It is recorded as not scored." if hand and t.end_rule == clock.STOP_IMMEDIATELY
+        rule = (" It is recorded as not scored." if hand and t.end_rule == EndRule.STOP_IMMEDIATELY
                 else " It is finished and entered." if hand else "")
         return f"Time called at table {table} {during}.{rule}"
 
