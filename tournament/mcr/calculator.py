@@ -207,157 +207,161 @@ class _Hand:
             d[found[0]] = (1, (found[1],))
 
     # ---------------------------------------------------------------- set based fans
-    def _set_fans(self, d: dict, built, pair: int, knitted: bool = False, all_n: tuple | None = None) -> None:
-        """``built``: a reading's sets from :meth:`_build_sets`; ``all_n``: their notations and the
+    def _set_fans(self, fans: dict, built, pair: int, knitted: bool = False,
+                  all_notations: tuple | None = None) -> None:
+        """``built``: a reading's sets from :meth:`_build_sets`; ``all_notations``: their notations and the
         pair's, when the caller has them."""
         sets, chows, pungs, bits = built
-        pair_n = NOTA[PAIR][pair]
-        spungs = self._pung_fans(d, pungs, pair, pair_n) if pungs else ()
+        pair_notation = NOTA[PAIR][pair]
+        suited_pungs = self._pung_fans(fans, pungs, pair, pair_notation) if pungs else ()
 
-        if all_n is None:
-            all_n = tuple(map(_NOTATION_OF, sets)) + (pair_n,)
+        if all_notations is None:
+            all_notations = tuple(map(_NOTATION_OF, sets)) + (pair_notation,)
         if knitted:
             if len(sets) == 1 and chows and pair < 27:
-                d["All Chows"] = (1, all_n)
+                fans["All Chows"] = (1, all_notations)
             return
 
         # whole-structure fans
-        nch = len(chows)
+        chow_count = len(chows)
         bits &= _PAIR_BITS[pair]
-        if nch == 4 and pair < 27:
-            d["All Chows"] = (1, all_n)
-        if not nch:
-            d["All Pungs"] = (1, all_n)
+        if chow_count == 4 and pair < 27:
+            fans["All Chows"] = (1, all_notations)
+        if not chow_count:
+            fans["All Pungs"] = (1, all_notations)
             if bits & _EVEN:
-                d["All Even Pungs"] = (1, all_n)
+                fans["All Even Pungs"] = (1, all_notations)
         if bits & _OUTSIDE:
-            d["Outside Hand"] = (1, all_n)
+            fans["Outside Hand"] = (1, all_notations)
         if bits & _FIVE:
-            d["All Five"] = (1, all_n)
+            fans["All Five"] = (1, all_notations)
 
         # chow and pung families
-        if nch >= 2:
+        if chow_count >= 2:
             chows.sort()
-            if nch == 4:
+            if chow_count == 4:
                 a, b, c, e = chows
                 if (
                     a == b and c == e and a // 9 == c // 9 and a % 9 == 0 and c == a + 6  # same suit, 123 + 789
                     and pair == a + 4
                 ):
-                    d["Pure Terminal Chows"] = (1, all_n)
+                    fans["Pure Terminal Chows"] = (1, all_notations)
                 elif pair < 27 and pair % 9 == 4:  # a pair of fives
-                    s1, s2 = a // 9, c // 9  # the suits
+                    suit1, suit2 = a // 9, c // 9  # the suits
                     if (
-                        s1 != s2 and pair // 9 not in (s1, s2)
-                        and a == s1 * 9 and b == s1 * 9 + 6
-                        and c == s2 * 9 and e == s2 * 9 + 6
+                        suit1 != suit2 and pair // 9 not in (suit1, suit2)
+                        and a == suit1 * 9 and b == suit1 * 9 + 6
+                        and c == suit2 * 9 and e == suit2 * 9 + 6
                     ):
-                        d["Three-Suited Terminal Chows"] = (1, all_n)
+                        fans["Three-Suited Terminal Chows"] = (1, all_notations)
             for name, hit in chow_hits(tuple(chows)):
-                d[name] = hit
-        if len(spungs) >= 2:
-            spungs.sort()
-            for name, hit in pung_hits(tuple(spungs)):
-                d[name] = hit
+                fans[name] = hit
+        if len(suited_pungs) >= 2:
+            suited_pungs.sort()
+            for name, hit in pung_hits(tuple(suited_pungs)):
+                fans[name] = hit
 
-    def _pung_fans(self, d: dict, pungs, pair: int, pair_n: str) -> list[int]:
+    def _pung_fans(self, fans: dict, pungs, pair: int, pair_notation: str) -> list[int]:
         """Fans of the pungs and kongs (honours, terminals, kongs, concealed pungs); returns the tiles
         of the suited ones for the pung families. A fan found once per set (Dragon Pung, Pung of
         Terminals or Honors, Concealed Kong, Melded Kong) gets its count and the sets in one entry."""
-        spungs = []
-        winds = []
-        dragons = []
+        suited_pungs = []
+        wind_pungs = []
+        dragon_pungs = []
         kongs = []
-        ck = []  # concealed kongs
-        mk = []  # melded kongs
-        cps = []
-        for s in pungs:
-            t = s[S_TILE]
-            if t < 27:
-                spungs.append(t)
-            elif t < 31:
-                winds.append(s)
+        concealed_kongs = []
+        melded_kongs = []
+        concealed_pungs = []
+        for pung in pungs:
+            tile = pung[S_TILE]
+            if tile < 27:
+                suited_pungs.append(tile)
+            elif tile < 31:
+                wind_pungs.append(pung)
             else:
-                dragons.append(s)
-            if s[S_KIND] == KONG:
-                kongs.append(s)
-                if s[S_CONCEALED]:
-                    ck.append(s)
+                dragon_pungs.append(pung)
+            if pung[S_KIND] == KONG:
+                kongs.append(pung)
+                if pung[S_CONCEALED]:
+                    concealed_kongs.append(pung)
                 else:
-                    mk.append(s)
-            if s[S_CONCEALED]:
-                cps.append(s)
+                    melded_kongs.append(pung)
+            if pung[S_CONCEALED]:
+                concealed_pungs.append(pung)
 
         # honours: the detectors report every fan the sets form; the exclusion table removes the
         # lesser ones (Non-Repeat)
-        nw = len(winds)
+        wind_count = len(wind_pungs)
         seat, prevalent = self.ctx.seat, self.ctx.prevalent
-        if winds:
-            if nw >= 3:
-                wn = tuple(map(_NOTATION_OF, winds))
-                if nw == 4:
-                    d["Big Four Winds"] = (1, wn)
+        if wind_pungs:
+            if wind_count >= 3:
+                wind_notations = tuple(map(_NOTATION_OF, wind_pungs))
+                if wind_count == 4:
+                    fans["Big Four Winds"] = (1, wind_notations)
                 if pair in WINDS:
-                    d["Little Four Winds"] = (1, wn + (pair_n,))
-                d["Big Three Winds"] = (1, wn[:3])
-            for s in winds:
-                if s[S_TILE] == prevalent:
-                    d["Prevalent Wind"] = (1, (s[S_NOTATION],))
-                if s[S_TILE] == seat:
-                    d["Seat Wind"] = (1, (s[S_NOTATION],))
-        if dragons:
-            nd = len(dragons)
-            dn = tuple(map(_NOTATION_OF, dragons))
-            if nd >= 2:
-                if nd == 3:
-                    d["Big Three Dragons"] = (1, dn)
+                    fans["Little Four Winds"] = (1, wind_notations + (pair_notation,))
+                fans["Big Three Winds"] = (1, wind_notations[:3])
+            for pung in wind_pungs:
+                if pung[S_TILE] == prevalent:
+                    fans["Prevalent Wind"] = (1, (pung[S_NOTATION],))
+                if pung[S_TILE] == seat:
+                    fans["Seat Wind"] = (1, (pung[S_NOTATION],))
+        if dragon_pungs:
+            dragon_count = len(dragon_pungs)
+            dragon_notations = tuple(map(_NOTATION_OF, dragon_pungs))
+            if dragon_count >= 2:
+                if dragon_count == 3:
+                    fans["Big Three Dragons"] = (1, dragon_notations)
                 elif pair in DRAGONS:
-                    d["Little Three Dragons"] = (1, dn + (pair_n,))
-                d["Two Dragon Pungs"] = (1, dn[:2])
-            d["Dragon Pung"] = (nd, dn)
+                    fans["Little Three Dragons"] = (1, dragon_notations + (pair_notation,))
+                fans["Two Dragon Pungs"] = (1, dragon_notations[:2])
+            fans["Dragon Pung"] = (dragon_count, dragon_notations)
         # Pung of Terminals or Honors, set by set: a wind pung already used by Seat Wind, Prevalent
         # Wind or Big Three Winds is not counted again (Account-Once); dragon pungs score Dragon Pung.
-        found = []
-        for s in pungs:
-            t = s[S_TILE]
-            if t < 27:
-                if t % 9 in (0, 8):
-                    found.append(s[S_NOTATION])
-            elif t < 31 and nw != 3 and t != seat and t != prevalent:
-                found.append(s[S_NOTATION])
-        if found:
-            d["Pung of Terminals or Honors"] = (len(found), tuple(found))
+        terminal_or_honour = []
+        for pung in pungs:
+            tile = pung[S_TILE]
+            if tile < 27:
+                if tile % 9 in (0, 8):
+                    terminal_or_honour.append(pung[S_NOTATION])
+            elif tile < 31 and wind_count != 3 and tile != seat and tile != prevalent:
+                terminal_or_honour.append(pung[S_NOTATION])
+        if terminal_or_honour:
+            fans["Pung of Terminals or Honors"] = (len(terminal_or_honour), tuple(terminal_or_honour))
 
         # kongs and concealed pungs
-        nck = len(ck)
+        concealed_kong_count = len(concealed_kongs)
         if kongs:
-            nk = len(kongs)
-            if nk == 4:
-                d["Four Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))
-            if nk >= 3:
-                d["Three Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))
-            if nck >= 2:
-                d["Two Concealed Kongs"] = (1, tuple(map(_NOTATION_OF, ck)))
-            if len(mk) >= 2:
-                d["Two Melded Kongs"] = (1, tuple(map(_NOTATION_OF, mk)))
-            if ck and mk:
+            kong_count = len(kongs)
+            if kong_count == 4:
+                fans["Four Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))
+            if kong_count >= 3:
+                fans["Three Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))
+            if concealed_kong_count >= 2:
+                fans["Two Concealed Kongs"] = (1, tuple(map(_NOTATION_OF, concealed_kongs)))
+            if len(melded_kongs) >= 2:
+                fans["Two Melded Kongs"] = (1, tuple(map(_NOTATION_OF, melded_kongs)))
+            if concealed_kongs and melded_kongs:
                 if self.rs.mixed_kongs == "combined":
-                    d["Concealed Kong and Melded Kong"] = (1, (ck[0][S_NOTATION], mk[0][S_NOTATION]))
-                elif nk == 2:
-                    d["Two Melded Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))  # GB 57: with the Concealed Kong, 6
-            if ck:
-                d["Concealed Kong"] = (nck, tuple(map(_NOTATION_OF, ck)))
-            if mk:
-                d["Melded Kong"] = (len(mk), tuple(map(_NOTATION_OF, mk)))
-        ncp = len(cps)
-        if ncp >= 2:
-            cn = tuple(map(_NOTATION_OF, cps))
-            if ncp == 4:
-                d["Four Concealed Pungs"] = (1, cn)
-            if ncp >= 3 and not (len(kongs) == 3 and nck < 3 and self.rs.three_kongs_needs_concealed):
-                d["Three Concealed Pungs"] = (1, cn)
-            d["Two Concealed Pungs"] = (1, cn)
-        return spungs
+                    fans["Concealed Kong and Melded Kong"] = (
+                        1, (concealed_kongs[0][S_NOTATION], melded_kongs[0][S_NOTATION]))
+                elif kong_count == 2:
+                    fans["Two Melded Kongs"] = (1, tuple(map(_NOTATION_OF, kongs)))  # GB 57: with the Concealed Kong, 6
+            if concealed_kongs:
+                fans["Concealed Kong"] = (concealed_kong_count, tuple(map(_NOTATION_OF, concealed_kongs)))
+            if melded_kongs:
+                fans["Melded Kong"] = (len(melded_kongs), tuple(map(_NOTATION_OF, melded_kongs)))
+        concealed_pung_count = len(concealed_pungs)
+        if concealed_pung_count >= 2:
+            concealed_notations = tuple(map(_NOTATION_OF, concealed_pungs))
+            if concealed_pung_count == 4:
+                fans["Four Concealed Pungs"] = (1, concealed_notations)
+            if concealed_pung_count >= 3 and not (
+                len(kongs) == 3 and concealed_kong_count < 3 and self.rs.three_kongs_needs_concealed
+            ):
+                fans["Three Concealed Pungs"] = (1, concealed_notations)
+            fans["Two Concealed Pungs"] = (1, concealed_notations)
+        return suited_pungs
 
     # ---------------------------------------------------------------- forms
     def evaluate(self):
