@@ -15,8 +15,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from tournament.extensions import db
 from tournament.models._common import EnumText, utcnow
-
-HANDS_PER_SESSION = 16
+from tournament.rotation import HANDS_PER_SESSION  # noqa: F401 - one home: the seat rotation
 
 
 class HandResult(StrEnum):

@@ -23,7 +23,7 @@ from tournament.pdf.style import (
     paragraph_style,
     table_commands,
 )
-from tournament.services.ranking import fold
+from tournament.text import fold
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 CARDS_PER_ROW = 2

@@ -2,7 +2,7 @@
 
 Each sheet pre-prints the four players (in starting-seat order East, South, West, North) and, for every
 one of the 16 hands, the prevalent wind and each player's seat wind in that hand, as
-`tournament.services.play.hand_winds` (the one seat rotation of the project) decides them. The players
+`tournament.rotation.hand_winds` (the one seat rotation of the project) decides them. The players
 fill in the winner, the discarder, the fans, the points and everyone's running score; the last rows
 take the final scores and the signatures. Built from plain rows.
 """
@@ -33,7 +33,7 @@ from tournament.pdf.style import (
     lines_markup,
     paragraph_style,
 )
-from tournament.services.play import HANDS_PER_SESSION, hand_winds
+from tournament.rotation import HANDS_PER_SESSION, hand_winds
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 WIND_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}

@@ -19,7 +19,7 @@ from tournament.pdf.style import (
     styled_table,
     text_width,
 )
-from tournament.services.ranking import fold
+from tournament.text import fold
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 WIND_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}

@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Protocol
 
 from tournament.pdf.style import BODY_SIZE, CELL_PADDING, build_table_pdf, cell, content_width, text_width
-from tournament.services.ranking import format_points
+from tournament.text import format_points
 
 HEADER = ("Rank", "Player", "Country", "Table pts", "Score")
 MISSED = "–"                # not seated in that session

@@ -1,7 +1,7 @@
 """Play at the tables: starting and finishing a session, who sits where, and the seat winds of every hand.
 
-The seat rotation of the rules (shared/rules "A session at a table") is decided in one place:
-:func:`hand_winds`. Everything that needs a dealer, a seat wind or the prevalent wind asks it.
+The seat rotation is `tournament.rotation.hand_winds` (pure, shared with the printed score sheets);
+`play.hand_winds` is the same function.
 """
 
 from __future__ import annotations
@@ -29,45 +29,12 @@ from tournament.models import (
     Tournament,
     TournamentSession,
 )
+from tournament.rotation import HandWinds, hand_winds  # noqa: F401 - callers say play.hand_winds
 from tournament.services import draws as draw_service
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
-
-# Where each starting seat sits in each round, as the wind of its position (rows: starting seat; columns:
-# the East, South, West and North rounds). Within a round the dealer passes to the right after every hand.
-ROUND_POSITIONS: dict[str, tuple[str, str, str, str]] = {
-    "E": ("E", "S", "N", "W"),
-    "S": ("S", "E", "W", "N"),
-    "W": ("W", "N", "E", "S"),
-    "N": ("N", "W", "S", "E"),
-}
-
-
-@dataclass(frozen=True)
-class HandWinds:
-    number: int
-    prevalent: str
-    seat_winds: dict[str, str]  # starting seat -> seat wind in this hand
-
-    @property
-    def dealer(self) -> str:
-        """The starting seat of the player who is East (the dealer) in this hand."""
-        return next(start for start, wind in self.seat_winds.items() if wind == "E")
-
-
-def hand_winds(number: int) -> HandWinds:
-    """Prevalent wind and every starting seat's seat wind in hand `number` (1-16) of a session."""
-    if not 1 <= number <= HANDS_PER_SESSION:
-        raise ValueError(f"hand number {number} is outside 1-{HANDS_PER_SESSION}")
-    round_index, hand_in_round = divmod(number - 1, 4)
-    seat_winds = {}
-    for start in SEAT_WINDS:
-        position = SEAT_WINDS.index(ROUND_POSITIONS[start][round_index])
-        seat_winds[start] = SEAT_WINDS[(position - hand_in_round) % 4]
-    return HandWinds(number=number, prevalent=SEAT_WINDS[round_index], seat_winds=seat_winds)
-
 
 # ----------------------------------------------------------------------------- sessions and tables
 

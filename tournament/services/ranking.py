@@ -20,26 +20,12 @@ from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
-from tournament.text import fold
+from tournament.text import fold, format_points  # format_points: one home, pure (pdf/ uses it)
 
 DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
 
 
 # ----------------------------------------------------------------------------- display
-
-
-def format_points(points: Fraction | int) -> str:
-    """Table points for people: exact values rounded half up to 2 decimals, no trailing zeros.
-
-    3 -> "3", 7/4 -> "1.75", 7/3 -> "2.33", 5/2 -> "2.5".
-    """
-    value = Fraction(points)
-    sign = "-" if value < 0 else ""
-    hundredths = (abs(value) * 100 + Fraction(1, 2)).__floor__()
-    whole, cents = divmod(hundredths, 100)
-    if cents == 0:
-        return f"{sign}{whole}"
-    return f"{sign}{whole}.{cents:02d}".rstrip("0")
 
 
 def points_number(points: Fraction | int) -> int | float:

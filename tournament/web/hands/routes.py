@@ -393,8 +393,6 @@ def penalty_list(tournament_id: int):
             show_service_error(form, ServiceError(exc.message, field="session"))
             status = 422
         except ServiceError as exc:
-            exc.errors = {("session" if k == "session" else "hand" if k == "hand" else k): v
-                          for k, v in exc.errors.items()}
             show_service_error(form, exc)
             status = 422
         else:

@@ -16,8 +16,8 @@ from tournament.services import NotFound
 from tournament.services import draws as draw_service
 from tournament.services import exports as export_service
 from tournament.services import standings as standings_service
-from tournament.services.ranking import format_points
 from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
+from tournament.text import format_points
 from tournament.web.exports.routes import send
 from tournament.web.helpers import refereed_tournament, tournament_or_404
 
