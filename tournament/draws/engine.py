@@ -16,10 +16,11 @@ from dataclasses import dataclass
 from . import search as S
 from .designs import design_rounds, match_design
 from .model import DrawError, Table
-from .winds import balance_winds, best_seating, seat_cost, wind_counts
+from .winds import balance_winds, best_seating, seat_cost, settle_winds, wind_counts, wind_misses
 
 SWISS_STEP = 300  # cost per squared table of distance from a player's ranking table
 WIND_PAIR = 30_000  # two players who both need the same wind, at one table
+WIND_APART = 3_000  # the same in a look-ahead's last session: below a team clash
 WIND_ACCEPTABLE = 100  # a seat wind costing less keeps the player within floor/ceil of S/4
 WIND_REPAIR_ITERS = 600  # swaps tried to give every table a seating within everyone's wind balance
 SWISS_TABU_ITERS = 2_000
@@ -84,6 +85,9 @@ PLAN_EVALS = 500_000
 LOOKAHEAD_EVALS = 60_000
 SESSION_EVALS = 100_000
 MATCH_BUDGET = 3_000  # backtracking steps to recognise a history as part of a design
+AHEAD_REPAIRS = 40  # player swaps tried to let every seat wind of a look-ahead plan end within floor/ceil
+AHEAD_CANDIDATES = 8  # swaps compared per try
+AHEAD_SETTLE_ITERS = 1_000  # seat swaps per candidate
 
 
 def _evals(n: int, base: int) -> int:
@@ -159,13 +163,16 @@ def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.
 def _plan_internal(n: int, sessions: int, subs_flag: list[bool], grp: list[int | None], rng: random.Random,
                    history: list[list[list[int]]] | None = None,
                    evals: int | None = None,
-                   start: list[list[list[int]]] | None = None) -> list[list[list[int]]]:
+                   start: list[list[list[int]]] | None = None,
+                   apart: Sequence[tuple[int, int]] = ()) -> list[list[list[int]]]:
     """Tables (internal indices, seat order not yet meaningful) for ``sessions`` new rounds.
 
     Without history the rounds start from a design (random rounds, relabelled); with
     history from ``start`` (zero-repeat continuations), then greedy rounds; a tabu search
     first fits the greedy rounds to the others, then works on all new rounds."""
     pc = S.PairCosts(n, subs=subs_flag, groups=grp)
+    for a, b in apart:
+        pc.add_clash(a, b, WIND_APART)
     fixed = [[list(t) for t in rnd] for rnd in (history or [])]
     for rnd in fixed:
         for t in rnd:
@@ -354,7 +361,7 @@ def _follow_plan(players: Sequence[int], history: Sequence[Sequence[Sequence[int
                  ranking: Sequence[int] | None) -> list[Table] | None:
     """Strategy 1: an unchanged field drawn from the same seed follows its own up-front plan."""
     k = len(history) + 1
-    if total is None or ranking is not None or (history and (not design_rounds(field.n) or groups)):
+    if total is None or ranking is not None:
         return None
     plan = plan_tournament(players, total, seed=seed, groups=groups, substitutes=substitutes)
     prefix = [{frozenset(t) for t in s} for s in plan[:k - 1]]
@@ -397,7 +404,7 @@ def _design_continuation(field: _Field, state: _History, rng: random.Random) -> 
     """The unused rounds of the zero-repeat design the history is part of (relabelled), if it is one:
     e.g. sessions drawn one by one with a different seed each time."""
     n = field.n
-    if any(field.subs_flag) or any(g is not None for g in field.grp) or not state.fixed:
+    if not state.fixed:
         return []
     design = design_rounds(n)
     if len(design) <= len(state.fixed):
@@ -411,7 +418,11 @@ def _design_continuation(field: _Field, state: _History, rng: random.Random) -> 
         player_at[v] = p
     cont = [[[player_at[v] for v in t] for t in design[r]] for r in range(len(design)) if r not in used_rounds]
     rng.shuffle(cont)
-    return cont
+    grp = field.grp
+    # rounds with the fewest teammates (and substitutes) together first: the search starts from them
+    return sorted(cont, key=lambda rnd: sum(1 for t in rnd for i, a in enumerate(t) for b in t[i + 1:]
+                                            if (grp[a] is not None and grp[a] == grp[b])
+                                            or (field.subs_flag[a] and field.subs_flag[b])))
 
 
 def _design_round(state: _History, cont: list[list[list[int]]], cost_of: dict[int, list[int]]) -> S.Schedule:
@@ -454,6 +465,90 @@ def _lookahead_round(field: _Field, state: _History, cont: list[list[list[int]]]
     for t in new[0]:
         state.pc.add_table(t)
     return S.Schedule(state.pc, state.fixed + [new[0]], mutable=[len(state.fixed)])
+
+
+def _clean_first(field: _Field, state: _History, new: list[list[list[int]]],
+                 rng: random.Random) -> list[list[list[int]]]:
+    """Unavoidable repeats or clashes of a look-ahead belong in its later sessions, which a later draw plans
+    again: the session published now is searched alone against the history, then the later ones refitted."""
+    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp)
+    for rnd in state.fixed + new[:1]:
+        for t in rnd:
+            pc.add_table(t)
+    first = len(state.fixed)
+    sched = S.Schedule(pc, state.fixed + new[:1], mutable=[first])
+    if sched.cost() <= S.cost_lower_bound(_history_costs(field, state), 1):
+        return new
+    S.tabu(sched, rng, max_iter=_max_iter(field.n, 1), evals=_evals(field.n, SESSION_EVALS))
+    for rnd in new[1:]:
+        for t in rnd:
+            pc.add_table(t)
+    rest = S.Schedule(pc, sched.rounds + new[1:], mutable=range(first + 1, first + len(new)))
+    S.tabu(rest, rng, max_iter=_max_iter(field.n, len(new) - 1), evals=_evals(field.n, LOOKAHEAD_EVALS))
+    return rest.rounds[first:]
+
+
+def _history_costs(field: _Field, state: _History) -> S.PairCosts:
+    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp)
+    for rnd in state.fixed:
+        for t in rnd:
+            pc.add_table(t)
+    return pc
+
+
+def _ends_balanced(counts: Sequence[int], played: int, wind: int) -> bool:
+    total = played + 1
+    return all(total // 4 <= c + (w == wind) <= -(-total // 4) for w, c in enumerate(counts))
+
+
+def _plan_ahead(field: _Field, state: _History, cont: list[list[list[int]]], sessions: int,
+                rng: random.Random) -> list[list[list[int]]]:
+    """Strategy 4: plan this and the remaining sessions as a whole plan is made, the played sessions fixed, and
+    seat all of them so that every player's winds end within floor/ceil; only the first is published.
+
+    Seat winds whose history is fixed may need other tables: a player left off balance swaps tables (in any
+    planned session) with someone whose swap adds no repeat or clash, while that lowers the players off."""
+    apart: list[tuple[int, int]] = []
+    if sessions == 1:
+        # the last session: two players who each need the same one wind to end balanced sit apart
+        need = {}
+        for p in range(field.n):
+            ok = [w for w in range(4) if not field.subs_flag[p] and _ends_balanced(state.counts[p], state.played[p], w)]
+            if len(ok) == 1:
+                need[p] = ok[0]
+        apart = [(p, q) for p in need for q in need if p != q and need[p] == need[q]]
+    new = _plan_internal(field.n, sessions, field.subs_flag, field.grp, rng, history=state.fixed,
+                         start=cont, apart=apart)
+    if sessions > 1:
+        new = _clean_first(field, state, new, rng)
+    seated, left = settle_winds(new, state.counts, state.played, field.subs_flag, rng)
+    if not left:
+        return seated
+    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp)
+    for rnd in state.fixed + new:
+        for t in rnd:
+            pc.add_table(t)
+    first = len(state.fixed)
+    sched = S.Schedule(pc, state.fixed + new, mutable=range(first, first + sessions))
+    for _ in range(AHEAD_REPAIRS):
+        bad = wind_misses(seated, state.counts, state.played, field.subs_flag)
+        if not bad:
+            break
+        x = bad[rng.randrange(len(bad))]
+        r = first + rng.randrange(sessions)
+        others = [y for t in sched.rounds[r] if x not in t for y in t if sched.swap_delta(r, x, y) <= 0]
+        best = None
+        for y in rng.sample(others, min(len(others), AHEAD_CANDIDATES)):
+            sched.apply_swap(r, x, y)
+            tried, now = settle_winds(sched.rounds[first:], state.counts, state.played, field.subs_flag, rng,
+                                      iters=AHEAD_SETTLE_ITERS)
+            sched.apply_swap(r, x, y)
+            if now <= left and (best is None or now < best[0]):
+                best = (now, y, tried)
+        if best is not None:
+            left, y, seated = best
+            sched.apply_swap(r, x, y)
+    return seated
 
 
 def _greedy_round(field: _Field, state: _History, rng: random.Random) -> S.Schedule:
@@ -502,17 +597,21 @@ def _design_repair_budget(sched: S.Schedule, r: int, cost_of: dict[int, list[int
 
 def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequence[Sequence[int]]] = (),
                  groups: Mapping[int, Hashable] | None = None, substitutes: Sequence[int] = (),
-                 ranking: Sequence[int] | None = None, total_sessions: int | None = None) -> list[Table]:
+                 ranking: Sequence[int] | None = None, total_sessions: int | None = None,
+                 history_seeds: Sequence[int] | None = None) -> list[Table]:
     """The tables of the next session given all previous sessions' tables (E, S, W, N).
 
-    ``players`` are the active players now (withdrawn players left out, late players in).
-    ``ranking`` (best first) asks for Swiss seating: tables of ranking neighbours, moved
-    as little as possible to avoid repeats.  ``total_sessions`` lets the seat winds aim at
-    the final floor/ceil and lets the draw look ahead at the remaining sessions.
+    ``history_seeds`` (the seed each earlier session was drawn with) lets the draw find the plan it is
+    following: while the field does not change, the session drawn is the next one of that plan (which keeps
+    teams apart and winds balanced to the end); a changed field re-plans the remaining sessions.
 
-    One of five strategies picks the players' tables (the first that applies): follow the up-front plan,
-    continue a design, Swiss, look ahead at the remaining sessions, or greedy with a tabu search. Then
-    the seat winds are settled.
+    ``players`` are the active players now (withdrawn players left out, late players in).
+    ``ranking`` (best first) asks for Swiss seating: ranks 1-4 at table 1, 5-8 at table 2 ...
+    ``total_sessions`` makes the draw a plan of the remaining sessions with the played ones fixed (no repeats,
+    groups apart, every seat wind ending within floor/ceil), of which this session is the first.
+
+    The first strategy that applies: follow the up-front plan (same seed, same field), Swiss, plan ahead, or
+    (no known end) continue a design or a greedy round with a tabu search, then settle the seat winds.
     """
     field = _draw_field(players, substitutes, history, groups)
     k = len(history) + 1
@@ -525,30 +624,103 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
         return planned
 
     state = _load_history(history, field)
-    cost_of = _wind_costs(field, state, (total - k) if total is not None else 0)
-    cont = _design_continuation(field, state, rng) if ranking is None else []
-    in_design = ranking is None and bool(cont) and (total is None or total - k + 1 <= len(cont))
-    order: list[int] = []
-    if in_design:
-        sched = _design_round(state, cont, cost_of)
-    elif ranking is not None:
-        order = _swiss_order(field, ranking)
-        sched = _swiss_round(field, state, order, rng)
-    elif total is not None and total > k:
-        sched = _lookahead_round(field, state, cont, total - k + 1, rng)
-    else:
-        sched = _greedy_round(field, state, rng)
+    if ranking is not None:
+        return _swiss_tables(field, state, ranking, (total - k) if total is not None else 0)
+    if total is not None:
+        in_force = _plan_in_force(history, history_seeds or (), groups, substitutes, total)
+        if in_force is not None and {p for t in in_force[k - 1] for p in t} == set(field.ids):
+            return list(in_force[k - 1])
+        actives = tuple(sorted(p for p in field.ids if not field.subs_flag[field.index[p]]))
+        used = tuple(sorted(p for p in field.ids if field.subs_flag[field.index[p]]))
+        past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history)
+        return list(_ahead_cached(actives, used, past, int(seed), _group_key(groups), total)[0])
 
+    cont = _design_continuation(field, state, rng)
+    cost_of = _wind_costs(field, state, 0)
+    in_design = bool(cont)
+    sched = _design_round(state, cont, cost_of) if in_design else _greedy_round(field, state, rng)
     r = len(state.fixed)
-    sched = _keep_first(sched, r)
     if not in_design:
         _separate_single_winds(sched, cost_of, field.n, rng)
     repair = _design_repair_budget(sched, r, cost_of, total) if in_design else WIND_REPAIR_ITERS
     seated = _wind_phase(sched, r, cost_of, rng, max_iter=repair)
-    if ranking is not None:
-        rank = {p: i for i, p in enumerate(order)}
-        seated.sort(key=lambda t: min(rank[p] for p in t))
     return [tuple(field.ids[p] for p in t) for t in seated]  # type: ignore[misc]
+
+
+def _same(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> bool:
+    return {frozenset(t) for t in a} == {frozenset(int(p) for p in t) for t in b}
+
+
+def _plan_in_force(history: Sequence[Sequence[Sequence[int]]], seeds: Sequence[int],
+                   groups: Mapping[int, Hashable] | None, substitutes: Sequence[int],
+                   total: int) -> tuple[tuple[Table, ...], ...] | None:
+    """The plan (every session 1..total) the history has followed so far, or None.
+
+    Session j was drawn from the players seated in it and seed j: either it is the next session of the plan
+    in force before it (kept), or the first of a new plan of the remaining sessions with sessions 1..j-1
+    fixed (made again here, from the same inputs). A swapped, Swiss or otherwise unknown session leaves no
+    plan in force until a later session starts one."""
+    if len(seeds) != len(history) or not history:
+        return None
+    subs = {int(s) for s in substitutes}
+    plan: tuple[tuple[Table, ...], ...] | None = None
+    for j, (tables, seed) in enumerate(zip(history, seeds, strict=True)):
+        if plan is not None and _same(plan[j], tables):
+            continue
+        seated = [int(p) for t in tables for p in t]
+        actives = tuple(sorted(p for p in seated if p not in subs))
+        used = tuple(sorted(p for p in seated if p in subs))
+        past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history[:j])
+        try:
+            rounds = _ahead_cached(actives, used, past, int(seed), _group_key(groups), total)
+        except DrawError:
+            rounds = None
+        plan = past + rounds if rounds is not None and _same(rounds[0], tables) else None  # type: ignore[operator]
+    return plan
+
+
+def _group_key(groups: Mapping[int, Hashable] | None) -> tuple[tuple[int, int], ...] | None:
+    if not groups:
+        return None
+    keys: dict[Hashable, int] = {}
+    return tuple(sorted((int(p), keys.setdefault(g, len(keys))) for p, g in
+                        sorted(groups.items(), key=lambda kv: int(kv[0])) if g is not None))
+
+
+@functools.lru_cache(maxsize=64)
+def _ahead_cached(actives: tuple[int, ...], used: tuple[int, ...], past: tuple[tuple[Table, ...], ...], seed: int,
+                  groups: tuple[tuple[int, int], ...] | None, total: int) -> tuple[tuple[Table, ...], ...]:
+    """Sessions len(past)+1..total as draw_session plans them (its first session is what it publishes)."""
+    group_map = dict(groups) if groups else None
+    if not past:
+        return tuple(tuple(s) for s in plan_tournament(actives, total, seed=seed, groups=group_map,
+                                                       substitutes=used))
+    field = _draw_field(actives, used, past, group_map)
+    state = _load_history(past, field)
+    rng = random.Random(seed)
+    cont = _design_continuation(field, state, rng)
+    seated = _plan_ahead(field, state, cont, total - len(past), rng)
+    return tuple(tuple(tuple(field.ids[p] for p in t) for t in rnd) for rnd in seated)  # type: ignore[misc]
+
+
+def _swiss_tables(field: _Field, state: _History, ranking: Sequence[int], sessions_left: int) -> list[Table]:
+    """Strictly by the standings: ranks 1-4 at table 1, 5-8 at table 2 ... (repeats allowed: that is a Swiss
+    final). Substitutes, never ranked, take one seat each at the last tables; each table's seat order is the
+    one that keeps its players' winds best balanced."""
+    order = [i for i in _swiss_order(field, ranking) if not field.subs_flag[i]]
+    subs = [i for i in range(field.n) if field.subs_flag[i]]
+    tables = field.n // 4
+    per = [0] * tables
+    for i in range(len(subs)):
+        per[tables - 1 - i % tables] += 1
+    cost_of = _wind_costs(field, state, sessions_left)
+    out: list[Table] = []
+    at = 0
+    for t in range(tables):
+        members = order[at:at + 4 - per[t]] + [subs.pop() for _ in range(per[t])]
+        at += 4 - per[t]
+        out.append(tuple(field.ids[p] for p in best_seating(members, cost_of)[1]))  # type: ignore[arg-type]
+    return out
 
 
 __all__ = ["plan_tournament", "draw_session", "wind_counts"]

@@ -86,7 +86,7 @@ def quality_report(schedule: Sequence[Sequence[Sequence[int]]], groups: Mapping[
                     twice.append((si, p))
                     reported.add(p)
                 seen.add(p)
-                if w < 4:
+                if w < 4 and p not in subs:  # a substitute's winds are no one's balance
                     winds.setdefault(p, [0, 0, 0, 0])[w] += 1
             for x in range(len(table)):
                 for y in range(x + 1, len(table)):

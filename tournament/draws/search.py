@@ -9,7 +9,7 @@ cost of a schedule is a sum over pairs of
 where c is the number of meetings of the pair.  ``wrep`` is REPEAT for two players
 (so an excess repeat dominates everything else), smaller when a substitute is involved;
 the square term spreads unavoidable repeats (lowest "most meetings"); ``clash`` is
-CLASH for two members of the same team/club.  An optional per-round affinity
+CLASH for two members of the same team/club, and for two substitutes (spread one per table).  An optional per-round affinity
 (player, table) -> cost serves Swiss seating.
 
 Construction is greedy round by round; repair is a tabu search in the style of Dotu &
@@ -50,6 +50,9 @@ class PairCosts:
                     self.sec[i] = 0
                 if a != b and grp[a] is not None and grp[a] == grp[b]:
                     self.clash[i] = CLASH
+                elif a != b and is_sub[a] and is_sub[b]:
+                    self.clash[i] = CLASH  # substitutes spread one per table, like a team
+
         # marginal costs, kept up to date with the counts: ``inc[i]`` of one more meeting
         # of pair i, ``dec[i]`` saved by one meeting fewer (meaningful when cnt[i] >= 1)
         self.inc = list(self.clash)

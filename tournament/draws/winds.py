@@ -14,6 +14,7 @@ strictly drops whenever some player was off by two or more, so it terminates.
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Sequence
 
 WINDS = 4
@@ -114,3 +115,105 @@ def best_seating(table: Sequence[int], cost: dict[int, list[int]]) -> tuple[int,
         if best is None or c < best:
             best, best_perm = c, [table[k] for k in perm]
     return best or 0, best_perm
+
+
+def settle_winds(rounds: Sequence[Sequence[Sequence[int]]], counts: Sequence[Sequence[int]], played: Sequence[int],
+                 skip: Sequence[bool], rng: random.Random, iters: int = 20_000,
+                 stall: int = 1_000) -> tuple[list[list[list[int]]], int]:
+    """Seat orders for the remaining ``rounds`` (tables of player indices) so that every player ends within
+    floor/ceil of their own total (``played`` sessions with ``counts`` so far, plus the rounds they sit in).
+
+    The history's winds are fixed, so de Werra's colouring alone does not do: it seats the new rounds
+    equitably, then a walk swaps two seats of one table while that lowers (or keeps) the players' distance
+    from their final floor/ceil. Players in ``skip`` (substitutes) have no target. Returns the seated
+    rounds and the distance left (0: everyone balanced)."""
+    n = len(counts)
+    seats = [list(t) for rnd in rounds for t in rnd]
+    balance_winds(seats, n)
+    sizes = [len(rnd) for rnd in rounds]
+    cnt = [list(c) for c in counts]
+    total = list(played)
+    where: list[list[int]] = [[] for _ in range(n)]
+    for ti, t in enumerate(seats):
+        for w, p in enumerate(t):
+            cnt[p][w] += 1
+            total[p] += 1
+            where[p].append(ti)
+    lo = [x // 4 for x in total]
+    hi = [-(-x // 4) for x in total]
+
+    def off(p: int, c: Sequence[int]) -> int:
+        if skip[p]:
+            return 0
+        a, b, d = lo[p], hi[p], 0
+        for x in c:
+            if x > b:
+                d += x - b
+            elif x < a:
+                d += a - x
+        return d
+
+    pen = [off(p, cnt[p]) for p in range(n)]
+    left = sum(pen)
+    lowest, since, kept = left, 0, [list(t) for t in seats]
+    for _ in range(iters):
+        if left < lowest:
+            lowest, since, kept = left, 0, [list(t) for t in seats]
+        if not left or since > stall:
+            break
+        since += 1
+        bad = [p for p in range(n) if pen[p]]
+        p = bad[rng.randrange(len(bad))]
+        best, ties = None, 0
+        for ti in where[p]:
+            t = seats[ti]
+            wp = t.index(p)
+            for wq in range(4):
+                if wq == wp:
+                    continue
+                q = t[wq]
+                cp, cq = list(cnt[p]), list(cnt[q])
+                cp[wp] -= 1
+                cp[wq] += 1
+                cq[wq] -= 1
+                cq[wp] += 1
+                d = off(p, cp) + off(q, cq) - pen[p] - pen[q]
+                if best is None or d < best[0]:
+                    best, ties = (d, ti, wp, wq), 1
+                elif d == best[0]:
+                    ties += 1
+                    if rng.randrange(ties) == 0:
+                        best = (d, ti, wp, wq)
+        if best is None or (best[0] > 0 and rng.random() > 0.05):
+            continue
+        d, ti, wp, wq = best
+        t = seats[ti]
+        q = t[wq]
+        t[wp], t[wq] = q, p
+        cnt[p][wp] -= 1
+        cnt[p][wq] += 1
+        cnt[q][wq] -= 1
+        cnt[q][wp] += 1
+        pen[p], pen[q] = off(p, cnt[p]), off(q, cnt[q])
+        left += d
+    if left > lowest:
+        seats, left = kept, lowest
+    out, i = [], 0
+    for size in sizes:
+        out.append(seats[i:i + size])
+        i += size
+    return out, left
+
+
+def wind_misses(rounds: Sequence[Sequence[Sequence[int]]], counts: Sequence[Sequence[int]], played: Sequence[int],
+                skip: Sequence[bool]) -> list[int]:
+    """The players of ``settle_winds`` left outside floor/ceil of their total."""
+    cnt = [list(c) for c in counts]
+    total = list(played)
+    for rnd in rounds:
+        for t in rnd:
+            for w, p in enumerate(t):
+                cnt[p][w] += 1
+                total[p] += 1
+    return [p for p in range(len(cnt)) if not skip[p]
+            and any(x < total[p] // 4 or x > -(-total[p] // 4) for x in cnt[p])]

@@ -16,6 +16,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from tournament import draws as engine
+from tournament.constants import MAX_SEED
 from tournament.extensions import db
 from tournament.models import (
     SEAT_WINDS,
@@ -32,8 +33,6 @@ from tournament.services import registration
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.records import expect_version
-
-MAX_SEED = 2**31 - 1
 
 
 def new_seed() -> int:
@@ -66,10 +65,11 @@ def groups_for(t: Tournament) -> dict[int, Hashable]:
         return {}
     attribute = "club" if t.draw_separation == "club" else "team"
     groups: dict[int, Hashable] = {}
+    shown: dict[str, str] = {}  # one group however it is capitalised, shown as first spelled (not lower-cased)
     for p in registration.players_of(t):
-        key = (getattr(p, attribute) or "").strip().casefold()
-        if key and not p.is_substitute:
-            groups[p.id] = key
+        name = " ".join((getattr(p, attribute) or "").split())
+        if name and not p.is_substitute:
+            groups[p.id] = shown.setdefault(name.casefold(), name)
     return groups
 
 
@@ -212,8 +212,8 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     if expected_number is not None and expected_number != number:
         raise ConflictError(f"Session {expected_number} was drawn by someone else meanwhile. Nothing was "
                             "changed; check the sessions below.")
-    if seed is None and existing and number == len(existing) + 1:
-        seed = existing[0].seed
+    # No seed: a random one. The draw follows the plan the earlier sessions were drawn from while the field is
+    # unchanged, whatever the seed, so a new seed no longer costs repeats, clashes or wind balance.
     seed = _check_seed(seed)
     if not 1 <= number <= t.session_count:
         raise ServiceError(f"The tournament has {t.session_count} sessions; there is no session {number}.")
@@ -229,10 +229,12 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     replaced = [s for s in existing if s.number == number]
     _refuse_locked(replaced)
     players, substitutes = field_for_draw(t, planning=False)
-    history = schedule([s for s in existing if s.number < number])
+    earlier = [s for s in existing if s.number < number]
+    history = schedule(earlier)
     try:
         tables = engine.draw_session(players, seed=seed, history=history, groups=groups_for(t),
-                                     substitutes=substitutes, ranking=ranking, total_sessions=t.session_count)
+                                     substitutes=substitutes, ranking=ranking, total_sessions=t.session_count,
+                                     history_seeds=[s.seed for s in earlier])
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=False)) from exc
     method = DrawMethod.SWISS if ranking else DrawMethod.DRAW
@@ -245,6 +247,94 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
         session = _store(t, number, tables, seed, method)
         _continue_versions([session], versions)
     return session
+
+
+def swiss_ranking(t: Tournament) -> list[int]:
+    """The standings' player ids, best first: what a Swiss draw seats (ranks 1-4 at table 1 ...)."""
+    from tournament.services import standings as standings_service
+
+    return standings_service.standings(t).player_ids
+
+
+@dataclass(frozen=True)
+class AheadCheck:
+    """Sessions drawn ahead (not in play) that no longer fit the field: who is seated but gone, who is
+    present and planned nowhere."""
+
+    sessions: list[TournamentSession]
+    gone: list[str]
+    missing: list[str]
+
+    @property
+    def message(self) -> str:
+        if not self.sessions:
+            return ""
+        numbers = ", ".join(str(s.number) for s in self.sessions)
+        parts = []
+        if self.gone:
+            parts.append(f"seat{'s' if len(self.sessions) == 1 else ''} {', '.join(self.gone)}, "
+                         f"who {'has' if len(self.gone) == 1 else 'have'} left")
+        if self.missing:
+            parts.append(f"leave{'s' if len(self.sessions) == 1 else ''} out {', '.join(self.missing)}, "
+                         "checked in since")
+        return f"Session{'s' if len(self.sessions) > 1 else ''} {numbers} {' and '.join(parts)}."
+
+
+def check_ahead(t: Tournament) -> AheadCheck:
+    existing = drawn_sessions(t)
+    locked = [s for s in existing if s.is_locked or _has_hands(s)]
+    ahead = existing[len(locked):]
+    people = registration.players_of(t)
+    gone = {p.id: p.full_name for p in people if p.status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)}
+    present = {p.id: p.full_name for p in people if p.status == PlayerStatus.PRESENT and not p.is_substitute}
+    hit, out, missing = [], set(), set()
+    for s in ahead:
+        seated = {seat.player_id for seat in s.seats}
+        late = {present[p] for p in present if p not in seated and s.method == DrawMethod.PLAN}
+        if seated & gone.keys() or late:
+            hit.append(s)
+            out |= {gone[p] for p in seated & gone.keys()}
+            missing |= late
+    return AheadCheck(hit, sorted(out), sorted(missing))
+
+
+def replan_ahead(t: Tournament) -> str:
+    """Sessions drawn ahead and not in play that seat a withdrawn or disqualified player, or leave out a
+    player checked in since a plan, are drawn again (from the first of them on, the sessions in play kept),
+    keeping their status; says what changed."""
+    existing = drawn_sessions(t)
+    check = check_ahead(t)
+    hit = check.sessions
+    if not hit:
+        return ""
+    ahead = existing[existing.index(hit[0]):]
+    kept = existing[:existing.index(ahead[0])]
+    planning = any(s.method == DrawMethod.PLAN for s in ahead)
+    players, substitutes = field_for_draw(t, planning=planning)
+    history, seeds = schedule(kept), [s.seed for s in kept]
+    seed = ahead[0].seed
+    try:
+        planned = []
+        for _ in ahead:
+            tables = engine.draw_session(players, seed=seed, history=history + planned, groups=groups_for(t),
+                                         substitutes=substitutes, total_sessions=t.session_count,
+                                         history_seeds=seeds + [seed] * len(planned))
+            planned.append([tuple(x) for x in tables])
+    except engine.DrawError as exc:
+        raise ServiceError(_draw_error_message(exc, planning=planning)) from exc
+    with _drawn_meanwhile(ahead[0].number):
+        for s, tables in zip(ahead, planned, strict=True):
+            for seat in list(s.seats):
+                s.seats.remove(seat)
+            db.session.flush()
+            _seat(s, tables)
+            s.drawn_at = utcnow()
+            s.seed = seed
+    numbers = [s.number for s in ahead]
+    span = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+    said = ([f"without {', '.join(check.gone)}"] if check.gone else []) + (
+        [f"with {', '.join(check.missing)}"] if check.missing else [])
+    return f"Session{'s' if len(numbers) > 1 else ''} {span} re-planned {' and '.join(said)}."
 
 
 def _lock_unchanged(sessions: Sequence[TournamentSession]) -> None:
@@ -298,6 +388,11 @@ def _draw_error_message(exc: engine.DrawError, planning: bool) -> str:
 def _stale_message(session: TournamentSession) -> str:
     return (f"Session {session.number} was changed by someone else meanwhile. "
             "Nothing was changed; check the seating again.")
+
+
+def expect_session_version(session: TournamentSession, expected_version: int | None) -> None:
+    """A page's action on a session changed since it was loaded is a conflict."""
+    _expect_version(session, expected_version)
 
 
 def _expect_version(session: TournamentSession, expected_version: int | None) -> None:

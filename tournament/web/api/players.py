@@ -77,8 +77,11 @@ def add_player(body: dict, t: Tournament):
 @bp.arguments(EmptySchema, required=False)
 @bp.response(200, PlayerSchema, example={**PLAYER, "status": "present"})
 def check_in(_: dict, t: Tournament, player_id: int):
-    """Mark the player present, so that the next draw seats them (again: still 200)."""
-    return player_json(registration.check_in(player_or_404(t, player_id)))
+    """Mark the player present, so that the next draw seats them (again: still 200); sessions planned ahead
+    and not in play that leave a late arrival out are re-planned with them."""
+    player = registration.check_in(player_or_404(t, player_id))
+    draw_service.replan_ahead(t)
+    return player_json(player)
 
 
 @bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/disqualify", methods=["POST"])

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from tournament.models import Tournament, TournamentSession
-from tournament.services import ConflictError
+from tournament.models import SEAT_WINDS, Tournament, TournamentSession
+from tournament.services import ConflictError, scoring
 from tournament.services import draws as draw_service
 from tournament.web.api.common import api_blueprint, for_tournament
-from tournament.web.api.schemas import DrawInSchema, SessionSchema
+from tournament.web.api.schemas import DrawInSchema, EmptySchema, SessionSchema
 
 SESSION = {"session": 1, "status": "draft", "seed": 20260516, "tables": [
     {"table": 1, "seats": [{"wind": "E", "player_id": 7}, {"wind": "S", "player_id": 2},
@@ -22,7 +22,7 @@ def session_json(session: TournamentSession) -> dict:
         "seed": session.seed,
         "tables": [
             {"table": number, "seats": [{"wind": wind, "player_id": player_id}
-                                        for wind, player_id in zip("ESWN", table, strict=True)]}
+                                        for wind, player_id in zip(SEAT_WINDS, table, strict=True)]}
             for number, table in enumerate(session.tables(), start=1)
         ],
     }
@@ -30,18 +30,33 @@ def session_json(session: TournamentSession) -> dict:
 
 @bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>/draw", methods=["POST"])
 @for_tournament("manage")
-@bp.arguments(DrawInSchema, required=False, example={"seed": 20260516})
+@bp.arguments(DrawInSchema, required=False, example={"seed": 20260516, "method": "balanced"})
 @bp.response(201, SessionSchema, example=SESSION)
 def draw(body: dict, t: Tournament, number: int):
     """Draw session `number`, which must be the next one, seating the players checked in as present
-    (substitutes fill an incomplete table). Seats are listed E, S, W, N: the starting seats."""
+    (substitutes fill an incomplete table, one per table). Seats are listed E, S, W, N: the starting seats.
+    `balanced` plans the remaining sessions with the played ones fixed and seats the first of them: no repeat
+    opponents, teams or clubs apart, seat winds within floor/ceil of the sessions played. `swiss` seats by the
+    standings: ranks 1-4 at table 1, 5-8 at table 2 ..."""
     drawn = draw_service.drawn_sessions(t)
     following = len(drawn) + 1
     if number != following or number > t.session_count:
         expected = (f"session {following} is the next one to draw" if following <= t.session_count
                     else f"all {t.session_count} sessions are drawn")
         raise ConflictError(f"Session {number} cannot be drawn now: {expected}.", field="number")
-    return session_json(draw_service.draw_next(t, seed=body.get("seed"), number=number))
+    ranking = draw_service.swiss_ranking(t) if body.get("method") == "swiss" else None
+    return session_json(draw_service.draw_next(t, seed=body.get("seed"), ranking=ranking, number=number))
+
+
+@bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>/finish", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(EmptySchema, required=False)
+@bp.response(200, SessionSchema)
+def finish(_: dict, t: Tournament, number: int):
+    """Close a session in play after the session check: every table complete (or time called and the
+    unplayed hands marked), scores summing to zero. A 409 lists the problems otherwise; finishing a finished
+    session is still a 200."""
+    return session_json(scoring.finish_session(t, number))
 
 
 @bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>", methods=["GET"])

@@ -33,6 +33,10 @@ class RedrawForm(VersionedForm, IdempotentForm):
     submit = SubmitField("Redraw this session")
 
 
+class ReplanForm(IdempotentForm):
+    submit = SubmitField("Re-plan them")
+
+
 class SeparationForm(FlaskForm):
     separation = SelectField("Keep apart at a table", choices=choices(DRAW_SEPARATIONS))
     submit = SubmitField("Save")

@@ -3,6 +3,7 @@
     GET   /manage/tournaments/<id>/draws                     sessions, plan/draw buttons, overall quality
     POST  /manage/tournaments/<id>/draws/plan                plan every session not in play
     POST  /manage/tournaments/<id>/draws/next                draw the next session from who is present
+    POST  /manage/tournaments/<id>/draws/replan              re-plan sessions drawn ahead after a withdrawal
     POST  /manage/tournaments/<id>/draws/separation          keep teammates / clubmates / nobody apart
     GET   /manage/tournaments/<id>/draws/<n>                 one session: tables, quality, swap
     POST  /manage/tournaments/<id>/draws/<n>/redraw          redraw the last drawn session
@@ -15,10 +16,18 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from tournament.models import Player, PlayerStatus, SessionStatus
-from tournament.services import ConflictError, ServiceError
+from tournament.services import ConflictError, ServiceError, scoring
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
-from tournament.web.draws.forms import DrawForm, PlanForm, RedrawForm, SeparationForm, StatusForm, SwapForm
+from tournament.web.draws.forms import (
+    DrawForm,
+    PlanForm,
+    RedrawForm,
+    ReplanForm,
+    SeparationForm,
+    StatusForm,
+    SwapForm,
+)
 from tournament.web.forms import form_version
 from tournament.web.helpers import managed_tournament, organiser_required, show_service_error, submit_form
 
@@ -50,6 +59,8 @@ def _render_index(t, plan_form=None, draw_form=None, separation_form=None, statu
         draw_form=draw_form or DrawForm(formdata=None, number=len(sessions) + 1),
         separation_form=separation_form,
         names=_names(t),
+        ahead=draw_service.check_ahead(t),
+        replan_form=ReplanForm(),
     ), status
 
 
@@ -110,9 +121,23 @@ def _swiss_ranking(t) -> list[int] | None:
     """The "by the standings" button asks for Swiss seating: tables of ranking neighbours."""
     if request.form.get("method") != "swiss":
         return None
-    from tournament.services import standings as standings_service
+    return draw_service.swiss_ranking(t)
 
-    return standings_service.standings(t).player_ids
+
+@bp.route("/replan", methods=["POST"])
+@organiser_required
+def replan(tournament_id: int):
+    """Draw again the sessions not in play that seat a player who left or leave out a late arrival."""
+    t = managed_tournament(tournament_id)
+    form = ReplanForm()
+    if form.validate_on_submit():
+        try:
+            said = draw_service.replan_ahead(t)
+        except ServiceError as exc:
+            flash(exc.message, "error")
+            return _render_index(t, status=exc.status_code)
+        flash(said or "Nothing to re-plan: the sessions drawn ahead fit the players.", "success")
+    return redirect(url_for("draws.index", tournament_id=t.id))
 
 
 @bp.route("/separation", methods=["POST"])
@@ -190,7 +215,12 @@ def status(tournament_id: int, number: int):
     form = StatusForm()
     if form.validate_on_submit():
         try:
-            draw_service.set_status(session, form.status.data or "", expected_version=form_version(form))
+            if form.status.data == SessionStatus.FINISHED.value and session.status == SessionStatus.IN_PLAY:
+                # the same end-of-session check as score entry: incomplete tables are refused with the problems
+                draw_service.expect_session_version(session, form_version(form))
+                scoring.finish_session(t, number)
+            else:
+                draw_service.set_status(session, form.status.data or "", expected_version=form_version(form))
         except ServiceError as exc:
             flash(exc.message, "error")
             return _render_session(t, session, status=exc.status_code)
