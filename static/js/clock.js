@@ -86,7 +86,9 @@
     var started = clock.state !== "not_started";
     var common = 0;
     var main = left(0, clock.remaining_seconds);
-    if (kind === "projector" && tables.length) {
+    // The hall's time (extra time given to every table included) on the projector, the staff page and the
+    // board alike: the server's hall_clock computes the same for the page as first drawn.
+    if (kind !== "table" && tables.length) {
       common = Math.min.apply(null, tables.map(function (t) { return t.extra_seconds; }));
       main = Math.min.apply(null, tables.map(tableLeft));
     } else if (kind === "table") {
@@ -96,12 +98,14 @@
     }
     var warning = started && clock.state !== "ended" && main > 0 && main <= warningSeconds;
     digits.textContent = shown(main);
+    digits.classList.toggle("clock-hours", main >= 3600);
     if (stateBox) stateBox.textContent = label(main, warning);
     face.classList.toggle("clock-warning", warning);
     face.classList.toggle("clock-time", started && main === 0);
     face.classList.toggle("clock-paused", clock.state === "paused");
     tables.forEach(function (table) {
-      var cell = root.querySelector('[data-table-remaining="' + table.table + '"]');
+      // The staff page's table rows are outside the clock's panel: look in the whole page.
+      var cell = document.querySelector('[data-table-remaining="' + table.table + '"]');
       if (cell) cell.textContent = shown(tableLeft(table));
     });
     if (kind === "projector") renderExtra(tables, common);
@@ -170,6 +174,31 @@
       .then(function () {
         timer = setTimeout(sync, pollMs);
       });
+  }
+
+  // The projector's dark theme: ?theme=dark (or light) sets it, this screen remembers it, the button toggles it.
+  if (kind === "projector") {
+    var KEY = "mcr-projector-theme";
+    var asked = new URLSearchParams(window.location.search).get("theme");
+    var remembered = null;
+    try {
+      if (asked === "dark" || asked === "light") window.localStorage.setItem(KEY, asked);
+      remembered = window.localStorage.getItem(KEY);
+    } catch (e) { remembered = asked; } // storage refused (private mode): this visit only
+    var themeButton = root.querySelector("[data-theme-toggle]");
+    var applyTheme = function (dark) {
+      document.body.classList.toggle("theme-dark", dark);
+      if (themeButton) themeButton.setAttribute("aria-pressed", dark ? "true" : "false");
+    };
+    applyTheme((remembered || asked) === "dark");
+    if (themeButton) {
+      themeButton.hidden = false;
+      themeButton.addEventListener("click", function () {
+        var dark = !document.body.classList.contains("theme-dark");
+        applyTheme(dark);
+        try { window.localStorage.setItem(KEY, dark ? "dark" : "light"); } catch (e) { /* this visit only */ }
+      });
+    }
   }
 
   window.addEventListener("online", sync);

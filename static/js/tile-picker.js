@@ -128,11 +128,26 @@
     return n;
   }
 
-  function button(label, aria, className) {
+  // The accessible name starts with the visible text (speech users say what they see), then the long form
+  // in a visually hidden span: "Back (remove the last tile or set)", "1 m (1 characters)".
+  function hiddenText(text) {
+    var span = document.createElement("span");
+    span.className = "visually-hidden";
+    span.textContent = text;
+    return span;
+  }
+
+  function button(label, long, className, icon) {
     var b = document.createElement("button");
     b.type = "button";
-    b.textContent = label;
-    if (aria) b.setAttribute("aria-label", aria);
+    if (icon) {
+      var mark = document.createElement("span");
+      mark.setAttribute("aria-hidden", "true");
+      mark.textContent = icon + " ";
+      b.appendChild(mark);
+    }
+    b.appendChild(document.createTextNode(label));
+    if (long) b.appendChild(hiddenText(" (" + long + ")"));
     if (className) b.className = className;
     return b;
   }
@@ -169,8 +184,8 @@
       modeButtons[name] = b;
       tools.appendChild(b);
     });
-    var back = button("⌫ Back", "Remove the last tile or set", "picker-danger");
-    var clear = button("Clear", "Clear the hand", "picker-danger");
+    var back = button("Back", "remove the last tile or set", "picker-danger", "⌫");
+    var clear = button("Clear", "clear the hand", "picker-danger");
     tools.appendChild(back);
     tools.appendChild(clear);
 
@@ -187,7 +202,10 @@
         if (!code) { grid.appendChild(document.createElement("span")); return; }
         var b = tileElement("button", code);
         b.type = "button";
-        b.setAttribute("aria-label", tileLabel(code));
+        // Named by what it shows, then the long form: "1 m (1 characters)", "E East (East wind)".
+        b.querySelectorAll("[aria-hidden]").forEach(function (part) { part.removeAttribute("aria-hidden"); });
+        b.insertBefore(hiddenText(" "), b.lastChild);
+        b.appendChild(hiddenText(" (" + tileLabel(code) + ")"));
         b.dataset.tile = code;
         b.addEventListener("click", function () { pick(code); });
         tileButtons[code] = b;

@@ -11,7 +11,8 @@ pytestmark = pytest.mark.browser
 
 
 def tile(page, label):
-    return page.locator(".tile-picker").get_by_role("button", name=label, exact=True)
+    # A tile button is named by what it shows, then the long form: "1 m (1 characters)".
+    return page.locator(".tile-picker").get_by_role("button", name=f"({label})")
 
 
 def click_tiles(page, *labels):

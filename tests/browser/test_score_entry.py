@@ -34,7 +34,7 @@ def table_one(tournament, referee):
 def click_tiles(page, labels):
     picker = page.locator(".tile-picker")
     for label in labels:
-        picker.get_by_role("button", name=label, exact=True).click()
+        picker.get_by_role("button", name=f"({label})").click()  # "1 m (1 characters)"
 
 
 def test_referee_enters_a_win_with_the_picker_and_sees_the_fans_first(page, referee, table_one):

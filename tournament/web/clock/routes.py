@@ -117,7 +117,7 @@ def staff(tournament_id: int, number: int):
     by_table = sorted(rows, key=lambda r: r.table)
     return render_template("clock/staff.html", tournament=t, session=session, clock=state, rows=by_table,
                            events=events, names=names, button=ButtonForm(), extend_form=extend_form,
-                           call_forms=call_forms, poll=_poll_seconds())
+                           call_forms=call_forms, poll=_poll_seconds(), hall=hall_clock(state))
 
 
 @bp.route(f"{STAFF}/clock/<any(start, pause, resume, end):action>", methods=["POST"])
@@ -185,7 +185,7 @@ def board(tournament_id: int, number: int):
     session = play.get_session(t, number)
     state, rows = clock.board(t, number)
     return render_template("clock/board.html", tournament=t, session=session, clock=state, rows=rows,
-                           poll=_poll_seconds())
+                           poll=_poll_seconds(), hall=hall_clock(state))
 
 
 @bp.route(f"{STAFF}/board.json")
