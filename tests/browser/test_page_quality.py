@@ -153,3 +153,21 @@ def test_no_page_scrolls_sideways(browser, live_server, demo, referee, width):
     finally:
         context.close()
     assert not wide, wide
+
+
+def test_the_flask_command_needs_no_app_option():
+    """.flaskenv names the app and python-dotenv is installed for the flask command to read it: `flask routes`
+    and `flask users ...` need no --app (flask's own loader sets FLASK_APP from the file)."""
+    import os
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    env = {k: v for k, v in os.environ.items() if k not in ("FLASK_APP", "FLASK_SKIP_DOTENV")}
+    loaded = subprocess.run([sys.executable, "-c", "import os; from flask.cli import load_dotenv; load_dotenv(); "
+                             "print(os.environ.get('FLASK_APP'))"], cwd=root, env=env, capture_output=True,
+                            text=True, timeout=60)
+    assert loaded.stdout.strip() == "app.py", loaded.stderr
+    done = subprocess.run([str(Path(sys.executable).with_name("flask")), "routes"], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "checker.page" in done.stdout, done.stderr
