@@ -37,9 +37,10 @@ from tournament.models import (
     User,
 )
 from tournament.models._common import utcnow
-from tournament.services import play
+from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.time_calls import TimeCall, time_call
 
 MAX_EXTRA_SECONDS = 3600
 
@@ -63,19 +64,6 @@ class EventLike(Protocol):
 
 
 # ----------------------------------------------------------------------------- the clock as a pure function
-
-
-@dataclass(frozen=True)
-class TimeCall:
-    table: int
-    hand_in_progress: int | None
-    last_hand: int | None  # the last hand entered when time was called
-    at: datetime
-
-    @property
-    def limit(self) -> int:
-        """The last hand number that may be entered at the table."""
-        return self.hand_in_progress if self.hand_in_progress is not None else (self.last_hand or 0)
 
 
 @dataclass(frozen=True)
@@ -225,40 +213,6 @@ def session_clock(t: Tournament, number: int, now: datetime | None = None) -> Cl
     return state_of(t, play.get_session(t, number), now)
 
 
-def time_call(session: TournamentSession, table_number: int) -> TimeCall | None:
-    """The standing time call at a table (None when time was not called there, or the call was undone)."""
-    rows = db.session.execute(
-        select(ClockEvent.kind, ClockEvent.hand_in_progress, ClockEvent.last_hand, ClockEvent.at)
-        .where(ClockEvent.session_id == session.id, ClockEvent.table_number == table_number,
-               ClockEvent.kind.in_((ClockEventKind.TIME_CALLED, ClockEventKind.TIME_CALL_UNDONE)))
-        .order_by(ClockEvent.at.desc(), ClockEvent.id.desc()).limit(1)
-    ).first()
-    if rows is None or rows.kind != ClockEventKind.TIME_CALLED:
-        return None
-    return TimeCall(table_number, rows.hand_in_progress, rows.last_hand, rows.at)
-
-
-# ----------------------------------------------------------------------------- the end rule in score entry
-
-
-def check_hand_may_be_entered(t: Tournament, session: TournamentSession, table_number: int, number: int) -> None:
-    """Refuse (409) a hand that the end rule says was never played, or that scores nothing."""
-    call = time_call(session, table_number)
-    if call is None:
-        return
-    if number > call.limit:
-        if call.hand_in_progress is None:
-            after = f"after hand {call.limit}, with no hand in progress" if call.limit else \
-                "before any hand was entered, with no hand in progress"
-        else:
-            after = f"during hand {call.hand_in_progress}"
-        raise ConflictError(f"Time was called at table {table_number} {after}: hand {number} was not played "
-                            "and cannot be entered.", field="number")
-    if t.end_rule == EndRule.STOP_IMMEDIATELY and number == call.hand_in_progress:
-        raise ConflictError(f"Time was called at table {table_number} during hand {number}: under the "
-                            "stop-immediately rule it scores nothing and is recorded as not scored.", field="number")
-
-
 # ----------------------------------------------------------------------------- actions
 
 
@@ -372,8 +326,6 @@ def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | No
               now: datetime | None = None) -> ClockState:
     """Time is called at a table while `hand_in_progress` was being played (None: between hands). Under the
     stop-immediately rule that hand is stored at once as not scored (no payments)."""
-    from tournament.services import scoring
-
     if hand_in_progress is not None and (isinstance(hand_in_progress, bool) or not isinstance(hand_in_progress, int)
                                          or not 1 <= hand_in_progress <= HANDS_PER_SESSION):
         raise ServiceError(f"The hand in progress is 1 to {HANDS_PER_SESSION}, or none.", field="hand_in_progress")
@@ -410,8 +362,6 @@ def undo_time_call(t: Tournament, number: int, table: int, user: User | None,
                    now: datetime | None = None) -> ClockState:
     """Take a table's time call back (organisers); the history keeps both. A hand stored as not scored
     because of it is removed (with its own history line)."""
-    from tournament.services import scoring
-
     session = _session_for_action(t, number)
     now = _now(now)
     play.session_table(session, table, lock=True)

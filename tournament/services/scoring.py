@@ -31,7 +31,7 @@ from tournament.models import (
     TournamentSession,
     User,
 )
-from tournament.services import clock, play
+from tournament.services import play, time_calls
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.hand_check import HandCheck, Verdict, check_hand
@@ -319,7 +319,7 @@ def _apply(hand: Hand, verdict: _Verdict) -> None:
 def enter_hand(t: Tournament, session_number: int, table_number: int, data: HandData, user: User | None) -> Hand:
     """Store a new hand with its fans, false mahjongs and payments, and note it in the history."""
     session, _ = _writable_table(t, session_number, table_number)
-    clock.check_hand_may_be_entered(t, session, table_number, _check_number(data.number))  # the end rule
+    time_calls.check_hand_may_be_entered(t, session, table_number, _check_number(data.number))  # the end rule
     verdict = _decide(t, session, table_number, data)
     taken = db.session.scalar(select(Hand.id).where(
         Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == data.number))
@@ -342,7 +342,7 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, number: 
     session, _ = _writable_table(t, session_number, table_number)
     hand = get_hand(t, session_number, table_number, number)
     db.session.refresh(hand)  # read under the table's lock: a correction committed meanwhile is seen here
-    clock.check_hand_may_be_entered(t, session, table_number, number)
+    time_calls.check_hand_may_be_entered(t, session, table_number, number)
     if expected_version is not None and expected_version != hand.version:
         raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
                             "Nothing was changed: reload it and correct it again.")
@@ -363,7 +363,7 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, number: i
     session, _ = _writable_table(t, session_number, table_number)
     hand = get_hand(t, session_number, table_number, number)
     db.session.refresh(hand)  # read under the table's lock (as corrections)
-    clock.check_hand_may_be_entered(t, session, table_number, number)  # a not-scored hand goes with its time call
+    time_calls.check_hand_may_be_entered(t, session, table_number, number)  # a not-scored hand goes with its time call
     if expected_version is not None and expected_version != hand.version:
         raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
                             "Nothing was deleted.")
@@ -477,7 +477,7 @@ class TableSheet:
     totals: dict[int, int]  # player id -> session score from hands or totals, penalties not included
     missing: list[int]  # hand numbers still to enter (hands mode)
     not_played: list[int] = field(default_factory=list)  # after time was called: never played, not missing
-    time_call: clock.TimeCall | None = None
+    time_call: time_calls.TimeCall | None = None
 
     @property
     def mode(self) -> str:
@@ -508,7 +508,7 @@ def table_sheet(t: Tournament, session_number: int, table_number: int) -> TableS
     else:
         totals = running
         missing = [n for n in range(1, HANDS_PER_SESSION + 1) if n not in hands]
-    call = clock.time_call(session, table_number)
+    call = time_calls.time_call(session, table_number)
     not_played = [n for n in missing if call is not None and n > call.limit]
     missing = [n for n in missing if n not in not_played]
     return TableSheet(session, table_number, table, players, rows, totals, missing, not_played, call)
