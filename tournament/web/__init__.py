@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from tournament.web import converters, errors, helpers, idempotency, input_guard, security, unit
+from tournament.web import converters, errors, helpers, idempotency, input_guard, security, static_files, unit
 
 
 def init_web(app: Flask) -> None:
@@ -44,3 +44,4 @@ def init_web(app: Flask) -> None:
     idempotency.init_app(app)  # after the unit of work: answers recorded before its commit
     helpers.init_app(app)
     security.init_app(app)
+    static_files.init_app(app)
