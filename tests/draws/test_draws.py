@@ -337,6 +337,21 @@ def test_cli_clubs_and_errors():
     assert text.returncode == 0 and "excess repeats: 0" in text.stdout
 
 
+def test_cli_odd_counts_substitutes_and_teams():
+    # issue 25 defect 6: the CLI took only multiples of 4 and knew no substitutes
+    r = run_cli("--players", "33", "--substitutes", "3", "--teams", "4", "--sessions", "5", "--json")
+    assert r.returncode == 0, r.stderr
+    data = json.loads(r.stdout)
+    assert data["substitutes"] == [34, 35, 36]
+    groups = {p: (p - 1) // 4 + 1 for p in range(1, 34)}
+    q = quality_report(data["sessions"], groups, data["substitutes"])
+    assert q.clashes == [] and q.excess_repeats == 0 and q.wind_balanced
+    for session in data["sessions"]:
+        assert all(sum(p > 33 for p in t) <= 1 for t in session)
+    short = run_cli("--players", "27", "--sessions", "3")
+    assert short.returncode == 2 and "--substitutes 1" in short.stderr
+
+
 def test_no_web_or_database_imports():
     import ast
 

@@ -89,3 +89,29 @@ def test_desk_and_draws_page_count_substitutes_as_they_are(organiser_client, tou
     assert "3 substitutes needed, 1 present" in desk
     page = organiser_client.get(draws_url(tournament)).get_data(as_text=True)
     assert "1 substitute present" in page and "1 substitutes" not in page
+
+
+def test_withdraw_from_the_players_list_replans_and_the_swap_list_marks_it(organiser_client, tournament):
+    tournament.session_count = 2
+    db.session.commit()
+    players = add_players(tournament, 8)
+    add_players(tournament, 1, substitute=True, start=100)
+    first = draw_service.draw_next(tournament, seed=2)
+    play.start_session(tournament, 1)
+    draw_service.draw_next(tournament, seed=3)  # session 2 drawn ahead, not in play
+    db.session.commit()
+    listing = organiser_client.get(f"/manage/tournaments/{tournament.id}/players").get_data(as_text=True)
+    assert f'aria-label="Withdraw {players[0].full_name}"' in listing
+    response = post_form(organiser_client, f"/manage/tournaments/{tournament.id}/players/{players[0].id}/withdraw",
+                         {"next": f"/manage/tournaments/{tournament.id}/players"},
+                         form_url=f"/manage/tournaments/{tournament.id}/players")
+    assert response.status_code == 302
+    second = draw_service.get_session(tournament, 2)
+    assert players[0].id not in {seat.player_id for seat in second.seats}
+    # withdrawn elsewhere without a re-plan (a status change the draws do not hear of): the swap list marks them
+    other = next(p for p in players if p.id in {seat.player_id for seat in second.seats})
+    registration.withdraw(other)
+    db.session.commit()
+    page = organiser_client.get(draws_url(tournament, "/2")).get_data(as_text=True)
+    assert f"{other.sort_name} (withdrawn)" in page
+    assert first.number == 1

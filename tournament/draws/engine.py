@@ -400,16 +400,29 @@ def _wind_costs(field: _Field, state: _History, sessions_left: int) -> dict[int,
     return cost_of
 
 
-def _design_continuation(field: _Field, state: _History, rng: random.Random) -> list[list[list[int]]]:
+def _design_continuation(field: _Field, state: _History, rng: random.Random,
+                         history: Sequence[Sequence[Sequence[int]]] = ()) -> list[list[list[int]]]:
     """The unused rounds of the zero-repeat design the history is part of (relabelled), if it is one:
-    e.g. sessions drawn one by one with a different seed each time."""
+    e.g. sessions drawn one by one with a different seed each time.
+
+    A player who left is replaced, for this match only, by one who never played (a substitute or a late
+    arrival): the newcomer takes over the leaver's place in the design, so the design still continues."""
     n = field.n
     if not state.fixed:
         return []
     design = design_rounds(n)
     if len(design) <= len(state.fixed):
         return []
-    found = match_design(state.fixed, design, n, budget=MATCH_BUDGET)
+    rounds = state.fixed
+    departed = sorted({int(p) for rnd in history for t in rnd for p in t} - set(field.index))
+    if departed:
+        newcomers = [i for i in range(n) if state.played[i] == 0]
+        if len(newcomers) < len(departed):
+            return []
+        stand_in = dict(zip(departed, newcomers, strict=False))
+        rounds = [[[field.index[int(p)] if int(p) in field.index else stand_in[int(p)] for p in t] for t in rnd]
+                  for rnd in history]
+    found = match_design(rounds, design, n, budget=MATCH_BUDGET)
     if found is None:
         return []
     point, used_rounds = found
@@ -628,14 +641,22 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
         return _swiss_tables(field, state, ranking, (total - k) if total is not None else 0)
     if total is not None:
         in_force = _plan_in_force(history, history_seeds or (), groups, substitutes, total)
+        kept = None
         if in_force is not None and {p for t in in_force[k - 1] for p in t} == set(field.ids):
-            return list(in_force[k - 1])
+            kept = list(in_force[k - 1])
+            if not _flaws(kept, history, groups, field):
+                return kept
         actives = tuple(sorted(p for p in field.ids if not field.subs_flag[field.index[p]]))
         used = tuple(sorted(p for p in field.ids if field.subs_flag[field.index[p]]))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history)
-        return list(_ahead_cached(actives, used, past, int(seed), _group_key(groups), total)[0])
+        fresh = list(_ahead_cached(actives, used, past, int(seed), _group_key(groups), total)[0])
+        # a plan in force with a repeat or clash in this session (pushed there by an earlier re-plan) gives
+        # way to a fresh plan of the remaining sessions that does better
+        if kept is not None and _flaws(kept, history, groups, field) <= _flaws(fresh, history, groups, field):
+            return kept
+        return fresh
 
-    cont = _design_continuation(field, state, rng)
+    cont = _design_continuation(field, state, rng, history)
     cost_of = _wind_costs(field, state, 0)
     in_design = bool(cont)
     sched = _design_round(state, cont, cost_of) if in_design else _greedy_round(field, state, rng)
@@ -645,6 +666,23 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
     repair = _design_repair_budget(sched, r, cost_of, total) if in_design else WIND_REPAIR_ITERS
     seated = _wind_phase(sched, r, cost_of, rng, max_iter=repair)
     return [tuple(field.ids[p] for p in t) for t in seated]  # type: ignore[misc]
+
+
+def _flaws(tables: Sequence[Sequence[int]], history: Sequence[Sequence[Sequence[int]]],
+           groups: Mapping[int, Hashable] | None, field: _Field) -> int:
+    """Repeats (weighted above everything) and team/club or substitute pairs at the tables of one session."""
+    met = {frozenset((int(a), int(b))) for rnd in history for t in rnd for i, a in enumerate(t) for b in t[i + 1:]}
+    subs = {p for p in field.ids if field.subs_flag[field.index[p]]}
+    groups = groups or {}
+    bad = 0
+    for t in tables:
+        for i, a in enumerate(t):
+            for b in t[i + 1:]:
+                if frozenset((a, b)) in met and a not in subs and b not in subs:
+                    bad += 100
+                elif (groups.get(a) is not None and groups.get(a) == groups.get(b)) or (a in subs and b in subs):
+                    bad += 1
+    return bad
 
 
 def _same(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> bool:
@@ -698,7 +736,7 @@ def _ahead_cached(actives: tuple[int, ...], used: tuple[int, ...], past: tuple[t
     field = _draw_field(actives, used, past, group_map)
     state = _load_history(past, field)
     rng = random.Random(seed)
-    cont = _design_continuation(field, state, rng)
+    cont = _design_continuation(field, state, rng, past)
     seated = _plan_ahead(field, state, cont, total - len(past), rng)
     return tuple(tuple(tuple(field.ids[p] for p in t) for t in rnd) for rnd in seated)  # type: ignore[misc]
 

@@ -22,6 +22,7 @@ from tournament.models import (
     SEAT_WINDS,
     DrawMethod,
     Hand,
+    Player,
     PlayerStatus,
     Seat,
     SessionStatus,
@@ -97,6 +98,16 @@ def drawn_sessions(t: Tournament) -> list[TournamentSession]:
             .order_by(TournamentSession.number)
         )
     )
+
+
+def require_next(t: Tournament, number: int) -> None:
+    """Session `number` must be the next one to draw, else a 409 naming the one that is (the API draws new
+    sessions only; the pages redraw the last one on purpose)."""
+    following = len(drawn_sessions(t)) + 1
+    if number != following or number > t.session_count:
+        expected = (f"session {following} is the next one to draw" if following <= t.session_count
+                    else f"all {t.session_count} sessions are drawn")
+        raise ConflictError(f"Session {number} cannot be drawn now: {expected}.", field="number")
 
 
 def schedule(sessions: Sequence[TournamentSession]) -> list[list[tuple[int, int, int, int]]]:
@@ -335,6 +346,14 @@ def replan_ahead(t: Tournament) -> str:
     said = ([f"without {', '.join(check.gone)}"] if check.gone else []) + (
         [f"with {', '.join(check.missing)}"] if check.missing else [])
     return f"Session{'s' if len(numbers) > 1 else ''} {span} re-planned {' and '.join(said)}."
+
+
+def withdraw_player(player: Player, note: str = "") -> Player:
+    """Withdraw a player (the desk, the list, the API): seated in no later draw, and the sessions drawn ahead
+    and not in play that seat them are re-planned at once."""
+    registration.withdraw(player, note)
+    replan_ahead(db.session.get(Tournament, player.tournament_id))
+    return player
 
 
 def _lock_unchanged(sessions: Sequence[TournamentSession]) -> None:

@@ -158,7 +158,9 @@ def _render_session(t, session, swap_form=None, redraw_form=None, status=200, be
     seated = {s.player_id for s in page.by_name}
     if swap_form is None:
         swap_form = SwapForm(version=session.version)
-    options = [(p.id, p.sort_name + ("" if p.id in seated else " (not seated)"))
+    gone = (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)
+    options = [(p.id, p.sort_name + (f" ({p.status})" if p.status in gone else "")
+                + (" (substitute)" if p.is_substitute else "") + ("" if p.id in seated else " (not seated)"))
                for p in players
                if p.id in seated or p.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)]
     swap_form.player_a.choices = options

@@ -34,6 +34,7 @@ from flask_login import current_user, login_required
 
 from tournament.models import Player, Tournament
 from tournament.services import ConflictError, ServiceError
+from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.services.registration import CSV_COLUMNS, STATUS_LABELS, PlayerData
 from tournament.services.registration import csv_io as import_service
@@ -56,7 +57,7 @@ bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournam
 STATUS_ACTIONS = {
     "check-in": (registration_service.check_in, "{} is checked in.", False),
     "undo-check-in": (registration_service.undo_check_in, "{} is no longer checked in.", False),
-    "withdraw": (registration_service.withdraw, "{} has withdrawn and leaves the next draw.", True),
+    "withdraw": (draw_service.withdraw_player, "{} has withdrawn: seated in no later draw or plan.", True),
     "reinstate": (registration_service.reinstate, "{} is registered again.", False),
     "disqualify": (registration_service.disqualify, "{} is disqualified.", True),
 }
