@@ -3,10 +3,11 @@
 import pytest
 
 from tests.helpers import make_user
+from tournament.constants import MAX_ID
 from tournament.extensions import db
 from tournament.models import ApiToken, Tournament
 from tournament.services import ConflictError, NotFound, ServiceError
-from tournament.services.records import MAX_ID, expect_version, get_or_404
+from tournament.services.records import expect_version, get_or_404
 from tournament.services.users import create_api_token, revoke_api_token
 
 

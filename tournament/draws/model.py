@@ -8,6 +8,7 @@ Table = tuple[int, int, int, int]
 # The one home of the seat winds: seat order at a table, and their names for people.
 SEAT_WINDS = ("E", "S", "W", "N")
 SEAT_WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}
+WIND_ORDER = {wind: i for i, wind in enumerate(SEAT_WINDS)}  # sort key: E, S, W, N
 
 
 class DrawError(ValueError):

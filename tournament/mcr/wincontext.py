@@ -12,6 +12,7 @@ from .setkinds import KONG
 from .tiles import ALL_CODES, WIND_INDEX, code
 
 _new_tuple = tuple.__new__
+MAX_FLOWERS = 8  # the eight flower and season tiles
 
 
 class Context(NamedTuple):  # a tuple: built once per hand, cheaply (see make_context)
@@ -31,8 +32,8 @@ def _check_context_values(self_drawn, last_tile, wall_last, kong, seat_wind, pre
     for name, v in (("seat_wind", seat_wind), ("prevalent_wind", prevalent_wind)):
         if not isinstance(v, str) or v not in WIND_INDEX:
             raise MCRError("bad_context", f"{name} must be one of E, S, W, N, not {v!r}")
-    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= 8:
-        raise MCRError("bad_context", f"flowers must be a whole number from 0 to 8, not {flowers!r}")
+    if isinstance(flowers, bool) or not isinstance(flowers, int) or not 0 <= flowers <= MAX_FLOWERS:
+        raise MCRError("bad_context", f"flowers must be a whole number from 0 to {MAX_FLOWERS}, not {flowers!r}")
 
 
 def make_context(
@@ -49,7 +50,7 @@ def make_context(
         self_drawn.__class__ is last_tile.__class__ is wall_last.__class__ is kong.__class__ is bool
         and seat_wind.__class__ is str and seat_wind in WIND_INDEX
         and prevalent_wind.__class__ is str and prevalent_wind in WIND_INDEX
-        and flowers.__class__ is int and 0 <= flowers <= 8
+        and flowers.__class__ is int and 0 <= flowers <= MAX_FLOWERS
     ):
         _check_context_values(self_drawn, last_tile, wall_last, kong, seat_wind, prevalent_wind, flowers)
     return known_context(p, self_drawn, last_tile, wall_last, kong, 27 + WIND_INDEX[seat_wind],

@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, false, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
+from tournament.constants import DEFAULT_TABLE_POINTS
 from tournament.extensions import db
 from tournament.mcr.rulesets import RULESETS
 from tournament.models._common import EnumText, utcnow
@@ -63,7 +64,6 @@ DEFAULT_RULESET = Ruleset(RULESETS[0])
 # MERS 2.2-2.9 and GB 3.11: the fouls a referee meets most; "Other" takes the rest (the reason says what).
 DEFAULT_FOUL_TYPES = ("Late arrival", "Slow play", "Passing information", "Wrong call", "Exposed or dropped tiles",
                       "Wrong number of tiles", "Touching the wall", "Conduct", "Other")
-DEFAULT_TABLE_POINTS = (4, 2, 1, 0)
 DEFAULT_TIE_BREAKS = (TieBreak.FIRSTS, TieBreak.BEST_SESSION)
 
 

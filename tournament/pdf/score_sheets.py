@@ -18,7 +18,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
-from tournament.draws.model import SEAT_WIND_NAMES
+from tournament.draws.model import SEAT_WIND_NAMES, WIND_ORDER
 from tournament.pdf.style import (
     BODY_SIZE,
     CELL_PADDING,
@@ -36,7 +36,6 @@ from tournament.pdf.style import (
 from tournament.rotation import HANDS_PER_SESSION, hand_winds
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
-WIND_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}
 # Fixed columns, then one column per player (their seat wind pre-printed, their running score written).
 FIXED_HEADER = ("Hand", "Round", "Winner", "Discarder", "Fans", "Points")
 FIXED_WIDTHS_MM = (10.0, 14.0, 28.0, 28.0, 59.0, 16.0)

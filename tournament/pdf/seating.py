@@ -9,7 +9,7 @@ from datetime import datetime
 
 from reportlab.platypus import Flowable, PageBreak, Spacer
 
-from tournament.draws.model import SEAT_WIND_NAMES
+from tournament.draws.model import SEAT_WIND_NAMES, WIND_ORDER
 from tournament.pdf.style import (
     CELL_PADDING,
     build_story_pdf,
@@ -22,7 +22,6 @@ from tournament.pdf.style import (
 from tournament.text import fold
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
-WIND_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}
 BY_TABLE_HEADER = ("Table", "Seat", "Player", "Country")
 BY_NAME_HEADER = ("Player", "Country", "Table", "Seat")
 SUBSTITUTE_MARK = " (substitute)"

@@ -28,6 +28,7 @@ from sqlalchemy import Boolean, Column, Date, DateTime, Integer, String, insert,
 from sqlalchemy.sql.schema import Table
 from sqlalchemy.types import TypeDecorator
 
+from tournament.constants import MAX_INT, is_int
 from tournament.extensions import db
 from tournament.models import (
     ClockEvent,
@@ -178,9 +179,6 @@ def _refuse(path: str, message: str) -> ImportRefused:
     return ImportRefused(f"{path}: {message}", field=path)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
 
 class _Reader:
     """Checks the document and turns it into rows for Core inserts, references still local."""
@@ -209,7 +207,7 @@ class _Reader:
                 raise _refuse(path, "must be true or false.")
             return value
         if isinstance(kind, Integer):
-            if not _is_int(value) or abs(value) > 2**31 - 1:
+            if not is_int(value) or abs(value) > MAX_INT:
                 raise _refuse(path, "must be an integer.")
             return value
         if isinstance(kind, DateTime | Date):
@@ -293,7 +291,7 @@ class _Reader:
         if not isinstance(doc, dict):
             raise _refuse("document", "must be a JSON object.")
         version = doc.get("format_version")
-        if not _is_int(version):
+        if not is_int(version):
             raise _refuse("format_version", "must be an integer (this server reads format 1).")
         if version != FORMAT_VERSION:
             raise _refuse("format_version", f"format {version} is unknown here; this server reads format 1.")
@@ -328,7 +326,7 @@ class _Reader:
         organiser could not have typed (a session_count of 2147483647 grew workers to 15 GB in every loop
         over the sessions)."""
         points = settings["table_points"]
-        if not (isinstance(points, list) and len(points) == 4 and all(_is_int(p) for p in points)):
+        if not (isinstance(points, list) and len(points) == 4 and all(is_int(p) for p in points)):
             raise _refuse("tournament.table_points", "must be a list of 4 integers.")
         breaks = settings["tie_breaks"]
         if not (isinstance(breaks, list) and all(isinstance(b, str) and b in set(TieBreak) for b in breaks)):
@@ -407,8 +405,8 @@ class _Reader:
                 raise _refuse(f"hands[{i}].discarder_id", "the winner cannot be the discarder.")
             fans = hand["fans"]
             if not isinstance(fans, list) or not all(
-                isinstance(f, dict) and isinstance(f.get("name"), str) and _is_int(f.get("points"))
-                and _is_int(f.get("count")) for f in fans
+                isinstance(f, dict) and isinstance(f.get("name"), str) and is_int(f.get("points"))
+                and is_int(f.get("count")) for f in fans
             ):
                 raise _refuse(f"hands[{i}].fans", "must be a list of {name, points, count}.")
             if sum(f["points"] * f["count"] for f in fans) != hand["fan_points"]:
@@ -438,7 +436,7 @@ class _Reader:
 
 def _player_ref(value: Any, path: str, players: set[int]) -> None:
     number = int(value) if isinstance(value, str) and value.isdigit() else value
-    if not _is_int(number) or number not in players:
+    if not is_int(number) or number not in players:
         raise _refuse(path, f"{str(value)[:40]!r} is not a player of the document.")
 
 
@@ -451,27 +449,27 @@ def _check_snapshot(value: Any, path: str, players: set[int]) -> None:
         raise _refuse(path, "must be a JSON object or null.")
     if "payments" in value:
         payments, claims = value["payments"], value.get("false_mahjongs", [])
-        if not isinstance(payments, dict) or not all(_is_int(d) for d in payments.values()):
+        if not isinstance(payments, dict) or not all(is_int(d) for d in payments.values()):
             raise _refuse(f"{path}.payments", "must be an object of player id: integer.")
         for pid in payments:
             _player_ref(pid, f"{path}.payments", players)
         if not isinstance(claims, list) or not all(
-                isinstance(c, dict) and isinstance(c.get("kind"), str) and _is_int(c.get("player_id"))
+                isinstance(c, dict) and isinstance(c.get("kind"), str) and is_int(c.get("player_id"))
                 for c in claims):
             raise _refuse(f"{path}.false_mahjongs", "must be a list of {player_id, kind}.")
         for key in ("winner_id", "discarder_id"):
             if value.get(key) is not None:
                 _player_ref(value[key], f"{path}.{key}", players)
-        if not (value.get("total") is None or _is_int(value["total"])):
+        if not (value.get("total") is None or is_int(value["total"])):
             raise _refuse(f"{path}.total", "must be an integer.")
     elif "amount" in value:
-        if not _is_int(value["amount"]):
+        if not is_int(value["amount"]):
             raise _refuse(f"{path}.amount", "must be an integer.")
         _player_ref(value.get("player_id"), f"{path}.player_id", players)
     else:
         for pid, score in value.items():
             _player_ref(pid, path, players)
-            if not _is_int(score):
+            if not is_int(score):
                 raise _refuse(f"{path}.{pid}", "must be an integer.")
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
+from tournament.constants import MAX_ID
 from tournament.extensions import db
 from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
@@ -25,7 +26,6 @@ from tournament.pdf.standings import build_standings_pdf
 from tournament.services import play
 from tournament.services import standings as standings_service
 from tournament.services.errors import NotFound
-from tournament.services.records import MAX_ID
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from enum import StrEnum
 from tournament.mcr import MCRError, WinContext, score_hand
 from tournament.mcr.api import FLOWER_FAN, MINIMUM_POINTS
 from tournament.mcr.rulesets import RULESETS
+from tournament.mcr.wincontext import MAX_FLOWERS
 
 
 class Verdict(StrEnum):
@@ -31,8 +32,6 @@ class Verdict(StrEnum):
 
 HAND_TILES = 14
 MAX_HAND_LENGTH = 200  # a 14-tile hand with spaces and brackets fits in well under 100 characters
-WINDS = ("E", "S", "W", "N")
-MAX_FLOWERS = 8
 
 # Words of the engine's context messages (code bad_context) and the flag each one blames.
 _CONTEXT_FIELDS = {"replacement": "kong", "robbing": "kong", "last of its kind": "last_tile"}
@@ -192,7 +191,6 @@ __all__ = [
     "MAX_FLOWERS",
     "MAX_HAND_LENGTH",
     "RULESETS",
-    "WINDS",
     "FanLine",
     "HandCheck",
     "Verdict",

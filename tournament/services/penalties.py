@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from tournament.constants import is_id, is_int
 from tournament.extensions import db
 from tournament.models import HANDS_PER_SESSION, Penalty, Player, Tournament, User
 from tournament.models._common import utcnow
@@ -26,9 +27,6 @@ MAX_PENALTY = 1000
 MAX_REASON = 500
 LADDER = (0, 5, 10, 20, 30, 40, 50, 60)  # MERS 3.1: warning -> 5 -> 10 -> 20 -> 30 -> et cetera
 
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _reason(text: Any, field: str) -> str:
@@ -91,21 +89,21 @@ def _foul(t: Tournament, foul: Any) -> str:
 
 def give_penalty(t: Tournament, *, player_id: Any, session_number: Any, amount: Any, reason: Any,
                  user: User | None, hand_number: Any = None, foul: Any = "") -> Penalty:
-    if not _is_int(session_number):
+    if not is_int(session_number):
         raise ServiceError("Give the session number.", field="session")
     session = play.get_session(t, session_number)
-    if not _is_int(player_id):
+    if not is_int(player_id):
         raise ServiceError("Choose the player.", field="player_id")
     player = db.session.get(Player, player_id)
     if player is None or player.tournament_id != t.id:
         raise ServiceError("Choose a player of this tournament.", field="player_id")
     if not any(seat.player_id == player_id for seat in session.seats):
         raise ServiceError(f"{player.full_name} does not play in session {session.number}.", field="player_id")
-    if not _is_int(amount) or not 0 <= amount <= MAX_PENALTY:
+    if not is_int(amount) or not 0 <= amount <= MAX_PENALTY:
         raise ServiceError(f"The penalty is a whole number of points, 0 (a warning) to {MAX_PENALTY}.",
                            field="amount")
     foul = _foul(t, foul)
-    if hand_number is not None and (not _is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION):
+    if hand_number is not None and (not is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION):
         raise ServiceError(f"The hand is 1 to {HANDS_PER_SESSION}, or none.", field="hand")
     text = _reason(reason, "reason")
     with changes():
@@ -123,7 +121,7 @@ def _table_of(session, player_id: int) -> int | None:
 
 
 def get_penalty(t: Tournament, penalty_id: Any) -> Penalty:
-    penalty = db.session.get(Penalty, penalty_id) if _is_int(penalty_id) and 0 < penalty_id < 2**31 else None
+    penalty = db.session.get(Penalty, penalty_id) if is_id(penalty_id) else None
     if penalty is None or penalty.tournament_id != t.id:
         raise NotFound("No such penalty in this tournament.")
     return penalty

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from sqlalchemy import or_, select
 
+from tournament.constants import is_id
 from tournament.extensions import db
 from tournament.models import (
     FalseMahjong,
@@ -29,7 +30,7 @@ from tournament.models import (
     TournamentSession,
 )
 from tournament.services.errors import NotFound
-from tournament.services.ranking import RankedRow, format_points, split_table_points
+from tournament.services.ranking import PointsText, RankedRow, RankText, split_table_points
 from tournament.services.standings import WIND_ORDER, TableFacts, cache, facts
 from tournament.services.standings import (  # the live pages' ETags and the standings cache share it
     change_marker as change_marker,
@@ -38,7 +39,7 @@ from tournament.services.standings import seating_marker as seating_marker
 
 
 @dataclass(frozen=True)
-class RankAfter:
+class RankAfter(RankText, PointsText):
     """A player's place in the standings as they stood after one session."""
 
     session: int
@@ -47,14 +48,6 @@ class RankAfter:
     table_points: Fraction
     score: int
     field_size: int              # ranked players at that point
-
-    @property
-    def rank_label(self) -> str:
-        return f"{self.rank}=" if self.shared else str(self.rank)
-
-    @property
-    def table_points_text(self) -> str:
-        return format_points(self.table_points)
 
 
 @dataclass(frozen=True)
@@ -131,7 +124,7 @@ class WinningHand:
 
 
 @dataclass(frozen=True)
-class SessionLine:
+class SessionLine(PointsText):
     """One session of a player's record; results are None until the session is in play."""
 
     session: int
@@ -150,10 +143,6 @@ class SessionLine:
     false_mahjongs: int
     fan_points: int                  # sum of the fan points of the hands won
     rank_after: RankAfter | None
-
-    @property
-    def table_points_text(self) -> str:
-        return format_points(self.table_points) if self.table_points is not None else ""
 
 
 @dataclass(frozen=True)
@@ -179,7 +168,7 @@ class PlayerRecord:
 
 def player_record(t: Tournament, player_id: int, progress_result: Progress | None = None) -> PlayerRecord:
     """Everything the public page of a player shows. `progress_result` may be passed in (cached)."""
-    player = db.session.get(Player, player_id) if 0 < player_id <= 2**31 - 1 else None  # ids are int32
+    player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None or player.tournament_id != t.id:
         raise NotFound("No such player in this tournament.")
     result = progress_result or progress(t)

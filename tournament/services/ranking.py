@@ -20,10 +20,8 @@ from itertools import groupby
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
+from tournament.constants import DEFAULT_TABLE_POINTS
 from tournament.text import fold, format_points  # format_points: one home, pure (pdf/ uses it)
-
-DEFAULT_TABLE_POINTS: tuple[int, ...] = (4, 2, 1, 0)
-
 
 # ----------------------------------------------------------------------------- display
 
@@ -72,6 +70,27 @@ class TableResult:
 # ----------------------------------------------------------------------------- outputs
 
 
+class RankText:
+    """`rank_label` of a row with a rank: '2=' for a shared rank, as printed on results lists."""
+
+    rank: int
+    shared: bool  # another row has the same rank
+
+    @property
+    def rank_label(self) -> str:
+        return f"{self.rank}=" if self.shared else str(self.rank)
+
+
+class PointsText:
+    """`table_points_text` of a row with table points: as shown everywhere (3, 1.75, 2.33), empty for none."""
+
+    table_points: Fraction | None
+
+    @property
+    def table_points_text(self) -> str:
+        return format_points(self.table_points) if self.table_points is not None else ""
+
+
 @dataclass(frozen=True)
 class Placing:
     """A player's result at one table: place 1..4 (tied players share the best of their places)."""
@@ -99,7 +118,7 @@ class SessionCell(NamedTuple):
 
 
 @dataclass(frozen=True)
-class RankedRow:
+class RankedRow(RankText, PointsText):
     rank: int
     shared: bool               # another player has the same rank
     player_id: int
@@ -115,35 +134,18 @@ class RankedRow:
     penalties: int             # active penalty points
     sessions: tuple[SessionCell, ...]
 
-    @property
-    def rank_label(self) -> str:
-        """'2=' for a shared rank, as printed on results lists."""
-        return f"{self.rank}=" if self.shared else str(self.rank)
-
-    @property
-    def table_points_text(self) -> str:
-        return format_points(self.table_points)
-
     def cell(self, session: int) -> SessionCell | None:
         return next((c for c in self.sessions if c.session == session), None)
 
 
 @dataclass(frozen=True)
-class TeamRow:
+class TeamRow(RankText, PointsText):
     rank: int
     shared: bool
     team: str
     members: tuple[str, ...]   # names, in ranking order
     table_points: Fraction
     score: int
-
-    @property
-    def rank_label(self) -> str:
-        return f"{self.rank}=" if self.shared else str(self.rank)
-
-    @property
-    def table_points_text(self) -> str:
-        return format_points(self.table_points)
 
 
 # ----------------------------------------------------------------------------- table points

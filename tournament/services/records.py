@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from typing import Any, Protocol, TypeVar
 
+from tournament.constants import is_id
 from tournament.extensions import db
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-
-# Ids past PostgreSQL's integer range cannot exist; asking the database would be an overflow error.
-MAX_ID = 2**31 - 1
 
 M = TypeVar("M")
 
@@ -22,8 +20,7 @@ class Versioned(Protocol):
 
 def get_or_404(model: type[M], record_id: Any, message: str, **owner: Any) -> M:
     """The `model` row with this id that also has the `owner` values (e.g. tournament_id=t.id)."""
-    valid = isinstance(record_id, int) and not isinstance(record_id, bool) and 0 < record_id <= MAX_ID
-    record = db.session.get(model, record_id) if valid else None
+    record = db.session.get(model, record_id) if is_id(record_id) else None
     if record is None or any(getattr(record, name) != value for name, value in owner.items()):
         raise NotFound(message)
     return record

@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from tournament.constants import is_int
 from tournament.extensions import db
 from tournament.mcr import MCRError, settle_false_mahjong, settle_win
 from tournament.models import (
@@ -34,10 +35,9 @@ from tournament.models import (
 from tournament.services import play, time_calls
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.hand_check import HandCheck, Verdict, check_hand
+from tournament.services.hand_check import MAX_FLOWERS, HandCheck, Verdict, check_hand
 from tournament.services.score_changes import record_score_change
 
-MAX_FLOWERS = 8
 MAX_TOTAL = 1_000_000  # a session total beyond this is a typing error, not a score
 
 
@@ -93,19 +93,15 @@ class _Verdict:
 # ----------------------------------------------------------------------------- the engine decides
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _check_number(number: Any) -> int:
-    if not _is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
+    if not is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
         raise ServiceError(f"The hand number must be 1 to {HANDS_PER_SESSION}.", field="number")
     return number
 
 
 def _seat_of(players: Sequence[play.SeatedPlayer], player_id: Any, field_name: str, what: str) -> int:
     for index, seated in enumerate(players):
-        if _is_int(player_id) and seated.player_id == player_id:
+        if is_int(player_id) and seated.player_id == player_id:
             return index
     raise ServiceError(f"The {what} must be one of the four players at this table.", field=field_name)
 
@@ -153,7 +149,7 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
     payments = {seated.player_id: 0 for seated in players}
     if data.result not in (HandResult.WIN, HandResult.DRAW):
         raise ServiceError("A hand is a win or a draw (wall exhausted).", field="result")
-    if not _is_int(data.flowers) or not 0 <= data.flowers <= MAX_FLOWERS:
+    if not is_int(data.flowers) or not 0 <= data.flowers <= MAX_FLOWERS:
         raise ServiceError(f"Flowers are 0 to {MAX_FLOWERS}.", field="flowers")
 
     false_mahjongs: list[tuple[int, str, str, int]] = []
@@ -256,7 +252,7 @@ def table_hands(t: Tournament, session_number: int, table_number: int) -> list[H
 
 
 def get_hand(t: Tournament, session_number: int, table_number: int, number: Any) -> Hand:
-    if not _is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
+    if not is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
         raise NotFound(f"There is no hand {number} in a session.")
     session = play.get_session(t, session_number)
     play.table_players(session, table_number)
@@ -417,7 +413,7 @@ def enter_totals(t: Tournament, session_number: int, table_number: int, scores: 
     if set(scores) != set(ids):
         raise ServiceError("Give a total for each of the four players at the table.", field="scores")
     for pid, score in scores.items():
-        if not _is_int(score) or abs(score) > MAX_TOTAL:
+        if not is_int(score) or abs(score) > MAX_TOTAL:
             raise ServiceError("Totals are whole numbers.", field=f"score_{pid}")
     if sum(scores.values()) != 0:
         raise ServiceError(f"The four totals must sum to zero (they sum to {sum(scores.values()):+d}).",

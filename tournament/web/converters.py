@@ -14,9 +14,7 @@ from __future__ import annotations
 from flask import Flask
 from werkzeug.routing import IntegerConverter, Map
 
-# PostgreSQL's `integer`.
-MAX_ID = 2**31 - 1
-MIN_SIGNED = -(2**31)
+from tournament.constants import MAX_ID, MIN_INT
 
 
 def digits_at_most(bound: int, zero: bool = True) -> str:
@@ -46,7 +44,7 @@ class DatabaseIntegerConverter(IntegerConverter):
         max: int | None = None,
         signed: bool = False,
     ) -> None:
-        floor = MIN_SIGNED if signed else 1
+        floor = MIN_INT if signed else 1
         lowest = floor if min is None or min < floor else min
         highest = MAX_ID if max is None or max > MAX_ID else max
         super().__init__(map, fixed_digits=fixed_digits, min=lowest, max=highest, signed=signed)

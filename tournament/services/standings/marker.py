@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from sqlalchemy import ColumnElement, Integer, Row, Select, bindparam, func, select, true
 
+from tournament.constants import is_id
 from tournament.extensions import db
 from tournament.models import Penalty, Player, ScoreChange, SessionStatus, Tournament, TournamentSession
 
@@ -89,7 +90,7 @@ def change_marker(tournament_id: int) -> ChangeMarker | None:
     number of score changes in the sessions in play. The number matters as much as the last one: two tables'
     hands commit in any order, so the change with the highest id can be seen before another one with a lower id.
     """
-    if not 0 < tournament_id < 2**31:  # no such id fits the database's integer columns
+    if not is_id(tournament_id):  # no such id fits the database's integer columns
         return None
     row = db.session.execute(_CHANGE_MARKER, {"tournament_id": tournament_id}).first()
     return None if row is None else ChangeMarker._make([int(value) for value in row])

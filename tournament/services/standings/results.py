@@ -20,23 +20,22 @@ from fractions import Fraction
 
 from sqlalchemy import func, select
 
+from tournament.draws.model import WIND_ORDER
 from tournament.extensions import db
 from tournament.models import Hand, Player, PlayerStatus, Tournament, TournamentSession
 from tournament.models._common import utcnow
 from tournament.services.errors import NotFound
 from tournament.services.ranking import (
     Placing,
+    PointsText,
     RankedRow,
     TeamRow,
-    format_points,
     rank_players,
     rank_teams,
     split_table_points,
 )
 from tournament.services.standings import cache, facts
 from tournament.services.standings.marker import change_marker
-
-WIND_ORDER = {"E": 0, "S": 1, "W": 2, "N": 3}
 
 
 @dataclass(frozen=True)
@@ -59,7 +58,7 @@ class Standings:
 
 
 @dataclass(frozen=True)
-class PlayerResult:
+class PlayerResult(PointsText):
     """One player at one table of a session."""
 
     player_id: int
@@ -71,10 +70,6 @@ class PlayerResult:
     score: int                       # table_score - penalty: the session score
     place: int | None                # None while the table has no result
     table_points: Fraction
-
-    @property
-    def table_points_text(self) -> str:
-        return format_points(self.table_points)
 
 
 @dataclass(frozen=True)

@@ -11,16 +11,13 @@ from typing import Any
 import pycountry
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
+from tournament.constants import MAX_ID, MAX_SEED
+from tournament.mcr.wincontext import MAX_FLOWERS
+from tournament.models import HANDS_PER_SESSION
 from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, RULESET_LABELS, TIE_BREAKS
 from tournament.services.penalties import MAX_PENALTY
 from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
 from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
-
-# PostgreSQL's `integer`: larger ids cannot exist, and binding them would overflow the column type.
-MAX_ID = 2**31 - 1
-MAX_SEED = 2**31 - 1
-HANDS_PER_SESSION = 16
-MAX_FLOWERS = 8
 
 ID = validate.Range(min=1, max=MAX_ID)
 # Text with something in it: the services trim it and refuse it empty (a 400 naming the field).

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from tournament.draws.model import SEAT_WIND_NAMES
+from tournament.draws.model import SEAT_WIND_NAMES, SEAT_WINDS
 from tournament.mcr.rulesets import RULESETS
-from tournament.services.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH, WINDS
+from tournament.services.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH
 
 FLAGS = ("self_drawn", "last_tile", "wall_last", "kong")
 FLAG_LABELS = {
@@ -77,7 +77,7 @@ def read_check_args(args) -> tuple[CheckRequest, dict[str, str]]:
 
     for name in ("seat_wind", "prevalent_wind"):
         raw = args.get(name, "").strip().upper()
-        if raw in WINDS:
+        if raw in SEAT_WINDS:
             values[name] = raw
         elif raw:
             label = "Seat wind" if name == "seat_wind" else "Prevalent wind"

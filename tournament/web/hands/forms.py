@@ -17,6 +17,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
+from tournament.constants import MAX_INT, MIN_INT
 from tournament.models import HANDS_PER_SESSION
 from tournament.services.play import SeatedPlayer
 from tournament.services.scoring import FalseMahjongData, HandData
@@ -127,7 +128,7 @@ def _int(value) -> int | None:
         number = int(value)
     except (TypeError, ValueError):
         return None
-    return number if -(2**31) < number < 2**31 else None
+    return number if MIN_INT < number <= MAX_INT else None
 
 
 class ConvertForm(FlaskForm):

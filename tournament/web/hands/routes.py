@@ -24,11 +24,11 @@ from collections.abc import Callable
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
 
+from tournament.constants import MAX_ID
 from tournament.models import HANDS_PER_SESSION, SessionStatus, TableMode, Tournament
 from tournament.services import ConflictError, NotFound, ServiceError, ema, penalties, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
-from tournament.web.converters import MAX_ID
 from tournament.web.hands.forms import (
     CancelPenaltyForm,
     ConvertForm,

@@ -11,6 +11,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
 from wtforms.widgets import HiddenInput
 
+from tournament.constants import MAX_ID
 from tournament.models import PlayerStatus
 from tournament.services.registration import LIMITS, STATUS_LABELS, PlayerData
 from tournament.web.forms import VersionedForm, choices
@@ -90,5 +91,5 @@ class ImportForm(FlaskForm):
 class ConfirmImportForm(IdempotentForm):
     # The previewed file kept on the server (tournament.models.PlayerImport), not its text.
     import_id = IntegerField(widget=HiddenInput(),
-                             validators=[InputRequired(), NumberRange(min=1, max=2**31 - 1)])
+                             validators=[InputRequired(), NumberRange(min=1, max=MAX_ID)])
     submit = SubmitField("Import")
