@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tournament.models import SEAT_WINDS, Tournament, TournamentSession
-from tournament.services import ConflictError, scoring
 from tournament.services import draws as draw_service
+from tournament.services import scoring
 from tournament.web.api.common import api_blueprint, for_tournament
 from tournament.web.api.schemas import DrawInSchema, EmptySchema, SessionSchema
 
@@ -38,12 +38,7 @@ def draw(body: dict, t: Tournament, number: int):
     `balanced` plans the remaining sessions with the played ones fixed and seats the first of them: no repeat
     opponents, teams or clubs apart, seat winds within floor/ceil of the sessions played. `swiss` seats by the
     standings: ranks 1-4 at table 1, 5-8 at table 2 ..."""
-    drawn = draw_service.drawn_sessions(t)
-    following = len(drawn) + 1
-    if number != following or number > t.session_count:
-        expected = (f"session {following} is the next one to draw" if following <= t.session_count
-                    else f"all {t.session_count} sessions are drawn")
-        raise ConflictError(f"Session {number} cannot be drawn now: {expected}.", field="number")
+    draw_service.require_next(t, number)
     ranking = draw_service.swiss_ranking(t) if body.get("method") == "swiss" else None
     return session_json(draw_service.draw_next(t, seed=body.get("seed"), ranking=ranking, number=number))
 
