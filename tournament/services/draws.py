@@ -22,6 +22,7 @@ from tournament.models import (
     SEAT_WINDS,
     DrawMethod,
     Hand,
+    Player,
     PlayerStatus,
     Seat,
     SessionStatus,
@@ -345,6 +346,14 @@ def replan_ahead(t: Tournament) -> str:
     said = ([f"without {', '.join(check.gone)}"] if check.gone else []) + (
         [f"with {', '.join(check.missing)}"] if check.missing else [])
     return f"Session{'s' if len(numbers) > 1 else ''} {span} re-planned {' and '.join(said)}."
+
+
+def withdraw_player(player: Player, note: str = "") -> Player:
+    """Withdraw a player (the desk, the list, the API): seated in no later draw, and the sessions drawn ahead
+    and not in play that seat them are re-planned at once."""
+    registration.withdraw(player, note)
+    replan_ahead(db.session.get(Tournament, player.tournament_id))
+    return player
 
 
 def _lock_unchanged(sessions: Sequence[TournamentSession]) -> None:
