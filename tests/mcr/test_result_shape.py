@@ -1,4 +1,4 @@
-"""One result shape: the API's ``HandResult.to_dict()``, the CLI's ``--json`` line and its ``--jsonl``
+"""One result shape: the API's ``ScoredHand.to_dict()``, the CLI's ``--json`` line and its ``--jsonl``
 lines (written without building the dict) agree on thousands of hands, in both rulesets."""
 
 import json

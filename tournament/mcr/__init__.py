@@ -3,7 +3,16 @@
 Pure Python, no Flask, no database. See RULINGS.md for the readings chosen where sources differ.
 """
 
-from .api import FanHit, HandResult, WinContext, classify_claim, score_hand, winning_tiles
+from .api import (
+    WIN_CONTEXT_FIELDS,
+    WIN_FLAGS,
+    FanHit,
+    ScoredHand,
+    WinContext,
+    classify_claim,
+    score_hand,
+    winning_tiles,
+)
 from .errors import MCRError
 from .fans import FAN_BY_NAME, FANS, Fan
 from .notation import Meld, ParsedHand, parse_hand
@@ -14,12 +23,14 @@ __all__ = [
     "FANS",
     "FAN_BY_NAME",
     "RULESETS",
+    "WIN_CONTEXT_FIELDS",
+    "WIN_FLAGS",
     "Fan",
     "FanHit",
-    "HandResult",
     "MCRError",
     "Meld",
     "ParsedHand",
+    "ScoredHand",
     "WinContext",
     "classify_claim",
     "parse_hand",

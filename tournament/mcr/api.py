@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from . import decompose as dc
 from .calculator import make_context, score_parsed
@@ -24,6 +24,12 @@ class WinContext:
     flowers: int = 0
 
 
+# The one list of the win's flags and values: check_hand's keywords, the hand checker's form and the
+# errors that blame one of them are derived from WinContext.
+WIN_CONTEXT_FIELDS = tuple(f.name for f in fields(WinContext))
+WIN_FLAGS = tuple(f.name for f in fields(WinContext) if f.type == "bool")  # the yes/no ones
+
+
 @dataclass(frozen=True)
 class FanHit:
     name: str
@@ -33,7 +39,7 @@ class FanHit:
 
 
 @dataclass(frozen=True)
-class HandResult:
+class ScoredHand:
     fans: tuple[FanHit, ...]
     fan_points: int
     flower_points: int
@@ -61,7 +67,7 @@ def _context(p: ParsedHand, context: WinContext):
     )
 
 
-def score_hand(hand: str, context: WinContext = WinContext(), ruleset: str = "ema") -> HandResult:
+def score_hand(hand: str, context: WinContext = WinContext(), ruleset: str = "ema") -> ScoredHand:
     """Score a 14-tile hand. Raises :class:`MCRError` (code ``not_winning`` when the tiles form no
     legal winning hand; other codes for notation, context and ruleset errors)."""
     rs = get_ruleset(ruleset)
@@ -69,7 +75,7 @@ def score_hand(hand: str, context: WinContext = WinContext(), ruleset: str = "em
     ctx = _context(p, context)
     fan_points, fans, form = score_parsed(p, ctx, rs)
     hits = tuple(FanHit(n, pts, cnt, sets) for n, pts, cnt, sets in fans)
-    return HandResult(
+    return ScoredHand(
         fans=hits,
         fan_points=fan_points,
         flower_points=ctx.flowers,

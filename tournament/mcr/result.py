@@ -1,4 +1,4 @@
-"""The one shape of a scored hand as plain data, shared by ``HandResult.to_dict`` (the API), the CLI's
+"""The one shape of a scored hand as plain data, shared by ``ScoredHand.to_dict`` (the API), the CLI's
 ``--json`` and ``--jsonl`` lines: :func:`result_dict`, and :func:`result_json`, its JSON text written
 directly for batches (the same text the CLI's encoder gives for the dict; tested on thousands of hands).
 ``fans`` are ``(name, points, count, ...)`` tuples: whatever follows the count (the sets) is left out."""

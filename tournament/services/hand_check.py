@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from tournament.mcr import MCRError, WinContext, score_hand
+from tournament.mcr import WIN_CONTEXT_FIELDS, MCRError, WinContext, score_hand
 from tournament.mcr.api import FLOWER_FAN, MINIMUM_POINTS
 from tournament.mcr.rulesets import RULESETS
 from tournament.mcr.wincontext import MAX_FLOWERS
@@ -114,34 +115,15 @@ def _points(n: int) -> str:
     return f"{n} point{'s' if n != 1 else ''}"
 
 
-def check_hand(
-    hand: str,
-    *,
-    self_drawn: bool = False,
-    last_tile: bool = False,
-    wall_last: bool = False,
-    kong: bool = False,
-    seat_wind: str = "E",
-    prevalent_wind: str = "E",
-    flowers: int = 0,
-    ruleset: str = "ema",
-) -> HandCheck:
-    """Classify a claimed win. Never raises for bad input: that is the "invalid" verdict with a reason."""
+def check_hand(hand: str, *, ruleset: str = "ema", **context: Any) -> HandCheck:
+    """Classify a claimed win; `context` is WinContext's fields (self_drawn, seat_wind, flowers ...), their
+    defaults WinContext's. Never raises for bad input: that is the "invalid" verdict with a reason."""
     hand = (hand or "").strip() if isinstance(hand, str) else ""
     if len(hand) > MAX_HAND_LENGTH:
         return HandCheck(Verdict.INVALID, hand[:MAX_HAND_LENGTH], str(ruleset), code="too_long", field="hand",
                          reason=f"the hand is too long: at most {MAX_HAND_LENGTH} characters")
-    context = WinContext(
-        self_drawn=self_drawn,
-        last_tile=last_tile,
-        wall_last=wall_last,
-        kong=kong,
-        seat_wind=seat_wind,
-        prevalent_wind=prevalent_wind,
-        flowers=flowers,
-    )
     try:
-        result = score_hand(hand, context, ruleset)
+        result = score_hand(hand, WinContext(**context), ruleset)
     except MCRError as e:
         return _refused(hand, str(ruleset), e)
     fans = tuple(FanLine(f.name, f.points, f.count, tuple(f.sets)) for f in result.fans)
@@ -180,12 +162,10 @@ def _refused(hand: str, ruleset: str, e: MCRError) -> HandCheck:
     if e.code == "bad_context":
         blamed = next((f for words, f in _CONTEXT_FIELDS.items() if words in e.message), "")
         if not blamed:  # a flag value the engine refuses (bad wind, flowers out of range ...)
-            blamed = e.message.split(" ", 1)[0] if e.message.split(" ", 1)[0] in _FLAG_NAMES else ""
+            blamed = e.message.split(" ", 1)[0] if e.message.split(" ", 1)[0] in WIN_CONTEXT_FIELDS else ""
         return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field=blamed, reason=e.message)
     return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field="hand", reason=str(e))
 
-
-_FLAG_NAMES = ("self_drawn", "last_tile", "wall_last", "kong", "seat_wind", "prevalent_wind", "flowers")
 
 __all__ = [
     "MAX_FLOWERS",

@@ -251,15 +251,15 @@ def table_hands(t: Tournament, session_number: int, table_number: int) -> list[H
     ))
 
 
-def get_hand(t: Tournament, session_number: int, table_number: int, number: Any) -> Hand:
-    if not is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
-        raise NotFound(f"There is no hand {number} in a session.")
+def get_hand(t: Tournament, session_number: int, table_number: int, hand_number: Any) -> Hand:
+    if not is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION:
+        raise NotFound(f"There is no hand {hand_number} in a session.")
     session = play.get_session(t, session_number)
     play.table_players(session, table_number)
     hand = db.session.scalar(select(Hand).where(
-        Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == number))
+        Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == hand_number))
     if hand is None:
-        raise NotFound(f"Hand {number} has not been entered at table {table_number}.")
+        raise NotFound(f"Hand {hand_number} has not been entered at table {table_number}.")
     return hand
 
 
@@ -332,41 +332,41 @@ def enter_hand(t: Tournament, session_number: int, table_number: int, data: Hand
     return hand
 
 
-def correct_hand(t: Tournament, session_number: int, table_number: int, number: int, data: HandData,
+def correct_hand(t: Tournament, session_number: int, table_number: int, hand_number: int, data: HandData,
                  user: User | None, expected_version: int | None = None) -> Hand:
     """Replace a stored hand; the history keeps what it was. A stale `expected_version` is a conflict."""
     session, _ = _writable_table(t, session_number, table_number)
-    hand = get_hand(t, session_number, table_number, number)
+    hand = get_hand(t, session_number, table_number, hand_number)
     db.session.refresh(hand)  # read under the table's lock: a correction committed meanwhile is seen here
-    time_calls.check_hand_may_be_entered(t, session, table_number, number)
+    time_calls.check_hand_may_be_entered(t, session, table_number, hand_number)
     if expected_version is not None and expected_version != hand.version:
-        raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
+        raise ConflictError(f"Hand {hand_number} at table {table_number} was changed by someone else meanwhile. "
                             "Nothing was changed: reload it and correct it again.")
-    if data.number != number:
-        raise ServiceError(f"This is hand {number}: delete it and enter hand {data.number} if the number was wrong.",
+    if data.number != hand_number:
+        raise ServiceError(f"This is hand {hand_number}: delete it and enter hand {data.number} if the number was wrong.",
                            field="number")
     verdict = _decide(t, session, table_number, data)
     before = hand_summary(hand)
     with changes():
         _apply(hand, verdict)
         db.session.flush()
-        record_score_change(session.id, table_number, number, "hand corrected", user, before, hand_summary(hand))
+        record_score_change(session.id, table_number, hand_number, "hand corrected", user, before, hand_summary(hand))
     return hand
 
 
-def delete_hand(t: Tournament, session_number: int, table_number: int, number: int, user: User | None,
+def delete_hand(t: Tournament, session_number: int, table_number: int, hand_number: int, user: User | None,
                 expected_version: int | None = None) -> None:
     session, _ = _writable_table(t, session_number, table_number)
-    hand = get_hand(t, session_number, table_number, number)
+    hand = get_hand(t, session_number, table_number, hand_number)
     db.session.refresh(hand)  # read under the table's lock (as corrections)
-    time_calls.check_hand_may_be_entered(t, session, table_number, number)  # a not-scored hand goes with its time call
+    time_calls.check_hand_may_be_entered(t, session, table_number, hand_number)  # a not-scored hand goes with its time call
     if expected_version is not None and expected_version != hand.version:
-        raise ConflictError(f"Hand {number} at table {table_number} was changed by someone else meanwhile. "
+        raise ConflictError(f"Hand {hand_number} at table {table_number} was changed by someone else meanwhile. "
                             "Nothing was deleted.")
     before = hand_summary(hand)
     with changes():
         db.session.delete(hand)
-        record_score_change(session.id, table_number, number, "hand deleted", user, before, None)
+        record_score_change(session.id, table_number, hand_number, "hand deleted", user, before, None)
 
 
 def record_not_scored(t: Tournament, session: TournamentSession, table_number: int, number: int,

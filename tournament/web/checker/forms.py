@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from tournament.draws.model import SEAT_WIND_NAMES, SEAT_WINDS
+from tournament.mcr import WIN_FLAGS, WinContext
 from tournament.mcr.rulesets import RULESETS
 from tournament.services.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH
 
-FLAGS = ("self_drawn", "last_tile", "wall_last", "kong")
+FLAGS = WIN_FLAGS
 FLAG_LABELS = {
     "self_drawn": "Self-drawn",
     "last_tile": "Last tile (the other three of the winning tile are visible)",
@@ -25,15 +26,10 @@ _FALSE = ("", "0", "false", "off", "no")
 
 
 @dataclass(frozen=True)
-class CheckRequest:
+class CheckRequest(WinContext):
+    """The hand checker's question: the engine's WinContext, the hand and the ruleset."""
+
     hand: str = ""
-    self_drawn: bool = False
-    last_tile: bool = False
-    wall_last: bool = False
-    kong: bool = False
-    seat_wind: str = "E"
-    prevalent_wind: str = "E"
-    flowers: int = 0
     ruleset: str = "ema"
 
     def flags(self) -> dict:
