@@ -650,10 +650,13 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
         used = tuple(sorted(p for p in field.ids if field.subs_flag[field.index[p]]))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history)
         fresh = list(_ahead_cached(actives, used, past, int(seed), _group_key(groups), total)[0])
-        # a plan in force with a repeat or clash in this session (pushed there by an earlier re-plan) gives
-        # way to a fresh plan of the remaining sessions that does better
-        if kept is not None and _flaws(kept, history, groups, field) <= _flaws(fresh, history, groups, field):
-            return kept
+        # a plan in force with a repeat or clash in this session gives way to a fresh plan of the remaining
+        # sessions only when that does better over all of them (winds included)
+        if kept is not None and in_force is not None:
+            fresh_all = _ahead_cached(actives, used, past, int(seed), _group_key(groups), total)
+            if _plan_flaws(in_force[k - 1:], history, groups, field) <= _plan_flaws(fresh_all, history, groups,
+                                                                                  field):
+                return kept
         return fresh
 
     cont = _design_continuation(field, state, rng, history)
@@ -682,6 +685,27 @@ def _flaws(tables: Sequence[Sequence[int]], history: Sequence[Sequence[Sequence[
                     bad += 100
                 elif (groups.get(a) is not None and groups.get(a) == groups.get(b)) or (a in subs and b in subs):
                     bad += 1
+    return bad
+
+
+def _plan_flaws(rounds: Sequence[Sequence[Sequence[int]]], history: Sequence[Sequence[Sequence[int]]],
+                groups: Mapping[int, Hashable] | None, field: _Field) -> int:
+    """_flaws of every remaining session, plus players who end with a seat wind off floor/ceil."""
+    past = [list(r) for r in history]
+    bad = 0
+    for rnd in rounds:
+        bad += _flaws(rnd, past, groups, field)
+        past.append(list(rnd))
+    counts: dict[int, list[int]] = {}
+    for rnd in past:
+        for t in rnd:
+            for w, p in enumerate(t):
+                counts.setdefault(int(p), [0, 0, 0, 0])[w] += 1
+    for p in field.ids:
+        c = counts.get(p, [0, 0, 0, 0])
+        m = sum(c)
+        if not field.subs_flag[field.index[p]] and (min(c) < m // 4 or max(c) > -(-m // 4)):
+            bad += 10
     return bad
 
 
