@@ -7,11 +7,17 @@ FLASK := $(VENV)/bin/flask --app app.py
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test test-sqlite test-postgres lint bench demo browser-deps clean help
+# The suite runs on every core (pytest-xdist); `make test PYTEST_WORKERS=0` runs it in one process.
+PYTEST_WORKERS ?= auto
+XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadgroup)
+
+.PHONY: run install test test-fast test-sqlite test-postgres lint bench demo browser-deps clean help
 
 help:
 	@echo "make run    set up and serve on http://$(HOST):$(PORT) (SQLite in instance/)"
 	@echo "make test   set up and run the whole suite (also on PostgreSQL when TEST_DATABASE_URL is set)"
+	@echo "make install  the app alone in .venv (no dev tools) and the database migrated (DATABASE_URL)"
+	@echo "make test-fast  the suite without the tests marked slow, SQLite only"
 	@echo "make lint | bench | demo | clean"
 
 $(VENV)/bin/python:
@@ -25,6 +31,10 @@ $(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
 $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
+
+# The app for serving (gunicorn included, no dev extras) and its database brought up to date.
+install: $(VENV)/.installed
+	$(FLASK) db upgrade
 
 run: $(VENV)/.installed
 	$(FLASK) db upgrade
@@ -48,12 +58,16 @@ test: $(VENV)/.installed-dev browser-deps
 	 else echo "TEST_DATABASE_URL not set: PostgreSQL run skipped"; fi
 
 test-sqlite: $(VENV)/.installed-dev
-	env -u TEST_DATABASE_URL $(PY) -m pytest
+	env -u TEST_DATABASE_URL $(PY) -m pytest $(XDIST)
+
+# The quick loop while working: no test marked slow (the long differential and property runs, the servers).
+test-fast: $(VENV)/.installed-dev
+	env -u TEST_DATABASE_URL $(PY) -m pytest $(XDIST) -m "not slow"
 
 # The database-backed part of the suite again, on PostgreSQL (the pure engine tests need no database).
 test-postgres: $(VENV)/.installed-dev
 	@test -n "$$TEST_DATABASE_URL" || { echo "set TEST_DATABASE_URL"; exit 2; }
-	REQUIRE_POSTGRES=1 $(PY) -m pytest --ignore=tests/mcr --ignore=tests/draws
+	REQUIRE_POSTGRES=1 $(PY) -m pytest $(XDIST) --ignore=tests/mcr --ignore=tests/draws
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

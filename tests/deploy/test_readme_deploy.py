@@ -36,3 +36,17 @@ def test_the_shipped_settings_are_threaded_workers_on_loopback():
     assert 'worker_class = "gthread"' in settings
     assert '"GUNICORN_BIND", "127.0.0.1:8000"' in settings
     assert "server 127.0.0.1:8000;" in (DEPLOY / "nginx-site.conf").read_text()
+
+
+def test_every_documented_make_target_exists_and_install_has_no_dev_tools():
+    """deploy/README.md told admins to `make install`, which the Makefile lacked."""
+    import subprocess
+
+    makefile = (ROOT / "Makefile").read_text()
+    targets = set(re.findall(r"^([a-z][a-z-]*):", makefile, re.MULTILINE))
+    for path in (ROOT / "README.md", DEPLOY / "README.md", ROOT / "ARCHITECTURE.md"):
+        for target in re.findall(r"\bmake ([a-z][a-z-]*)", path.read_text()):
+            assert target in targets, f"{path.name} documents `make {target}`, which the Makefile lacks"
+    plan = subprocess.run(["make", "-n", "-B", "install"], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert "pip install" in plan.stdout and "[dev]" not in plan.stdout, plan.stdout
+    assert plan.stdout.rstrip().endswith("db upgrade"), plan.stdout

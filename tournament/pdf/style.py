@@ -317,11 +317,6 @@ def content_width(wide: bool) -> float:
     return _page_size(wide)[0] - 2 * MARGIN
 
 
-def page_body_height(wide: bool) -> float:
-    """The height a page leaves for the story, between the header and the page numbers."""
-    return _page_size(wide)[1] - 2 * MARGIN - HEADER_HEIGHT - FOOTER_HEIGHT - 2 * FRAME_PADDING
-
-
 def format_generated(at: datetime) -> str:
     """The 'generated at' line: timestamps are naive UTC throughout the project."""
     zone = at.tzname() or "UTC"

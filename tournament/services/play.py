@@ -1,4 +1,5 @@
-"""Play at the tables: starting and finishing a session, who sits where, and the seat winds of every hand.
+"""Play at the tables: who sits where at each hand, the tables and their modes, and starting a session
+(finishing and reopening one are `scoring.finish_session` and `scoring.reopen_session`).
 
 The seat rotation is `tournament.rotation.hand_winds` (pure, shared with the printed score sheets);
 `play.hand_winds` is the same function.

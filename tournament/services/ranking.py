@@ -1,6 +1,6 @@
 """The ranking: table points per session and the order of the standings. Pure: no database, no Flask.
 
-Rules (shared rules README, "Ranking"): at each table the four session scores give table points
+Rules (docs/rules/README.md, "Table points and the ranking"): at each table the four session scores give table points
 4-2-1-0 (the tournament's list); tied players share the points of the places they span, exactly
 (two tied first: 3 each; all four tied: 1.75 each). Players are ordered by total table points,
 then total score, then the tournament's tie-breaks in its order; players equal on all of these

@@ -153,11 +153,3 @@ def succeeded(email: str, device: str | None = None) -> None:
     unit of work: should the request fail after all, they stay counted). Through a trusted device, those of
     the device only: guesses at the account from elsewhere keep slowing the elsewhere down."""
     db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == _key(email, device)))
-
-
-def failures(email: str) -> int:
-    """Failures for `email` in the current window."""
-    return db.session.scalar(
-        select(func.count()).select_from(LoginAttempt)
-        .where(LoginAttempt.email == _key(email), LoginAttempt.created_at > utcnow() - _window())
-    ) or 0
