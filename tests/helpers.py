@@ -70,7 +70,8 @@ def rename_player(t: Tournament, player_id: int, first_name: str) -> None:
     db.session.commit()
 
 
-def seated(session: TournamentSession) -> list[int]:
+def seated_ids(session: TournamentSession) -> list[int]:
+    """Every seated player's id, in seat order (not the `seated` fixture: that is a table in play)."""
     return [seat.player_id for seat in session.seats]
 
 
@@ -128,6 +129,7 @@ class AuthActions:
 
 VALID_22 = "123456789m123s5p5p"  # Pure Straight 16, Concealed 2, All Chows 2, Mixed Double Chow 1, Single Wait 1
 UNDER_5 = "[234m][456p][678s]22s23s4s"  # All Chows, All Simples, Mixed Double Chow: 5 points
+BIG_HAND = "111222333m444p55p"  # Four Concealed Pungs, Pure Shifted Pungs ...: 91
 NOT_WINNING = "123m456p789s2345sE"
 
 
@@ -192,3 +194,230 @@ def register(api: Api, tid: int, count: int, prefix: str = "P", **extra) -> list
 def check_in_all(api: Api, tid: int, ids: list[int]) -> None:
     for pid in ids:
         api.post(f"/tournaments/{tid}/players/{pid}/checkin", expect=200)
+
+
+# --- tournaments played for the export and backup tests --------------------------------------------------
+
+EMA_HEADER_LINE = "Place,First Name,Last Name,EMA number,Table points,Score,Country"
+EMA_COUNTRIES = ["FI", "SE", "DE", "FR", "NL", "GB", "IT", "DK"]
+
+
+def played_one_session(t: Tournament) -> Tournament:
+    """8 players, one session of one played, both tables scored by totals; table 2 has a tie for second."""
+    from tournament.services import draws as draw_service
+    from tournament.services import play, scoring
+    from tournament.services import registration as reg
+
+    t.session_count = 1
+    for i in range(8):
+        reg.check_in(reg.add_player(t, reg.PlayerData(
+            first_name=f"Éva{i}", last_name=f"Łukasz{i}", country=EMA_COUNTRIES[i], ema_number=f"0400{i:04d}")))
+    draw_service.draw_next(t, seed=3)
+    play.start_session(t, 1)
+    session = play.get_session(t, 1)
+    for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
+        ids = [sp.player_id for sp in play.table_players(session, table)]
+        scoring.enter_totals(t, 1, table, dict(zip(ids, scores, strict=True)), None)
+    scoring.finish_session(t, 1)
+    db.session.commit()
+    return t
+
+
+def players_of(t: Tournament) -> list[Player]:
+    return list(db.session.scalars(db.select(Player).where(Player.tournament_id == t.id).order_by(Player.id)))
+
+
+def demo_played(organiser: User, referee: User) -> Tournament:
+    """The demo: 34 players (2 substitutes), every session planned, session 1 played and finished with a false
+    mahjong, a penalty and a correction in its history, session 2 half-way; plus a referee on the staff, a
+    cancelled penalty, clock events and a withdrawn player."""
+    from datetime import timedelta
+
+    from tournament.services import clock, penalties, play, scoring
+    from tournament.services.demo import load_demo
+    from tournament.services.tournaments import add_staff
+
+    t, _ = load_demo(players=32, seed=7, owner_email=organiser.email)
+    add_staff(t, referee.email, "referee")
+    session2 = t.sessions[1]
+    first_player = session2.seats[0].player_id
+    cancelled = penalties.give_penalty(t, player_id=first_player, session_number=2, amount=20,
+                                       reason="Slow play", user=referee, hand_number=3)
+    penalties.cancel_penalty(t, cancelled.id, "Wrong table", organiser)
+    now = utcnow()
+    clock.start(t, 2, organiser, now=now)
+    clock.extend(t, 2, 300, referee, table=1, now=now + timedelta(minutes=1))
+    clock.pause(t, 2, referee, now=now + timedelta(minutes=2))
+    # Session 2, table 2: a substitute comes in for the rest of the session (MERS 4).
+    from tournament.services import registration, substitutions
+    from tournament.services.registration import PlayerData
+
+    sub = registration.add_player(t, PlayerData(first_name="Sami", last_name="Sijainen", is_substitute=True))
+    entered = [h.number for h in scoring.table_hands(t, 2, 2)]
+    outgoing = play.table_players(session2, 2)[1].player_id
+    substitutions.substitute(t, 2, 2, out_player_id=outgoing, in_player_id=sub.id,
+                             from_hand=max(entered, default=0) + 1, reason="ill", user=referee)
+    # Session 3: table 1 scored by the sheet's totals only.
+    play.start_session(t, 3)
+    ids = play.table_players(play.get_session(t, 3), 1)
+    scoring.enter_totals(t, 3, 1, dict(zip([p.player_id for p in ids], (60, -10, -20, -30), strict=True)), referee)
+    last = t.sessions[-1]
+    withdrawn = next(p for p in players_of(t) if p.id not in {s.player_id for s in last.seats})
+    withdrawn.status = PlayerStatus.WITHDRAWN
+    db.session.commit()
+    return t
+
+
+def _players_as_positions(value, player_at: dict[int, int]):
+    if value is None:
+        return None
+    if "substitution" in value:
+        sub = value["substitution"]
+        return {"substitution": {**sub, "out_player_id": player_at[sub["out_player_id"]],
+                                 "in_player_id": player_at[sub["in_player_id"]]}}
+    if "payments" in value:
+        value["payments"] = {player_at[int(pid)]: d for pid, d in value["payments"].items()}
+        value["false_mahjongs"] = [{**c, "player_id": player_at[c["player_id"]]} for c in value["false_mahjongs"]]
+        for key in ("winner_id", "discarder_id"):
+            if value.get(key) is not None:
+                value[key] = player_at[value[key]]
+        return value
+    if "amount" in value:
+        return {**value, "player_id": player_at[value["player_id"]]}
+    return {player_at[int(pid)]: score for pid, score in value.items()}
+
+
+def comparable(document: dict) -> dict:
+    """The document without what must differ between the original and its copy: every id (renumbered), the
+    name (made unique) and the importer's own organiser place when the original did not have one."""
+    import copy
+
+    from tournament.services.backup import CHILD_MODELS
+
+    doc = copy.deepcopy(document)
+    doc["tournament"].pop("name")
+    doc["tournament"].pop("version")  # every row of a copy starts at version 1
+    for name in (m.__tablename__ for m in CHILD_MODELS):
+        order = {row["id"]: i for i, row in enumerate(doc[name])}
+        for row in doc[name]:
+            row["id"] = order[row["id"]]
+            row.pop("version", None)
+    # The history names players by id: as positions too (snapshot ids of hands and penalties are left as
+    # they were written, the id the row had then).
+    # The importer's organiser place is added after the confirmed staff: compare the places, not their order.
+    doc["tournament_staff"] = sorted(({k: v for k, v in row.items() if k != "id"} for row in doc["tournament_staff"]),
+                                     key=lambda row: row["user"])
+    player_at = {row["id"]: i for i, row in enumerate(document["players"])}
+    for change in doc["score_changes"]:
+        for side in ("before", "after"):
+            change[side] = _players_as_positions(change[side], player_at)
+    # References become positions in their table: the same in both when the rows are in the same order.
+    positions = {name: {row_id: i for i, row_id in enumerate(r["id"] for r in document[name])}
+                 for name in (m.__tablename__ for m in CHILD_MODELS)}
+    for model in CHILD_MODELS:
+        for column in model.__table__.columns:
+            fk = next(iter(column.foreign_keys), None)
+            target = fk.column.table.name if fk else None
+            if target in positions and column.name != "id":
+                for row, original in zip(doc[model.__tablename__], document[model.__tablename__], strict=True):
+                    if original[column.name] is not None:
+                        row[column.name] = positions[target][original[column.name]]
+    return doc
+
+
+def standing_rows(t: Tournament) -> list[str]:
+    """The standings with player names for ids, one JSON line a row: equal between a tournament and its copy."""
+    import json
+
+    from tournament.services.standings import standings
+
+    names = {p.id: p.full_name for p in players_of(t)}
+    rows = []
+    for row in standings(t).rows:
+        item = dataclasses.asdict(row)
+        item["player_id"] = names[item["player_id"]]
+        rows.append(json.dumps(item, default=str, sort_keys=True))
+    return rows
+
+
+def row_counts() -> dict[str, int]:
+    return {table.name: db.session.scalar(db.select(db.func.count()).select_from(table))
+            for table in db.metadata.sorted_tables}
+
+
+# --- PDFs and names in every script ------------------------------------------------------------------------
+
+NAME_LIMIT = 80  # first and last name, each (models.players)
+SCRIPTS = {
+    "latin": ("Wolfeschlegelsteinhausen-Bergerdorff", "W"),
+    "cyrillic": ("Щербаковская-Жмышенко", "Ж"),
+    "cjk": ("龍鑫", "鑫"),
+    "hangul": ("김민준", "뷁"),
+    "arabic": ("عبدالرحمن", "ش"),
+    "hebrew": ("אברהם", "ש"),
+    "thai": ("สมชาย", "ก"),
+    "devanagari": ("राहुल", "श"),
+}
+
+
+def fill(word: str, length: int, spaced: bool = True) -> str:
+    """`word` repeated (with spaces between) to exactly `length` characters, not ending in a space."""
+    text = ((word + " ") if spaced else word) * length
+    text = text[:length]
+    return text if not text.endswith(" ") else text[:-1] + word[0]
+
+
+def longest_name(script: str) -> str:
+    word, letter = SCRIPTS[script]
+    return f"{fill(word, NAME_LIMIT)} {letter * NAME_LIMIT}"
+
+
+def pdf_text(data: bytes) -> list[str]:
+    """Each page's text, read back with pypdf."""
+    import io
+
+    import pypdf
+
+    assert data.startswith(b"%PDF")
+    return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+
+
+def form_fields(client, url: str) -> dict[str, str | list[str]]:
+    """What a browser would send back unchanged from the form on `url`: every input, select and textarea with
+    its current value (a field repeated, as a list). Hidden fields, CSRF token and version included."""
+    from html.parser import HTMLParser
+
+    fields: dict[str, list[str]] = {}
+
+    class Reader(HTMLParser):
+        select: str | None = None
+        textarea: str | None = None
+
+        def handle_starttag(self, tag, attrs):
+            a = dict(attrs)
+            name = a.get("name")
+            if tag == "input" and name and a.get("type") not in ("submit", "button", "checkbox", "radio"):
+                fields.setdefault(name, []).append(a.get("value") or "")
+            elif tag == "input" and name and "checked" in a:
+                fields.setdefault(name, []).append(a.get("value") or "on")
+            elif tag == "select":
+                self.select = name
+            elif tag == "option" and self.select and "selected" in a:
+                fields.setdefault(self.select, []).append(a.get("value") or "")
+            elif tag == "textarea" and name:
+                self.textarea = name
+                fields.setdefault(name, []).append("")
+
+        def handle_endtag(self, tag):
+            if tag == "select":
+                self.select = None
+            elif tag == "textarea":
+                self.textarea = None
+
+        def handle_data(self, data):
+            if self.textarea:
+                fields[self.textarea][-1] += data.removeprefix("\n") if not fields[self.textarea][-1] else data
+
+    html = client.get(url).get_data(as_text=True)
+    Reader().feed(html)
+    return {name: values[0] if len(values) == 1 else values for name, values in fields.items()}

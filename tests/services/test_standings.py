@@ -309,9 +309,9 @@ def test_the_number_of_queries_does_not_grow_with_the_tournament(tournament, pla
     play_tournament(tournament, players, 2)
     queries, result = count_queries(tournament)
     assert len(result.rows) == players
-    # the results version, then sessions, players, seats, payments, tables and totals, penalties;
-    # then one session's seven
-    assert queries == 1 + 6 + 7
+    # the results version, then sessions, players, seats, payments, tables and totals, substitutions,
+    # penalties; then one session's eight
+    assert queries == 1 + 7 + 8
     # Asked again with nothing changed: the version query alone.
     with QueryCounter() as again:
         assert standings(tournament) is result

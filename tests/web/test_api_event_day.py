@@ -164,3 +164,162 @@ def test_the_ladder_counts_the_same_foul_in_the_session(app_ctx, api):
     assert ladder[f"{east}|Slow play"] == 10  # a warning, then 5: next 10 (MERS 3.1)
     assert ladder[f"{east}|Conduct"] == 5
     assert f"{south}|Slow play" not in ladder  # the others start with a warning
+
+
+# ----------------------------------------------------------------------------- substitutions (defect 1)
+
+
+def _session_with_a_substitute(api: Api) -> tuple[int, list[int], int]:
+    """8 players and a registered substitute, session 1 in play; returns (tid, table 1's seats E S W N, sub)."""
+    tid, ids = _tournament(api, 8)
+    substitute = register(api, tid, 1, prefix="S", substitute=True)[0]
+    check_in_all(api, tid, ids)
+    drawn = api.post(f"/tournaments/{tid}/sessions/1/draw", {"seed": 3}, expect=201).get_json()
+    api.post(f"/tournaments/{tid}/sessions/1/start", expect=200)
+    return tid, [seat["player_id"] for seat in drawn["tables"][0]["seats"]], substitute
+
+
+def _hand(api: Api, tid: int, number: int, winner: int, discarder: int, expect: int | None = 201):
+    return api.post(f"/tournaments/{tid}/sessions/1/tables/1/hands",
+                    {"number": number, "result": "win", "winner_id": winner, "discarder_id": discarder,
+                     "hand": VALID_22}, expect=expect)
+
+
+def test_a_substitute_plays_from_the_hand_given(api):
+    tid, (east, south, west, north), sub = _session_with_a_substitute(api)
+    url = f"/tournaments/{tid}/sessions/1/tables/1/substitutions"
+    for number in (1, 2):
+        _hand(api, tid, number, east, south)
+    # Was: "already in play: its seating can no longer be redrawn", and the substitute's hands went to the
+    # absent player.
+    answer = api.post(url, {"out_player_id": south, "in_player_id": sub, "from_hand": 3, "reason": "ill"},
+                      expect=201).get_json()
+    assert {"id", "out_player_id", "in_player_id", "from_hand", "reason"} <= set(answer)
+    assert (answer["out_player_id"], answer["in_player_id"], answer["from_hand"]) == (south, sub, 3)
+    # From hand 3 the outgoing player is not at the table; the incoming one wins, discards and pays.
+    assert _hand(api, tid, 3, south, east, expect=None).status_code in (400, 422)
+    assert _hand(api, tid, 3, east, south, expect=None).status_code in (400, 422)
+    third = _hand(api, tid, 3, sub, east).get_json()
+    assert third["payments"][str(sub)] == 46 and str(south) not in third["payments"]
+    fourth = _hand(api, tid, 4, east, sub).get_json()
+    assert fourth["payments"][str(sub)] == -30
+    rows = _rows(api, tid)
+    # Hands 1-2 stay South's (-60); the substitute is never ranked; the seat scores no table points (MERS
+    # 4.1.2: ill during the session), the other three take 4, 2, 1 by their scores.
+    assert rows[south]["score"] == -60 and rows[south]["table_points"] == 0
+    assert sub not in rows
+    assert rows[east]["table_points"] == 4  # +46 +46 -30 +46
+    assert {rows[west]["table_points"], rows[north]["table_points"]} == {1.5}  # -32 each: 2 and 1 shared
+    listed = api.get(f"/tournaments/{tid}/sessions/1/substitutions", expect=200).get_json()["substitutions"]
+    assert [s["in_player_id"] for s in listed] == [sub]
+
+
+def test_a_late_players_substitute_plays_the_table(api):
+    tid, (east, south, west, north), sub = _session_with_a_substitute(api)
+    api.post(f"/tournaments/{tid}/sessions/1/tables/1/substitutions",
+             {"out_player_id": east, "in_player_id": sub, "from_hand": 1, "reason": "late"}, expect=201)
+    _hand(api, tid, 1, sub, south)
+    rows = _rows(api, tid)
+    assert rows[east]["table_points"] == 0  # missed the session (MERS 4.3)
+    assert rows[south]["table_points"] == 0 and rows[west]["table_points"] == rows[north]["table_points"] == 1.5
+
+
+@pytest.mark.parametrize("change, status, field", [
+    ({"in_player_id": "seated elsewhere"}, 409, "in_player_id"),
+    ({"out_player_id": "at another table"}, 409, "out_player_id"),
+    ({"from_hand": 0}, 422, "from_hand"),
+    ({"from_hand": 17}, 422, "from_hand"),
+    ({"reason": "bored"}, 422, "reason"),
+    ({"in_player_id": "the outgoing one"}, 400, "in_player_id"),
+])
+def test_substitution_refusals(api, change, status, field):
+    tid, (east, south, west, north), sub = _session_with_a_substitute(api)
+    other_table = api.get(f"/tournaments/{tid}/sessions/1", expect=200).get_json()["tables"][1]["seats"]
+    names = {"seated elsewhere": other_table[0]["player_id"], "at another table": other_table[1]["player_id"],
+             "the outgoing one": south}
+    body = {"out_player_id": south, "in_player_id": sub, "from_hand": 3, "reason": "ill"}
+    body.update({key: names.get(value, value) for key, value in change.items()})
+    assert_error(api.post(f"/tournaments/{tid}/sessions/1/tables/1/substitutions", body), status, field)
+    assert api.get(f"/tournaments/{tid}/sessions/1/substitutions").get_json()["substitutions"] == []
+
+
+def test_a_substitution_after_hands_already_entered_is_refused(api):
+    tid, (east, south, west, north), sub = _session_with_a_substitute(api)
+    _hand(api, tid, 3, east, south)
+    body = {"out_player_id": south, "in_player_id": sub, "from_hand": 2, "reason": "left"}
+    assert_error(api.post(f"/tournaments/{tid}/sessions/1/tables/1/substitutions", body), 409, "from_hand")
+
+
+def test_the_same_substitution_twice_is_stored_once(api):
+    tid, (east, south, west, north), sub = _session_with_a_substitute(api)
+    url = f"/tournaments/{tid}/sessions/1/tables/1/substitutions"
+    body = {"out_player_id": south, "in_player_id": sub, "from_hand": 3, "reason": "ill"}
+    api.post(url, body, expect=201)
+    assert_error(api.post(url, body), 409)  # the incoming player already plays in the session
+    assert len(api.get(f"/tournaments/{tid}/sessions/1/substitutions").get_json()["substitutions"]) == 1
+
+
+# ----------------------------------------------------------------------------- referee rulings (defect 4)
+
+
+def test_a_ruling_on_the_points_is_paid_and_the_engines_count_kept(api):
+    tid, ids = _tournament(api, 4)
+    east, south, west, north = _play_one_hand(api, tid, ids)
+    url = f"/tournaments/{tid}/sessions/1/tables/1/hands"
+    body = {"number": 2, "result": "win", "winner_id": east, "discarder_id": south, "hand": VALID_22,
+            "ruled_points": 20, "ruling": "Winning tile not shown: no Single Wait, no Concealed Hand (MERS 1.9)"}
+    hand = api.post(url, body, expect=201).get_json()
+    # Was: the engine's maximum always paid, the signed sheet's score not recordable.
+    assert (hand["fan_points"], hand["ruled_points"]) == (22, 20)
+    assert hand["ruling"].startswith("Winning tile not shown")
+    assert hand["payments"] == {str(east): 8 + 20 + 16, str(south): -(8 + 20), str(west): -8, str(north): -8}
+    assert hand["total"] == 20
+    listed = api.get(url, expect=200).get_json()["hands"][1]
+    assert (listed["fan_points"], listed["ruled_points"]) == (22, 20)
+    # A correction without the ruling pays the engine's count again.
+    corrected = api.put(f"{url}/2", {**body, "ruled_points": None, "ruling": None, "version": hand["version"]},
+                        expect=200).get_json()
+    assert corrected["ruled_points"] is None and corrected["payments"][str(south)] == -30
+
+
+@pytest.mark.parametrize("ruled, ruling, field", [
+    (23, "more than the engine", "ruled_points"),
+    (7, "under the minimum", "ruled_points"),
+    (12, None, "ruling"),
+    (12, "   ", "ruling"),
+    (None, "a ruling without points", "ruled_points"),
+])
+def test_a_ruling_is_within_8_and_the_engines_points(api, ruled, ruling, field):
+    tid, ids = _tournament(api, 4)
+    east, south, west, north = _play_one_hand(api, tid, ids)
+    body = {"number": 2, "result": "win", "winner_id": east, "discarder_id": south, "hand": VALID_22,
+            "ruled_points": ruled, "ruling": ruling}
+    assert_error(api.post(f"/tournaments/{tid}/sessions/1/tables/1/hands", body), 422, field)
+    assert len(api.get(f"/tournaments/{tid}/sessions/1/tables/1/hands").get_json()["hands"]) == 1
+
+
+# ----------------------------------------------------------------------------- time call between hands (defect 6)
+
+
+def test_hands_finished_before_the_time_call_can_still_be_entered(api):
+    tid, ids = _tournament(api, 4)
+    east, south, west, north = _play_one_hand(api, tid, ids)  # hand 1 typed in
+    # Hands 2-3 were finished before the gong but their paper sheet reaches the desk later.
+    url = f"/tournaments/{tid}/sessions/1/tables/1"
+    api.post(f"{url}/time", {"hand_in_progress": None, "last_hand_played": 3}, expect=200)
+    for number in (2, 3):  # was: "hand 2 was not played" (the limit was the last hand typed in)
+        api.post(f"{url}/hands", {"number": number, "result": "draw"}, expect=201)
+    assert_error(api.post(f"{url}/hands", {"number": 4, "result": "draw"}), 409)
+
+
+@pytest.mark.parametrize("body, status, field", [
+    ({"hand_in_progress": None}, 422, "last_hand_played"),
+    ({"hand_in_progress": None, "last_hand_played": 17}, 422, "last_hand_played"),
+    ({"hand_in_progress": None, "last_hand_played": -1}, 422, "last_hand_played"),
+    ({"hand_in_progress": 4, "last_hand_played": 3}, 422, "last_hand_played"),
+    ({"hand_in_progress": None, "last_hand_played": 0}, 409, "last_hand_played"),  # hand 1 is entered
+])
+def test_time_call_bodies(api, body, status, field):
+    tid, ids = _tournament(api, 4)
+    _play_one_hand(api, tid, ids)
+    assert_error(api.post(f"/tournaments/{tid}/sessions/1/tables/1/time", body), status, field)

@@ -13,11 +13,6 @@ HUGE = 2**31
 
 
 @pytest.fixture
-def api(client, organiser):
-    return Api(client, token_for(organiser))
-
-
-@pytest.fixture
 def tid(tournament) -> int:
     return tournament.id
 
@@ -66,7 +61,7 @@ def test_service_errors_keep_their_status_and_field(api):
 
 
 def test_token_only_no_cookie_no_csrf(client, organiser, tid):
-    from tests.conftest import login
+    from tests.helpers import login
 
     login(client, organiser.email)  # a logged-in browser session is not an API credential
     assert_error(client.post(f"/api/v1/tournaments/{tid}/players", json={}), 401)
@@ -77,7 +72,7 @@ def test_token_only_no_cookie_no_csrf(client, organiser, tid):
 
 
 def test_permissions(client, app_ctx, organiser, referee, tid):
-    from tests.conftest import make_user
+    from tests.helpers import make_user
 
     organiser_api = Api(client, token_for(organiser))
     pid = register(organiser_api, tid, 1)[0]
@@ -470,7 +465,7 @@ def test_penalties_contract(client, table, organiser, tid):
 
 
 @pytest.mark.parametrize(("change", "status", "field"), [
-    ({"amount": "10"}, 422, "amount"), ({"amount": 0}, 422, "amount"), ({"session": "1"}, 422, "session"),
+    ({"amount": "10"}, 422, "amount"), ({"amount": -1}, 422, "amount"), ({"session": "1"}, 422, "session"),
     ({"player_id": None}, 422, "player_id"), ({"hand": 17}, 422, "hand"), ({"reason": 5}, 422, "reason"),
     ({"session": 4}, 404, None), ({"reason": "  "}, 400, "reason"),
 ])

@@ -158,7 +158,7 @@ def test_time_called_with_no_hand_in_progress(setup):
     ref = api["referee"]
     hands = url(t, "/tables/2/hands")
     assert ref.post(hands, {"number": 1, "result": "draw"}).status_code == 201
-    body = ref.post(url(t, "/tables/2/time"), {"hand_in_progress": None}).get_json()
+    body = ref.post(url(t, "/tables/2/time"), {"hand_in_progress": None, "last_hand_played": 1}).get_json()
     assert body["tables"][1]["time_called"] is True and body["tables"][1]["hand_in_progress"] is None
     assert "time was called" in assert_error(ref.post(hands, {"number": 2, "result": "draw"}), 409)["error"].lower()
     assert_error(ref.post(url(t, "/tables/1/time"), {}), 422, "hand_in_progress")

@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import func, select
 
-from tests.conftest import csrf_token, login, make_user
-from tests.services.test_scoring import NOT_WINNING, UNDER_5, VALID_22
+from tests.helpers import NOT_WINNING, UNDER_5, VALID_22, csrf_token, login, make_user
 from tournament.extensions import db
 from tournament.models import Hand, Penalty, ScoreChange
-from tournament.services import draws as draw_service
 from tournament.services import play, scoring
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
 from tournament.services.scoring import HandData
 from tournament.services.tournaments import add_staff
-
-
-@pytest.fixture
-def in_play(tournament):
-    for i in range(8):
-        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
-    draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
-    db.session.commit()
-    ids = [sp.player_id for sp in play.table_players(play.get_session(tournament, 1), 1)]
-    return tournament, ids
 
 
 def base(t) -> str:
@@ -51,8 +35,8 @@ def hand_count() -> int:
     return db.session.scalar(select(func.count()).select_from(Hand))
 
 
-def test_session_and_table_pages_show_players_winds_and_missing_hands(organiser_client, in_play):
-    t, ids = in_play
+def test_session_and_table_pages_show_players_winds_and_missing_hands(organiser_client, seated):
+    t, ids = seated
     page = organiser_client.get(base(t)).get_data(as_text=True)
     assert "Table 1" in page and "Table 2" in page and "nothing entered yet" in page
     table = organiser_client.get(base(t) + "/tables/1")
@@ -63,8 +47,8 @@ def test_session_and_table_pages_show_players_winds_and_missing_hands(organiser_
     assert "Enter hand 1" in html
 
 
-def test_enter_a_win_through_the_form_then_correct_and_delete_it(organiser_client, in_play):
-    t, ids = in_play
+def test_enter_a_win_through_the_form_then_correct_and_delete_it(organiser_client, seated):
+    t, ids = seated
     url = base(t) + "/tables/1/hands/new"
     response = post(organiser_client, url, hand_form(ids, flowers=1), url + "?hand=1")
     assert response.status_code == 302, response.get_data(as_text=True)
@@ -95,8 +79,8 @@ def test_enter_a_win_through_the_form_then_correct_and_delete_it(organiser_clien
     assert "hand deleted" in history and "hand corrected" in history and "hand entered" in history
 
 
-def test_under_minimum_claim_is_refused_and_offered_as_false_mahjong(organiser_client, in_play):
-    t, ids = in_play
+def test_under_minimum_claim_is_refused_and_offered_as_false_mahjong(organiser_client, seated):
+    t, ids = seated
     url = base(t) + "/tables/1/hands/new"
     response = post(organiser_client, url, hand_form(ids, hand=UNDER_5, flowers=3), url)
     html = response.get_data(as_text=True)
@@ -120,8 +104,8 @@ def test_under_minimum_claim_is_refused_and_offered_as_false_mahjong(organiser_c
     assert hand.payment_map() == {ids[0]: -30, ids[1]: 10, ids[2]: 10, ids[3]: 10}
 
 
-def test_double_submit_stores_the_hand_once(organiser_client, in_play):
-    t, ids = in_play
+def test_double_submit_stores_the_hand_once(organiser_client, seated):
+    t, ids = seated
     url = base(t) + "/tables/1/hands/new"
     token = csrf_token(organiser_client, url)
     first = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids)})
@@ -134,8 +118,8 @@ def test_double_submit_stores_the_hand_once(organiser_client, in_play):
     assert other.status_code == 409 and hand_count() == 1
 
 
-def test_field_errors_are_next_to_the_field(organiser_client, in_play):
-    t, ids = in_play
+def test_field_errors_are_next_to_the_field(organiser_client, seated):
+    t, ids = seated
     url = base(t) + "/tables/1/hands/new"
     response = post(organiser_client, url, hand_form(ids, hand=NOT_WINNING, winner_id=ids[0], discarder_id=ids[0]), url)
     html = response.get_data(as_text=True)
@@ -152,8 +136,8 @@ def test_field_errors_are_next_to_the_field(organiser_client, in_play):
     assert hand_count() == 0
 
 
-def test_totals_only_table_through_the_form(organiser_client, in_play):
-    t, ids = in_play
+def test_totals_only_table_through_the_form(organiser_client, seated):
+    t, ids = seated
     url = base(t) + "/tables/2/totals"
     bad = post(organiser_client, url, {"version": 1, **{f"scores-{i}": 10 for i in range(4)}}, url)
     assert bad.status_code == 422 and "sum to zero" in bad.get_data(as_text=True)
@@ -163,8 +147,8 @@ def test_totals_only_table_through_the_form(organiser_client, in_play):
     assert scoring.table_sheet(t, 1, 2).mode == "totals"
 
 
-def test_penalty_given_and_cancelled_through_the_pages(client, in_play):
-    t, ids = in_play
+def test_penalty_given_and_cancelled_through_the_pages(client, seated):
+    t, ids = seated
     referee = make_user("ref@example.org", "referee")
     add_staff(t, referee.email, "referee")
     db.session.commit()
@@ -184,12 +168,12 @@ def test_penalty_given_and_cancelled_through_the_pages(client, in_play):
     assert db.session.get(Penalty, penalty.id).is_cancelled
     page = client.get(url).get_data(as_text=True)
     assert "<s>slow play</s>" in page and "wrong table" in page
-    bad = post(client, url, {"player_id": ids[2], "session": 1, "amount": 0, "reason": "x"}, url)
+    bad = post(client, url, {"player_id": ids[2], "session": 1, "amount": -1, "reason": "x"}, url)
     assert bad.status_code == 422 and db.session.scalar(select(func.count()).select_from(Penalty)) == 1
 
 
-def test_closing_a_session_runs_the_check(organiser_client, in_play):
-    t, ids = in_play
+def test_closing_a_session_runs_the_check(organiser_client, seated):
+    t, ids = seated
     url = base(t) + "/finish"
     response = post(organiser_client, url, {}, base(t))
     assert response.status_code == 302
@@ -199,8 +183,8 @@ def test_closing_a_session_runs_the_check(organiser_client, in_play):
     assert play.get_session(t, 1).status == "finished"
 
 
-def test_outsiders_and_wrong_ids(client, in_play, organiser):
-    t, ids = in_play
+def test_outsiders_and_wrong_ids(client, seated, organiser):
+    t, ids = seated
     assert client.get(base(t) + "/tables/1").status_code == 302  # to the login page
     stranger = make_user("stranger@example.org", "referee")
     db.session.commit()
@@ -214,8 +198,8 @@ def test_outsiders_and_wrong_ids(client, in_play, organiser):
     assert client.get(f"/manage/tournaments/{t.id}/play/7").status_code == 404
 
 
-def test_refused_entry_writes_nothing_to_the_history(organiser_client, in_play):
-    t, ids = in_play
+def test_refused_entry_writes_nothing_to_the_history(organiser_client, seated):
+    t, ids = seated
     scoring.enter_hand(t, 1, 1, HandData(number=2, result="draw"), None)
     db.session.commit()
     url = base(t) + "/tables/1/hands/new"
@@ -223,8 +207,8 @@ def test_refused_entry_writes_nothing_to_the_history(organiser_client, in_play):
     assert db.session.scalar(select(func.count()).select_from(ScoreChange)) == 1
 
 
-def test_swiss_draw_button_seats_ranking_neighbours_together(organiser_client, in_play):
-    t, ids = in_play
+def test_swiss_draw_button_seats_ranking_neighbours_together(organiser_client, seated):
+    t, ids = seated
     # Table 1 plays: its winner and runner-up lead the standings; table 2 enters only draws.
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=ids[0], discarder_id=ids[1],
                                          hand=VALID_22), None)

@@ -26,6 +26,7 @@ from tournament.models.scoring import (
     TableMode,
     TableTotal,
 )
+from tournament.models.substitutions import Substitution, SubstitutionReason
 from tournament.models.tournaments import (
     DRAW_SEPARATIONS,
     END_RULES,
@@ -60,6 +61,8 @@ __all__ = [
     "SEAT_WIND_NAMES",
     "DrawMethod",
     "Seat",
+    "Substitution",
+    "SubstitutionReason",
     "SessionStatus",
     "TournamentSession",
     "END_RULES",

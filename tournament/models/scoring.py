@@ -88,7 +88,10 @@ class Hand(db.Model):
     kong: Mapped[bool] = mapped_column(default=False)
     # The engine's verdict, kept with the hand: [{"name", "points", "count"}], flowers excluded.
     fans: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list)
-    fan_points: Mapped[int] = mapped_column(default=0)
+    fan_points: Mapped[int] = mapped_column(default=0)  # the engine's count, kept whatever was ruled
+    # A referee's ruling on the points (8 <= ruled <= fan_points), paid instead of fan_points, and its text.
+    ruled_points: Mapped[int | None]
+    ruling: Mapped[str] = mapped_column(String(500), default="", server_default="")
     entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     entered_by_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     entered_at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -109,9 +112,14 @@ class Hand(db.Model):
         return self.result == HandResult.WIN and self.discarder_id is None
 
     @property
+    def points(self) -> int:
+        """The fan points paid: the referee's ruled value when there is one, else the engine's count."""
+        return self.fan_points if self.ruled_points is None else self.ruled_points
+
+    @property
     def base(self) -> int:
-        """Fan points plus flowers: what the discarder (or everyone, self-drawn) pays on top of 8."""
-        return self.fan_points + self.flowers
+        """Points plus flowers: what the discarder (or everyone, self-drawn) pays on top of 8."""
+        return self.points + self.flowers
 
     def payment_map(self) -> dict[int, int]:
         return {p.player_id: p.delta for p in self.payments}

@@ -42,6 +42,7 @@ from tournament.models import (
     ScoreChange,
     Seat,
     SessionTable,
+    Substitution,
     TableTotal,
     Tournament,
     TournamentSession,
@@ -59,9 +60,11 @@ FORMAT_VERSION = 1
 
 # Child tables in an order where every row's references come earlier; the document key is the table name.
 CHILD_MODELS: tuple[type[db.Model], ...] = (
-    TournamentStaff, Player, TournamentSession, Seat, SessionTable, TableTotal, Hand, HandPayment,
+    TournamentStaff, Player, TournamentSession, Seat, Substitution, SessionTable, TableTotal, Hand, HandPayment,
     FalseMahjong, Penalty, ClockEvent, ScoreChange,
 )
+# Tables added after format 1 was defined: a backup made before them has none of their rows.
+ADDED_TABLES = {"substitutions"}
 # Tables of a tournament deliberately left out: a players CSV kept between its preview and its confirmation
 # is work in progress of one organiser, not part of the event.
 LEFT_OUT = {"player_imports"}
@@ -70,6 +73,8 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("tournaments", "penalties_affect_table_points"): True,
     ("tournaments", "foul_types"): None,
     ("penalties", "foul"): "",
+    ("hands", "ruled_points"): None,
+    ("hands", "ruling"): "",
 }
 
 
@@ -152,6 +157,7 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
         "players": Player.tournament_id == t.id,
         "tournament_sessions": TournamentSession.tournament_id == t.id,
         "seats": Seat.session_id.in_(session_ids),
+        "substitutions": Substitution.session_id.in_(session_ids),
         "session_tables": SessionTable.session_id.in_(session_ids),
         "table_totals": TableTotal.table_id.in_(table_ids),
         "hands": Hand.session_id.in_(session_ids),
@@ -297,6 +303,7 @@ class _Reader:
             raise _refuse("format_version", f"format {version} is unknown here; this server reads format 1.")
         tables: dict[str, Table] = {m.__tablename__: m.__table__ for m in CHILD_MODELS}  # type: ignore[misc]
         expected = {"format_version", "tournament", *tables}
+        doc = {**dict.fromkeys(ADDED_TABLES & tables.keys(), []), **doc}
         if missing := sorted(expected - doc.keys()):
             raise _refuse(missing[0], "is missing.")
         if extra := sorted(set(doc) - expected):
@@ -447,6 +454,13 @@ def _check_snapshot(value: Any, path: str, players: set[int]) -> None:
         return
     if not isinstance(value, dict):
         raise _refuse(path, "must be a JSON object or null.")
+    if "substitution" in value:
+        sub = value["substitution"]
+        if not isinstance(sub, dict):
+            raise _refuse(f"{path}.substitution", "must be an object.")
+        for key in ("out_player_id", "in_player_id"):
+            _player_ref(sub.get(key), f"{path}.substitution.{key}", players)
+        return
     if "payments" in value:
         payments, claims = value["payments"], value.get("false_mahjongs", [])
         if not isinstance(payments, dict) or not all(is_int(d) for d in payments.values()):
@@ -478,6 +492,11 @@ def _renumber_players(value: dict[str, Any] | None, players: dict[int, int]) -> 
     if value is None:
         return None
     value = dict(value)
+    if "substitution" in value:
+        sub = dict(value["substitution"])
+        for key in ("out_player_id", "in_player_id"):
+            sub[key] = players[int(sub[key])]
+        return {**value, "substitution": sub}
     if "payments" in value:
         value["payments"] = {str(players[int(pid)]): d for pid, d in value["payments"].items()}
         value["false_mahjongs"] = [{**c, "player_id": players[c["player_id"]]}

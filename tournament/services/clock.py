@@ -323,12 +323,21 @@ def _entered_numbers(session: TournamentSession, table_number: int) -> list[int]
 
 
 def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | None, user: User | None,
-              now: datetime | None = None) -> ClockState:
+              now: datetime | None = None, last_hand_played: int | None = None) -> ClockState:
     """Time is called at a table while `hand_in_progress` was being played (None: between hands). Under the
-    stop-immediately rule that hand is stored at once as not scored (no payments)."""
+    stop-immediately rule that hand is stored at once as not scored (no payments).
+
+    Between hands, `last_hand_played` is the last hand finished before the gong, whether or not it is typed in
+    yet: the hands up to it may still be entered from the paper sheet (without it, the last hand entered; a
+    hand finished and not yet typed in was refused)."""
     if hand_in_progress is not None and (isinstance(hand_in_progress, bool) or not isinstance(hand_in_progress, int)
                                          or not 1 <= hand_in_progress <= HANDS_PER_SESSION):
         raise ServiceError(f"The hand in progress is 1 to {HANDS_PER_SESSION}, or none.", field="hand_in_progress")
+    if last_hand_played is not None and (
+            hand_in_progress is not None or isinstance(last_hand_played, bool)
+            or not isinstance(last_hand_played, int) or not 0 <= last_hand_played <= HANDS_PER_SESSION):
+        raise ServiceError(f"Between hands, the last hand played is 0 to {HANDS_PER_SESSION} (with a hand in "
+                           "progress, leave it out).", field="last_hand_played")
     session = _session_for_action(t, number)
     now = _now(now)
     row = play.session_table(session, table, lock=True)  # 404 for a missing table; serialises with hand entry
@@ -341,6 +350,11 @@ def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | No
         _refuse(f"Time was already called at table {table} ({was}). An organiser can undo it first.")
     entered = _entered_numbers(session, table)
     last = entered[-1] if entered else None
+    if last_hand_played is not None:
+        if last is not None and last > last_hand_played:
+            raise ConflictError(f"Hand {last} is already entered at table {table}: the last hand played is "
+                                f"{last} or later.", field="last_hand_played")
+        last = last_hand_played
     if hand_in_progress is not None:
         later = [n for n in entered if n > hand_in_progress]
         if later:

@@ -25,6 +25,7 @@ from tournament.models import (
     Seat,
     SessionStatus,
     SessionTable,
+    Substitution,
     TableMode,
     TableTotal,
     Tournament,
@@ -81,6 +82,31 @@ def table_players(session: TournamentSession, table_number: int) -> list[SeatedP
     if not seats:
         raise NotFound(f"Session {session.number} has no table {table_number}.")
     return [SeatedPlayer(start_wind=s.seat_wind, player=s.player) for s in seats]
+
+
+def substitutions_at(session: TournamentSession, table_number: int) -> list[Substitution]:
+    """The table's substitutions in the order they took effect."""
+    return list(db.session.scalars(
+        select(Substitution).where(Substitution.session_id == session.id, Substitution.table_number == table_number)
+        .order_by(Substitution.from_hand, Substitution.id)))
+
+
+def players_at_hand(session: TournamentSession, table_number: int, hand_number: int,
+                    substitutions: list[Substitution] | None = None) -> list[SeatedPlayer]:
+    """The four players of hand `hand_number`, E, S, W, N by starting seat: the drawn seats with every
+    substitution that took effect by that hand (the incoming player keeps the outgoing one's seat)."""
+    subs = substitutions_at(session, table_number) if substitutions is None else substitutions
+    return with_substitutions(table_players(session, table_number), subs, hand_number)
+
+
+def with_substitutions(players: list[SeatedPlayer], substitutions: list[Substitution],
+                       hand_number: int) -> list[SeatedPlayer]:
+    """The drawn players of a table as they sit at hand `hand_number` (no query)."""
+    for sub in substitutions:
+        if sub.from_hand <= hand_number:
+            players = [SeatedPlayer(start_wind=p.start_wind, player=sub.in_player) if p.player_id == sub.out_player_id
+                       else p for p in players]
+    return players
 
 
 def session_table(session: TournamentSession, table_number: int, *, lock: bool = False) -> SessionTable:

@@ -16,6 +16,7 @@ from sqlalchemy import select
 from tournament.constants import is_int
 from tournament.extensions import db
 from tournament.mcr import MCRError, settle_false_mahjong, settle_win
+from tournament.mcr.result import MINIMUM_POINTS
 from tournament.models import (
     HANDS_PER_SESSION,
     FalseMahjong,
@@ -26,6 +27,7 @@ from tournament.models import (
     ScoreChange,
     SessionStatus,
     SessionTable,
+    Substitution,
     TableMode,
     TableTotal,
     Tournament,
@@ -70,6 +72,10 @@ class HandData:
     wall_last: bool = False
     kong: bool = False
     false_mahjongs: tuple[FalseMahjongData, ...] = field(default_factory=tuple)
+    # A referee's ruling on the points (MERS 1.9: no wait fan or Last Tile for a winning tile not shown; the
+    # winner's own under-count stands): 8 <= ruled <= the engine's fan points, paid instead, with its text.
+    ruled_points: int | None = None
+    ruling: str = ""
 
 
 @dataclass(frozen=True)
@@ -88,6 +94,8 @@ class _Verdict:
     fan_points: int
     false_mahjongs: list[tuple[int, str, str, int]]  # (player, kind, tiles, amount to each other player)
     payments: dict[int, int]
+    ruled_points: int | None = None
+    ruling: str = ""
 
 
 # ----------------------------------------------------------------------------- the engine decides
@@ -144,7 +152,7 @@ def _false_mahjong_kind(
 def _decide(t: Tournament, session: TournamentSession, table_number: int, data: HandData) -> _Verdict:
     """Validate a hand against the table and the engine and work out its payments; writes nothing."""
     number = _check_number(data.number)
-    players = play.table_players(session, table_number)
+    players = play.players_at_hand(session, table_number, number)  # substitutes in from their hand on
     winds = play.hand_winds(number)
     payments = {seated.player_id: 0 for seated in players}
     if data.result not in (HandResult.WIN, HandResult.DRAW):
@@ -200,15 +208,39 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
         advice = " Record it as a false mahjong instead." if check.is_false_mahjong else ""
         raise HandRefused(f"Not a valid win: {check.reason}.{advice}", check,
                           field=check.field if check.field and check.field != "hand" else "hand")
+    ruled, ruling = _ruling(data, check.fan_points)
     try:
-        deltas = settle_win(winner, discarder, check.fan_points + data.flowers)
+        deltas = settle_win(winner, discarder, (check.fan_points if ruled is None else ruled) + data.flowers)
     except MCRError as exc:  # cannot happen after the checks above; refused rather than stored wrongly
         raise ServiceError(exc.message) from exc
     for s, delta in enumerate(deltas):
         payments[players[s].player_id] += delta
     fans = [{"name": f.name, "points": f.points, "count": f.count} for f in check.fans]
     return _Verdict(HandResult.WIN, data.winner_id, data.discarder_id, tiles, data.flowers, bool(data.last_tile),
-                    bool(data.wall_last), bool(data.kong), fans, check.fan_points, false_mahjongs, payments)
+                    bool(data.wall_last), bool(data.kong), fans, check.fan_points, false_mahjongs, payments,
+                    ruled, ruling)
+
+
+class RulingRefused(ServiceError):
+    status_code = 422
+
+
+def _ruling(data: HandData, fan_points: int) -> tuple[int | None, str]:
+    """The referee's ruled value and its text, checked: the engine's count stays recorded beside it."""
+    if data.ruled_points is None:
+        if (data.ruling or "").strip():
+            raise RulingRefused("A ruling's text goes with its ruled points: give both, or neither.",
+                                field="ruled_points")
+        return None, ""
+    ruled = data.ruled_points
+    if not is_int(ruled) or not MINIMUM_POINTS <= ruled <= fan_points:
+        raise RulingRefused(f"A ruled value is {MINIMUM_POINTS} to the engine's {fan_points} fan points: a ruling "
+                            "can take fans away (a winning tile not shown, the winner's own count), not add them.",
+                            field="ruled_points")
+    text = " ".join((data.ruling or "").split())
+    if not text or len(text) > 500:
+        raise RulingRefused("Say what the referee ruled (at most 500 characters).", field="ruling")
+    return (None, "") if ruled == fan_points and not text else (ruled, text)
 
 
 # ----------------------------------------------------------------------------- reading
@@ -233,7 +265,9 @@ def hand_summary(hand: Hand) -> dict[str, Any]:
         "kong": hand.kong,
         "fans": fans,
         "fan_points": hand.fan_points,
-        "total": hand.fan_points + hand.flowers if hand.result == HandResult.WIN else 0,
+        "ruled_points": hand.ruled_points,
+        "ruling": hand.ruling or None,
+        "total": hand.base if hand.result == HandResult.WIN else 0,
         "false_mahjongs": [
             {"player_id": fm.player_id, "kind": str(fm.kind), "hand": fm.tiles, "amount": fm.amount}
             for fm in hand.false_mahjongs
@@ -298,6 +332,8 @@ def _apply(hand: Hand, verdict: _Verdict) -> None:
     hand.kong = verdict.kong
     hand.fans = verdict.fans
     hand.fan_points = verdict.fan_points
+    hand.ruled_points = verdict.ruled_points
+    hand.ruling = verdict.ruling
     # Payments are updated in place (same four players): a delete and re-insert would trip the unique key.
     existing = {p.player_id: p for p in hand.payments}
     for player_id, delta in verdict.payments.items():
@@ -372,7 +408,7 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, hand_numb
 def record_not_scored(t: Tournament, session: TournamentSession, table_number: int, number: int,
                       user: User | None) -> Hand:
     """The hand in progress when time was called under the stop-immediately rule: stored with no payments."""
-    players = play.table_players(session, table_number)
+    players = play.players_at_hand(session, table_number, number)
     with changes():
         hand = Hand(session_id=session.id, table_number=table_number, number=number, result=HandResult.NOT_SCORED,
                     entered_by_id=user.id if user else None)
@@ -461,6 +497,7 @@ class HandRow:
     winds: play.HandWinds
     hand: Hand | None
     running: dict[int, int]  # player id -> session score after this hand (payments only)
+    players: list[play.SeatedPlayer] = field(default_factory=list)  # who sits at this hand (substitutions)
 
 
 @dataclass(frozen=True)
@@ -474,6 +511,12 @@ class TableSheet:
     missing: list[int]  # hand numbers still to enter (hands mode)
     not_played: list[int] = field(default_factory=list)  # after time was called: never played, not missing
     time_call: time_calls.TimeCall | None = None
+    substitutions: list[Substitution] = field(default_factory=list)
+
+    @property
+    def everyone(self) -> list[play.SeatedPlayer]:
+        """The drawn players and every substitute who came in, in that order."""
+        return [*self.players, *(play.SeatedPlayer(start_wind="", player=s.in_player) for s in self.substitutions)]
 
     @property
     def mode(self) -> str:
@@ -490,14 +533,16 @@ def table_sheet(t: Tournament, session_number: int, table_number: int) -> TableS
     table = db.session.scalar(select(SessionTable).where(
         SessionTable.session_id == session.id, SessionTable.table_number == table_number))
     hands = {h.number: h for h in table_hands(t, session_number, table_number)}
-    running = {p.player_id: 0 for p in players}
+    subs = play.substitutions_at(session, table_number)
+    running = {p.player_id: 0 for p in players} | {s.in_player_id: 0 for s in subs}
     rows = []
     for number in range(1, HANDS_PER_SESSION + 1):
         hand = hands.get(number)
         if hand is not None:
             for payment in hand.payments:
                 running[payment.player_id] = running.get(payment.player_id, 0) + payment.delta
-        rows.append(HandRow(number=number, winds=play.hand_winds(number), hand=hand, running=dict(running)))
+        rows.append(HandRow(number=number, winds=play.hand_winds(number), hand=hand, running=dict(running),
+                            players=play.with_substitutions(players, subs, number)))
     if table is not None and table.mode == TableMode.TOTALS:
         totals = {tt.player_id: tt.score for tt in table.totals}
         missing: list[int] = []
@@ -507,7 +552,7 @@ def table_sheet(t: Tournament, session_number: int, table_number: int) -> TableS
     call = time_calls.time_call(session, table_number)
     not_played = [n for n in missing if call is not None and n > call.limit]
     missing = [n for n in missing if n not in not_played]
-    return TableSheet(session, table_number, table, players, rows, totals, missing, not_played, call)
+    return TableSheet(session, table_number, table, players, rows, totals, missing, not_played, call, subs)
 
 
 def history(t: Tournament, session_number: int, table_number: int | None = None) -> list[ScoreChange]:

@@ -29,11 +29,13 @@ from tournament.models import (
     Seat,
     SessionStatus,
     SessionTable,
+    Substitution,
     TableMode,
     TableTotal,
     Tournament,
     TournamentSession,
 )
+from tournament.models.substitutions import keeps_table_points
 from tournament.services.ranking import Entrant, TableResult
 from tournament.services.standings.marker import ChangeMarker, changes_above
 
@@ -44,11 +46,13 @@ COUNTED_STATUSES = (SessionStatus.IN_PLAY.value, SessionStatus.FINISHED.value)
 class TableFacts:
     """The facts of one table of one session."""
 
-    seats: dict[int, str]            # player id -> seat wind
+    seats: dict[int, str]            # player id -> seat wind (a substitute: the seat they took)
     mode: str = TableMode.HANDS.value
     has_hands: bool = False
     payments: dict[int, int] | None = None
     totals: dict[int, int] | None = None
+    # (outgoing, incoming, from hand, reason) in the order they took effect
+    substitutions: list[tuple[int, int, int, str]] | None = None
 
     @property
     def counted(self) -> bool:
@@ -67,8 +71,19 @@ class TableFacts:
         """Score per player with the session's active penalties (by player id) deducted."""
         return {player_id: score - penalties.get(player_id, 0) for player_id, score in self.table_scores().items()}
 
+    def placed(self, scores: dict[int, int]) -> dict[int, int]:
+        """The players who are placed at the table for table points, with their scores: after a substitution
+        the outgoing player is not (MERS 4.3), nor the incoming one unless they took the seat's place (MERS
+        4.1-4.2, `keeps_table_points`): then the other three take 4, 2 and 1."""
+        eligible = dict(scores)
+        for out_id, in_id, from_hand, reason in self.substitutions or ():
+            eligible.pop(out_id, None)
+            if not keeps_table_points(reason, from_hand):
+                eligible.pop(in_id, None)
+        return eligible
 
-def _table_statements(some_tables: bool) -> tuple[Select, Select, Select]:
+
+def _table_statements(some_tables: bool) -> tuple[Select, Select, Select, Select]:
     """The seats, summed payments and tables with totals of the sessions whose ids are bound as `sessions` (a
     list); with `some_tables`, of the tables bound as `tables` alone (a list of (session id, table number)).
 
@@ -97,7 +112,11 @@ def _table_statements(some_tables: bool) -> tuple[Select, Select, Select]:
               .join(TournamentSession, TournamentSession.id == SessionTable.session_id)
               .outerjoin(TableTotal, TableTotal.table_id == SessionTable.id)
               .where(at(SessionTable)))
-    return seats, payments, totals
+    substitutions = (select(Substitution.session_id, Substitution.table_number, Substitution.out_player_id,
+                            Substitution.in_player_id, Substitution.from_hand, Substitution.reason)
+                     .join(TournamentSession, TournamentSession.id == Substitution.session_id)
+                     .where(at(Substitution)).order_by(Substitution.from_hand, Substitution.id))
+    return seats, payments, totals, substitutions
 
 
 _ALL_TABLES = _table_statements(some_tables=False)
@@ -129,7 +148,7 @@ def load_tables(session_key: dict[int, int],
     result: the session number): three queries. `only`, a list of (session id, table number), restricts the
     load to those tables."""
     tables: dict[tuple[int, int], TableFacts] = {}
-    seats, payments, totals = _ALL_TABLES if only is None else _SOME_TABLES
+    seats, payments, totals, substitutions = _ALL_TABLES if only is None else _SOME_TABLES
     values = {"sessions": list(session_key), "tables": list(only or ())}
 
     def table(session_id: int, number: int) -> TableFacts:
@@ -153,6 +172,10 @@ def load_tables(session_key: dict[int, int],
         if player_id is not None:
             facts.totals = facts.totals or {}
             facts.totals[player_id] = score
+    for session_id, number, out_id, in_id, from_hand, reason in _run(substitutions, values):
+        facts = table(session_id, number)
+        facts.substitutions = [*(facts.substitutions or ()), (out_id, in_id, from_hand, str(reason))]
+        facts.seats[in_id] = facts.seats.get(out_id, "")
     return tables
 
 
@@ -223,12 +246,15 @@ class TournamentFacts:
         by_session: dict[int, dict[int, int]] = defaultdict(dict)
         for (session, player_id), amount in self.penalties.items():
             by_session[session][player_id] = amount
-        return [
-            TableResult(session=session, table=number, scores=table.session_scores(by_session[session]),
-                        counted=table.counted,
-                        placing_scores=None if penalties_move_table_points else table.table_scores())
-            for (session, number), table in sorted(self.tables.items())
-        ]
+        results = []
+        for (session, number), table in sorted(self.tables.items()):
+            scores = table.session_scores(by_session[session])
+            placing = None if penalties_move_table_points else table.table_scores()
+            if table.substitutions:
+                placing = table.placed(scores if placing is None else placing)
+            results.append(TableResult(session=session, table=number, scores=scores, counted=table.counted,
+                                       placing_scores=placing))
+        return results
 
     def penalty_totals(self, upto: int | None = None) -> dict[int, int]:
         """Active penalty points per player, of the sessions numbered `upto` or less (default: all)."""

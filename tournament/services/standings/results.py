@@ -169,7 +169,7 @@ def session_results(t: Tournament, number: int) -> SessionResults:
     for (_, table_number), table in sorted(tables.items()):
         raw = table.table_scores()
         scores = table.session_scores(penalties)
-        placed_by = scores if t.penalties_affect_table_points else raw
+        placed_by = table.placed(scores if t.penalties_affect_table_points else raw)
         placings: dict[int, Placing] = (
             split_table_points(placed_by, t.table_points_list) if table.counted else {}
         )

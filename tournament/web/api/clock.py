@@ -15,7 +15,7 @@ from functools import wraps
 from typing import Any
 
 from flask import abort, g, request
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 from werkzeug.exceptions import HTTPException
 
 from tournament.extensions import csrf
@@ -45,6 +45,18 @@ class TimeCallInSchema(BodySchema):
     hand_in_progress = StrictInteger(
         required=True, allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION),
         metadata={"description": "The hand being played when time was called; null when between hands."})
+    last_hand_played = StrictInteger(
+        validate=validate.Range(min=0, max=HANDS_PER_SESSION),
+        metadata={"description": "Between hands (required with `hand_in_progress` null): the last hand finished "
+                                 "before time was called, typed in or not; hands up to it may still be "
+                                 "entered, later ones are a 409."})
+
+    @validates_schema
+    def _last_hand_between_hands(self, data: dict, **kwargs) -> None:
+        if data.get("hand_in_progress") is None and data.get("last_hand_played") is None:
+            raise ValidationError("Between hands, say the last hand played (0 to 16).", "last_hand_played")
+        if data.get("hand_in_progress") is not None and data.get("last_hand_played") is not None:
+            raise ValidationError("With a hand in progress, leave the last hand played out.", "last_hand_played")
 
 
 class ClockTableSchema(Schema):
@@ -178,7 +190,8 @@ def call_time(body: dict, t: Tournament, number: int, table: int):
     """Time called at a table, with the hand in progress (null: between hands). From then on a hand above
     it (or above the last hand entered, when null) is refused with a 409; under the `stop_immediately`
     rule the hand in progress is stored at once with zero payments. Calling it again is a 409."""
-    return clock_json(clock.call_time(t, number, table, body["hand_in_progress"], g.api_user))
+    return clock_json(clock.call_time(t, number, table, body["hand_in_progress"], g.api_user,
+                                      last_hand_played=body.get("last_hand_played")))
 
 
 @bp.route(f"{SESSION}/tables/<int:table>/time/undo", methods=["POST"])

@@ -51,6 +51,8 @@ def hand_data(body: dict[str, Any], number: int) -> HandData:
             FalseMahjongData(player_id=fm["player_id"], hand=fm.get("hand"), kind=fm.get("kind"))
             for fm in body.get("false_mahjongs") or ()
         ),
+        ruled_points=body.get("ruled_points"),
+        ruling=body.get("ruling") or "",
     )
 
 

@@ -19,13 +19,14 @@ from tournament.web.api import (
     players,
     sessions,
     standings,
+    substitutions,
     tournaments,
 )
 from tournament.web.api.common import JsonApi
 from tournament.web.api.openapi import ApiConventionsPlugin
 
 AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp,
-         backup.bp)
+         backup.bp, substitutions.bp)
 
 OPENAPI_CONFIG = {
     "API_TITLE": "MCR Tournament API",

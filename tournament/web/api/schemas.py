@@ -228,6 +228,11 @@ class HandInSchema(BodySchema):
     wall_last = StrictBoolean()
     kong = StrictBoolean()
     false_mahjongs = fields.List(fields.Nested(FalseMahjongInSchema))
+    ruled_points = StrictInteger(allow_none=True, metadata={
+        "description": "A referee's ruling on a win's points (8 to the engine's fan points), paid instead of the "
+                       "engine's count, which stays recorded; `ruling` says why. Outside that range: 422."})
+    ruling = fields.String(allow_none=True, validate=validate.Length(max=500),
+                           metadata={"description": "The ruling's text; required with `ruled_points`."})
 
 
 class HandCorrectionInSchema(HandInSchema):
@@ -266,8 +271,11 @@ class HandSchema(Schema):
     wall_last = fields.Boolean()
     kong = fields.Boolean()
     fans = fields.List(fields.Nested(FanSchema))
-    fan_points = fields.Integer(metadata={"description": "Fan points, flowers not counted."})
-    total = fields.Integer(metadata={"description": "Fan points plus flowers."})
+    fan_points = fields.Integer(metadata={"description": "The engine's fan points, flowers not counted."})
+    ruled_points = fields.Integer(allow_none=True, metadata={
+        "description": "The referee's ruled points, paid instead of `fan_points`; null without a ruling."})
+    ruling = fields.String(allow_none=True)
+    total = fields.Integer(metadata={"description": "The points paid (ruled or the engine's) plus flowers."})
     payments = fields.Dict(keys=fields.String(), values=fields.Integer(),
                            metadata={"description": "Score change per player id, false mahjongs included."})
     false_mahjongs = fields.List(fields.Nested(FalseMahjongSchema))

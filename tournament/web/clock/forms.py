@@ -39,6 +39,19 @@ class TimeCallForm(FlaskForm):
         default=NO_HAND,
     )
 
+    # Between hands: the last hand finished before the gong, typed in yet or not (MERS/EMA-2019: a hand finished
+    # before time counts; the paper sheet may reach the desk later).
+    last_hand_played = SelectField(
+        "Last hand finished",
+        choices=choices([("", "Last hand finished: as entered"),
+                         *[(str(n), f"Last finished: hand {n}") for n in range(0, HANDS_PER_SESSION + 1)]]),
+        default="",
+    )
+
     def hand(self) -> int | None:
         value = self.hand_in_progress.data
         return int(value) if value and value.isdigit() else None
+
+    def last_hand(self) -> int | None:
+        value = self.last_hand_played.data
+        return int(value) if value and value.isdigit() and self.hand() is None else None

@@ -163,7 +163,7 @@ def call_time(tournament_id: int, number: int, table: int):
 
     def call() -> int | None:
         hand = form.hand()
-        clock.call_time(t, number, table, hand, current_user)
+        clock.call_time(t, number, table, hand, current_user, last_hand_played=form.last_hand())
         return hand
 
     return form_post(_back(t, number), call, done, form=form, invalid="Choose the hand in progress (or none).")

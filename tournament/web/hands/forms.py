@@ -175,3 +175,21 @@ class TotalsForm(IdempotentForm):
         min_entries=4, max_entries=4,
     )
     submit = SubmitField("Save totals")
+
+
+class SubstitutionForm(IdempotentForm):
+    """A substitution at the table (MERS 4): who goes out, who comes in, from which hand, why."""
+
+    out_player_id = SelectField("Goes out", choices=[], validate_choice=False,
+                                validators=[InputRequired("Choose who goes out.")])
+    in_player_id = SelectField("Comes in", choices=[], validate_choice=False,
+                               validators=[InputRequired("Choose who comes in.")],
+                               description="Players seated nowhere in this session; substitutes first.")
+    from_hand = IntegerField("From hand", validators=[InputRequired("From which hand?"),
+                                                      NumberRange(1, HANDS_PER_SESSION, "A hand 1 to 16.")],
+                             render_kw={"min": 1, "max": HANDS_PER_SESSION, "inputmode": "numeric"})
+    reason = SelectField("Why", choices=[("late", "Late: the substitute plays the table"),
+                                         ("ill", "Ill"), ("left", "Left"),
+                                         ("disqualified", "Disqualified"), ("other", "Other")], default="ill")
+    note = StringField("Note (optional)", validators=[Optional(), Length(max=500)])
+    submit = SubmitField("Record the substitution")

@@ -25,8 +25,17 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from tournament.constants import MAX_ID
-from tournament.models import HANDS_PER_SESSION, SessionStatus, TableMode, Tournament
-from tournament.services import ConflictError, NotFound, ServiceError, ema, penalties, play, scoring
+from tournament.models import HANDS_PER_SESSION, PlayerStatus, SessionStatus, TableMode, Tournament
+from tournament.services import (
+    ConflictError,
+    NotFound,
+    ServiceError,
+    ema,
+    penalties,
+    play,
+    scoring,
+    substitutions,
+)
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
 from tournament.web.hands.forms import (
@@ -36,6 +45,7 @@ from tournament.web.hands.forms import (
     FinishForm,
     HandForm,
     PenaltyForm,
+    SubstitutionForm,
     TotalsForm,
 )
 from tournament.web.helpers import form_post, managed_tournament, refereed_tournament, show_service_error
@@ -45,6 +55,50 @@ bp = Blueprint("hands", __name__, url_prefix="/manage/tournaments/<int:tournamen
 
 def _labels(players: list[play.SeatedPlayer]) -> dict[int, str]:
     return {sp.player_id: sp.player.full_name for sp in players}
+
+
+def _hand_players(s, table: int, hand_number: int | None) -> list[play.SeatedPlayer]:
+    """The four players of that hand (substitutes in from their hand on); the drawn four without a number."""
+    if not isinstance(hand_number, int) or not 1 <= hand_number <= HANDS_PER_SESSION:
+        return play.table_players(s, table)
+    return play.players_at_hand(s, table, hand_number)
+
+
+def _substitution_form(t: Tournament, s, sheet) -> SubstitutionForm | None:
+    """The table page's substitution form, while the session is in play and the table is entered hand by hand."""
+    if s.status != SessionStatus.IN_PLAY or sheet.mode == TableMode.TOTALS:
+        return None
+    form = SubstitutionForm()
+    next_hand = sheet.missing[0] if sheet.missing else HANDS_PER_SESSION
+    now = sheet.rows[next_hand - 1].players or sheet.players
+    form.out_player_id.choices = [(str(sp.player_id), sp.player.full_name) for sp in now]
+    seated = {seat.player_id for seat in s.seats} | {sub.in_player_id for sub in substitutions.substitutions_of(t, s.number)}
+    free = [p for p in draw_service.registration.players_of(t)
+            if p.id not in seated and p.status in (PlayerStatus.REGISTERED, PlayerStatus.PRESENT)]
+    free.sort(key=lambda p: (not p.is_substitute, p.last_name.casefold(), p.first_name.casefold()))
+    form.in_player_id.choices = [(str(p.id), p.full_name + (" (substitute)" if p.is_substitute else ""))
+                                 for p in free]
+    if not form.from_hand.data:
+        form.from_hand.data = next_hand
+    return form
+
+
+@bp.route("/<int:number>/tables/<int:table>/substitutions", methods=["POST"])
+@login_required
+def substitute(tournament_id: int, number: int, table: int):
+    t = refereed_tournament(tournament_id)
+    form = SubstitutionForm()
+
+    def record():
+        return substitutions.substitute(
+            t, number, table, out_player_id=_version(form.out_player_id.data),
+            in_player_id=_version(form.in_player_id.data), from_hand=form.from_hand.data,
+            reason=form.reason.data, user=current_user, note=form.note.data or "")
+
+    return form_post(_table_url(t, number, table) + "#substitution", record,
+                     lambda sub: f"From hand {sub.from_hand}, {sub.in_player.full_name} plays for "
+                                 f"{sub.out_player.full_name}.",
+                     form=form, invalid="Choose who goes out, who comes in, from which hand (1-16) and why.")
 
 
 def _table_url(t: Tournament, number: int, table: int) -> str:
@@ -132,10 +186,10 @@ def table(tournament_id: int, number: int, table: int):
     play.table_players(s, table)
     sheet = scoring.table_sheet(t, number, table)
     table_penalties = [p for p in penalties.penalties_of(t, number)
-                       if p.player_id in {sp.player_id for sp in sheet.players}]
+                       if p.player_id in {sp.player_id for sp in sheet.everyone}]
     return render_template("hands/table.html", tournament=t, session=s, sheet=sheet, penalties=table_penalties,
-                           labels=_labels(sheet.players), button=ConvertForm(),
-                           tables=play.table_numbers(s))
+                           labels=_labels(sheet.everyone), button=ConvertForm(),
+                           tables=play.table_numbers(s), substitution_form=_substitution_form(t, s, sheet))
 
 
 def _winds_map(players: list[play.SeatedPlayer]) -> str:
@@ -193,14 +247,16 @@ def _offer_false_mahjong(form: HandForm, players: list[play.SeatedPlayer]) -> bo
 def new_hand(tournament_id: int, number: int, table: int):
     t = refereed_tournament(tournament_id)
     s = play.get_session(t, number)
-    players = play.table_players(s, table)
     form = HandForm()
-    form.set_players(players, _labels(players))
     if request.method == "GET":
         sheet = scoring.table_sheet(t, number, table)
         wanted = request.args.get("hand", type=int)
         form.number.data = wanted if wanted in sheet.missing else (sheet.missing[0] if sheet.missing else None)
+        players = _hand_players(s, table, form.number.data)
+        form.set_players(players, _labels(players))
         return _render_hand_form(t, s, table, players, form)
+    players = _hand_players(s, table, request.form.get("number", type=int))  # who sits at that hand
+    form.set_players(players, _labels(players))
     if request.form.get("convert") and form.validate_on_submit():
         if _offer_false_mahjong(form, players):
             flash("The claim is now a false mahjong below (the claimant's hand is dead). Enter how the hand "
@@ -235,7 +291,7 @@ def new_hand(tournament_id: int, number: int, table: int):
 def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
     t = refereed_tournament(tournament_id)
     s = play.get_session(t, number)
-    players = play.table_players(s, table)
+    players = _hand_players(s, table, hand_number)
     try:
         hand = scoring.get_hand(t, number, table, hand_number)
     except NotFound as exc:

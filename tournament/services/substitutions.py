@@ -1,0 +1,155 @@
+"""Substitutions during a session (MERS 4): a player leaves, arrives late, falls ill or is disqualified, and a
+substitute takes the seat from a given hand on.
+
+The hands before `from_hand` belong to the outgoing player, those from then on to the incoming one (score
+entry asks `play.players_at_hand`). Table points follow MERS 4 (`Substitution.keeps_table_points`, read by the
+standings' facts): a late player's substitute, or one who takes the seat before the first hand, plays the
+table like anyone; otherwise the seat scores 0 table points and the other three take 4, 2 and 1. The
+outgoing player is absent from the next draw when they left, fell ill or were disqualified (their status says
+so); a late player is not.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import select
+
+from tournament.extensions import db
+from tournament.models import (
+    HANDS_PER_SESSION,
+    Hand,
+    Player,
+    PlayerStatus,
+    Seat,
+    SessionStatus,
+    Substitution,
+    SubstitutionReason,
+    TableMode,
+    Tournament,
+    TournamentSession,
+    User,
+)
+from tournament.services import play
+from tournament.services import registration as reg
+from tournament.services.db import changes
+from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.score_changes import record_score_change
+
+MAX_NOTE = 500
+# What the outgoing player's status becomes: absent from the next draw, or not.
+LEAVES_THE_TOURNAMENT = {SubstitutionReason.LEFT: PlayerStatus.WITHDRAWN, SubstitutionReason.ILL: PlayerStatus.WITHDRAWN,
+                         SubstitutionReason.DISQUALIFIED: PlayerStatus.DISQUALIFIED}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def substitution_json(sub: Substitution, session_number: int) -> dict[str, Any]:
+    return {
+        "id": sub.id,
+        "session": session_number,
+        "table": sub.table_number,
+        "out_player_id": sub.out_player_id,
+        "in_player_id": sub.in_player_id,
+        "from_hand": sub.from_hand,
+        "reason": str(sub.reason),
+        "note": sub.note,
+        "keeps_table_points": sub.keeps_table_points,
+        "created_at": sub.created_at.isoformat() + "Z",
+    }
+
+
+def _player(t: Tournament, player_id: Any, field: str) -> Player:
+    player = db.session.get(Player, player_id) if _is_int(player_id) and 0 < player_id < 2**31 else None
+    if player is None or player.tournament_id != t.id:
+        raise ServiceError("Choose a player of this tournament.", field=field)
+    return player
+
+
+def _seated_in_session(session: TournamentSession, player_id: int) -> int | None:
+    """The table where the player sits in this session (drawn, or as an incoming substitute), if any."""
+    table = db.session.scalar(select(Seat.table_number).where(Seat.session_id == session.id,
+                                                               Seat.player_id == player_id))
+    if table is not None:
+        return table
+    return db.session.scalar(select(Substitution.table_number).where(Substitution.session_id == session.id,
+                                                                      Substitution.in_player_id == player_id))
+
+
+def substitute(t: Tournament, session_number: int, table_number: int, *, out_player_id: Any, in_player_id: Any,
+               from_hand: Any, reason: Any, user: User | None, note: Any = "") -> Substitution:
+    """Record that `in_player_id` takes `out_player_id`'s seat at this table from hand `from_hand` on."""
+    session = play.get_session(t, session_number, to_score=True)
+    table = play.session_table(session, table_number, lock=True)  # one writer per table at a time
+    if session.status != SessionStatus.IN_PLAY:
+        raise ConflictError(f"Session {session.number} is {session.status.replace('_', ' ')}: substitutions are "
+                            "recorded while it is in play (before it starts, swap seats on the draws page).")
+    if table.mode == TableMode.TOTALS:
+        raise ConflictError(f"Table {table_number} is scored by its four totals: enter it hand by hand to record "
+                            "a substitution.")
+    if not _is_int(from_hand) or not 1 <= from_hand <= HANDS_PER_SESSION:
+        raise ServiceError(f"The substitute plays from a hand 1 to {HANDS_PER_SESSION}.", field="from_hand")
+    try:
+        reason = SubstitutionReason(reason)
+    except ValueError:
+        raise ServiceError(f"The reason is one of {', '.join(SubstitutionReason)}.", field="reason") from None
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise ServiceError(f"The note is a text of at most {MAX_NOTE} characters.", field="note")
+    outgoing = _player(t, out_player_id, "out_player_id")
+    incoming = _player(t, in_player_id, "in_player_id")
+    if outgoing.id == incoming.id:
+        raise ServiceError("A player cannot substitute for themselves.", field="in_player_id")
+
+    subs = play.substitutions_at(session, table_number)
+    at_hand = play.players_at_hand(session, table_number, from_hand, subs)
+    if outgoing.id not in {p.player_id for p in at_hand}:
+        raise ConflictError(f"{outgoing.full_name} does not sit at table {table_number} at hand {from_hand}.",
+                            field="out_player_id")
+    elsewhere = _seated_in_session(session, incoming.id)
+    if elsewhere is not None:
+        raise ConflictError(f"{incoming.full_name} already plays in session {session.number} (table {elsewhere}).",
+                            field="in_player_id")
+    if incoming.status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):
+        raise ConflictError(f"{incoming.full_name} is {incoming.status}: reinstate them first.", field="in_player_id")
+    later = sorted(db.session.scalars(select(Hand.number).where(
+        Hand.session_id == session.id, Hand.table_number == table_number, Hand.number >= from_hand)))
+    if later:
+        raise ConflictError(f"Hand{'s' if len(later) > 1 else ''} {', '.join(map(str, later))} at table "
+                            f"{table_number} {'are' if len(later) > 1 else 'is'} already entered with "
+                            f"{outgoing.full_name} seated: delete {'them' if len(later) > 1 else 'it'} first, "
+                            "record the substitution, then enter again.", field="from_hand")
+    if any(s.from_hand >= from_hand for s in subs):
+        raise ConflictError(f"Table {table_number} has a substitution from hand {max(s.from_hand for s in subs)}: "
+                            "record substitutions in the order they happened.", field="from_hand")
+
+    with changes():
+        sub = Substitution(session_id=session.id, table_number=table_number, out_player_id=outgoing.id,
+                           in_player_id=incoming.id, from_hand=from_hand, reason=reason, note=note.strip(),
+                           created_by_id=user.id if user else None)
+        db.session.add(sub)
+        db.session.flush()
+        record_score_change(session.id, table_number, from_hand, "substitution", user, before=None,
+                            after={"substitution": {"out_player_id": outgoing.id, "in_player_id": incoming.id,
+                                                    "from_hand": from_hand, "reason": str(reason)}})
+        if incoming.status == PlayerStatus.REGISTERED:
+            reg.check_in(incoming)
+        leaves = LEAVES_THE_TOURNAMENT.get(reason)
+        if leaves is not None and outgoing.status != leaves:
+            reg.set_status(outgoing, leaves, f"{reason.capitalize()} in session {session.number}, hand {from_hand}"
+                           + (f": {note.strip()}" if note.strip() else ""))
+    return sub
+
+
+def substitutions_of(t: Tournament, session_number: int) -> list[Substitution]:
+    session = play.get_session(t, session_number)
+    return list(db.session.scalars(select(Substitution).where(Substitution.session_id == session.id)
+                                   .order_by(Substitution.table_number, Substitution.from_hand, Substitution.id)))
+
+
+def get_substitution(t: Tournament, session_number: int, substitution_id: Any) -> Substitution:
+    found = next((s for s in substitutions_of(t, session_number) if s.id == substitution_id), None)
+    if found is None:
+        raise NotFound("No such substitution in this session.")
+    return found
