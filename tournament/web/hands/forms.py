@@ -31,6 +31,10 @@ FALSE_MAHJONG_CHOICES = [
 ]
 
 
+FALSE_MAHJONG_FLAGS = ("self_drawn", "last_tile", "wall_last", "kong")
+NOT_SCORED_CHOICE = ("not_scored", "Not scored: stopped by the time call (its false mahjongs still pay)")
+
+
 class FalseMahjongEntry(Form):
     """One player's false mahjong in this hand (one row per player at the table)."""
 
@@ -38,6 +42,11 @@ class FalseMahjongEntry(Form):
     kind = SelectField("False mahjong", choices=FALSE_MAHJONG_CHOICES, default="")
     hand = StringField("Claimed hand", validators=[Optional(), Length(max=120)],
                        render_kw={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "off"})
+    # the claim's win context: the engine checks the claimed tiles as it checks a win (flowers never count)
+    self_drawn = BooleanField("Self-drawn")
+    last_tile = BooleanField("Last tile of its kind")
+    wall_last = BooleanField("Last tile of the wall")
+    kong = BooleanField("Kong")
 
 
 class HandForm(IdempotentForm):
@@ -61,6 +70,12 @@ class HandForm(IdempotentForm):
     kong = BooleanField("Kong: replacement tile (self-drawn) or robbing a kong",
                         render_kw={"data-hand-param": "kong"})
     false_mahjongs = FieldList(FormField(FalseMahjongEntry), min_entries=4, max_entries=4)
+    # A referee's ruling on a win's points: paid instead of the engine's count (which stays recorded).
+    ruled_points = IntegerField("Ruled points (fans, flowers apart)", validators=[Optional()],
+                                render_kw={"min": 8, "inputmode": "numeric"},
+                                description="From 8 to the engine's count: e.g. no wait fan or Last Tile when the "
+                                            "winning tile was not shown (MERS 1.9), or the winner's own count.")
+    ruling = StringField("The ruling", validators=[Optional(), Length(max=500)])
     submit = SubmitField("Save hand")
 
     def set_players(self, players: list[SeatedPlayer], labels: dict[int, str]) -> None:
@@ -74,10 +89,16 @@ class HandForm(IdempotentForm):
             entry.kind.label.text = f"False mahjong by {labels[sp.player_id]}"
             entry.hand.label.text = f"Hand claimed by {labels[sp.player_id]}"
 
+    def allow_not_scored(self) -> None:
+        """The hand a stop-immediately time call stopped: its correction records false mahjongs only."""
+        self.result.choices = [NOT_SCORED_CHOICE]
+
     def fill(self, summary: dict) -> None:
         """Load a stored hand (hand_summary) for a correction."""
         self.number.data = summary["number"]
-        self.result.data = summary["result"] if summary["result"] in ("win", "draw") else "draw"
+        if summary["result"] == NOT_SCORED_CHOICE[0]:
+            self.allow_not_scored()
+        self.result.data = summary["result"] if summary["result"] in ("win", "draw", "not_scored") else "draw"
         self.winner_id.data = str(summary["winner_id"] or "")
         self.discarder_id.data = str(summary["discarder_id"] or "")
         self.hand.data = summary["hand"]
@@ -85,6 +106,8 @@ class HandForm(IdempotentForm):
         self.last_tile.data = summary["last_tile"]
         self.wall_last.data = summary["wall_last"]
         self.kong.data = summary["kong"]
+        self.ruled_points.data = summary.get("ruled_points")
+        self.ruling.data = summary.get("ruling") or ""
         self.version.data = str(summary["version"])
         claims = {fm["player_id"]: fm for fm in summary["false_mahjongs"]}
         for entry in self.false_mahjongs:
@@ -104,6 +127,7 @@ class HandForm(IdempotentForm):
                 player_id=_int(entry.player_id.data) or 0,
                 hand=(entry.hand.data or "").strip() or None,
                 kind=None if kind == "engine" else kind,
+                **{flag: bool(entry[flag].data) for flag in FALSE_MAHJONG_FLAGS},
             )))
         return rows
 
@@ -120,6 +144,8 @@ class HandForm(IdempotentForm):
             wall_last=bool(self.wall_last.data) and win,
             kong=bool(self.kong.data) and win,
             false_mahjongs=tuple(claim for _, claim in self.false_mahjong_rows()),
+            ruled_points=self.ruled_points.data if win else None,
+            ruling=(self.ruling.data or "").strip() if win else "",
         )
 
 
