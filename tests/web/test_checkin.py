@@ -133,3 +133,29 @@ def test_player_of_another_tournament_is_404(organiser_client, organiser, tourna
     assert post_json(organiser_client, desk(tournament, f"/{stranger.id}"), token).status_code == 404
     db.session.expire_all()
     assert stranger.status == "registered"
+
+
+def test_withdraw_everyone_not_checked_in_before_a_draw(organiser_client, tournament, players, app_ctx):
+    # Issue 20: a no-show registered but never checked in was ranked and exported; before a draw the desk
+    # withdraws them in one action (substitutes apart), each can be reinstated.
+    from tournament.models import Player, PlayerStatus
+
+    registered = [p for p in reg.list_players(tournament) if p.status == PlayerStatus.REGISTERED and not p.is_substitute]
+    assert registered
+    page = organiser_client.get(desk(tournament)).get_data(as_text=True)
+    assert f"Withdraw everyone not checked in ({len(registered)})" in page
+    token = csrf_token(organiser_client, desk(tournament))
+    response = organiser_client.post(desk(tournament, "/withdraw-absent"), data={"csrf_token": token})
+    assert response.status_code == 302
+    db.session.expire_all()
+    for p in registered:
+        assert db.session.get(Player, p.id).status == PlayerStatus.WITHDRAWN
+    assert all(p.status != PlayerStatus.WITHDRAWN for p in reg.list_players(tournament)
+               if p.id not in {r.id for r in registered})
+    page = organiser_client.get(desk(tournament)).get_data(as_text=True)
+    assert "Withdraw everyone not checked in" not in page
+
+
+def test_a_referee_cannot_withdraw_the_absent(desk_referee, tournament, players, app_ctx):
+    token = csrf_token(desk_referee, desk(tournament))
+    assert desk_referee.post(desk(tournament, "/withdraw-absent"), data={"csrf_token": token}).status_code == 403

@@ -56,6 +56,7 @@ from tournament.services.registration.statuses import (
     set_status,
     undo_check_in,
     withdraw,
+    withdraw_absent,
 )
 
 __all__ = [
@@ -81,6 +82,7 @@ __all__ = [
     "decode_csv",
     "disqualify",
     "disqualify_player",
+    "withdraw_absent",
     "duplicate_problems",
     "export_csv",
     "fold",

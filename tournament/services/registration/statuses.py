@@ -125,6 +125,20 @@ def disqualify(player: Player, note: str = "") -> Player:
     return _leave(player, PlayerStatus.DISQUALIFIED, "is already disqualified", note)
 
 
+def withdraw_absent(players: list[Player], note: str = "Not checked in before the draw") -> list[Player]:
+    """Withdraw every player of `players` (substitutes apart: no draw seats one who is absent) still registered
+    but not checked in: before a draw, the no-shows. Returns those withdrawn. Each is read again under its row
+    lock, so a player checked in at the desk meanwhile stays."""
+    withdrawn = []
+    for player in players:
+        if player.status != PlayerStatus.REGISTERED or player.is_substitute:
+            continue
+        _current(player)
+        if player.status == PlayerStatus.REGISTERED:
+            withdrawn.append(withdraw(player, note))
+    return withdrawn
+
+
 def disqualify_player(player: Player, reason: str) -> Player:
     """Disqualify, once: a second request (a retry, a second referee) finds it done and changes nothing."""
     reason = reason.strip()

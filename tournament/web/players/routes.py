@@ -36,6 +36,7 @@ from tournament.models import Player, Tournament
 from tournament.services import ConflictError, ServiceError
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
+from tournament.services import tournaments as tournament_service
 from tournament.services.registration import CSV_COLUMNS, STATUS_LABELS, PlayerData
 from tournament.services.registration import csv_io as import_service
 from tournament.web.errors import wants_json
@@ -50,6 +51,7 @@ from tournament.web.helpers import (
     submit_form,
 )
 from tournament.web.players.forms import ConfirmImportForm, EditPlayerForm, ImportForm, PlayerForm, StatusForm
+from tournament.web.tournaments.forms import ConfirmForm
 
 bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournament_id>")
 
@@ -302,6 +304,8 @@ def checkin(tournament_id: int):
         **_field(t, players),
         search=search,
         search_text=registration_service.search_text,
+        confirm_form=ConfirmForm(),
+        may_withdraw_absent=tournament_service.can_manage(current_user, t),
     )
 
 
@@ -319,6 +323,24 @@ def _desk_action(tournament_id: int, player_id: int, function, message: str):
                         "player": _player_json(player)}), exc.status_code
     return jsonify({"player": _player_json(player), "counts": registration_service.counts(t),
                     "message": message.format(player.full_name)})
+
+
+@bp.route("/checkin/withdraw-absent", methods=["POST"])
+@login_required
+def withdraw_absent(tournament_id: int):
+    """Before a draw: withdraw everyone who has not checked in (the no-shows), so no draw seats them."""
+    t = managed_tournament(tournament_id)
+    form = ConfirmForm()
+
+    def done(withdrawn) -> str:
+        if not withdrawn:
+            return "Everyone registered has checked in: nobody was withdrawn."
+        names = ", ".join(p.full_name for p in withdrawn[:10]) + (" ..." if len(withdrawn) > 10 else "")
+        return f"{len(withdrawn)} not checked in withdrawn: {names}. Reinstate any who turn up."
+
+    return form_post(url_for("players.checkin", tournament_id=t.id),
+                     lambda: registration_service.withdraw_absent(registration_service.list_players(t)), done,
+                     form=form, invalid="The form expired: reload the page and try again.")
 
 
 @bp.route("/checkin/<int:player_id>", methods=["POST"])
