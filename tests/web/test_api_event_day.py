@@ -83,6 +83,8 @@ def test_a_disqualified_player_keeps_their_place_with_no_table_points(api):
     assert rows[south]["table_points"] == 0  # the others keep the points of their places
     exported = _ema_ids(api, tid)
     assert len(exported) == 4 and sorted(exported) == sorted(f"P{i:03d} Player{i:03d}" for i in range(4))
+    page = api.client.get(f"/t/{tid}/standings").get_data(as_text=True)
+    assert "disqualified" in page  # said on the public standings too
 
 
 @pytest.mark.parametrize("body, field", [({}, "reason"), ({"reason": ""}, "reason"), ({"reason": 5}, "reason")])

@@ -133,6 +133,7 @@ class RankedRow(RankText, PointsText):
     best_session: int          # best score of a session played; 0 when none
     penalties: int             # active penalty points
     sessions: tuple[SessionCell, ...]
+    disqualified: bool = False  # MERS 4.4: kept in the results with 0 table points
 
     def cell(self, session: int) -> SessionCell | None:
         return next((c for c in self.sessions if c.session == session), None)
@@ -315,6 +316,7 @@ def rank_players(entrants: Iterable[Entrant], tables: Iterable[TableResult], *,
             best_session=max((cell.score for cell in row_cells if cell.table is not None), default=0),
             penalties=penalties.get(e.player_id, 0),
             sessions=row_cells,
+            disqualified=e.disqualified,
         ))
     tie_breaks = tuple(tie_breaks)
     return _assign_ranks(rows, key=lambda r: ranking_key(r, tie_breaks), name=_by_name)
