@@ -43,6 +43,9 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
         {"result", "winner_id", "discarder_id", "hand", "false_mahjongs"},
     "PUT /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/hands/{hand_number}":
         {"number", "result", "winner_id", "discarder_id", "hand", "false_mahjongs"},
+    # An ISO alpha-2 code that names no country (ZZ).
+    "GET /api/v1/tournaments/{tournament_id}/ema-results.xlsx": {"country"},
+    "GET /api/v1/tournaments/{tournament_id}/ema-observer-report.pdf": {"country"},
     # A backup is checked whole: every id it refers to must be in it.
     "POST /api/v1/tournaments/import": {"*"},
 }

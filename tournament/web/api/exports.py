@@ -5,15 +5,23 @@
     GET /tournaments/{tid}/sessions/{n}/score-sheets.pdf a score sheet per table (idem)
     GET /tournaments/{tid}/ema-results.csv               the EMA file (the tournament's staff)
     GET /tournaments/{tid}/ema-results/check             {"ok", "problems": [...]} (the tournament's staff)
+    GET /tournaments/{tid}/ema-results.xlsx              EMA's results workbook (the tournament's staff)
+    GET /tournaments/{tid}/mers                          {"weight", "days", "players", "countries", ...} (idem)
+    GET /tournaments/{tid}/ema-observer-report.pdf       the observer's draft report (idem)
+
+The last three take optional query parameters: qualification (1/0: players had to qualify, +1 to the
+weight), country (ISO alpha-2 of the host country; default the most represented among ranked players) and
+place (the city; default the venue).
 """
 
 from __future__ import annotations
 
-from flask import abort
+from flask import abort, request
 from marshmallow import Schema, fields
 
 from tournament.models import Tournament
 from tournament.services import ema as ema_service
+from tournament.services import ema_pack
 from tournament.services import exports as export_service
 from tournament.services import tournaments as tournament_service
 from tournament.services.exports import Document
@@ -84,3 +92,60 @@ def ema_check(t: Tournament):
     sessions or tables unfinished, tables that do not sum to zero."""
     problems = ema_service.check(t)
     return {"ok": not problems, "problems": [p.as_json() for p in problems]}
+
+
+class MersSchema(Schema):
+    weight = fields.Float(required=True)
+    days = fields.Integer(required=True)
+    players = fields.Integer(required=True, metadata={"description": "ranked players + substitutes who played (max 3)"})
+    countries = fields.Integer(required=True)
+    qualification = fields.Boolean(required=True)
+    ranked_players = fields.Integer(required=True)
+    substitutes_played = fields.Integer(required=True)
+    parts = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
+    start_date = fields.String(allow_none=True)
+    end_date = fields.String(allow_none=True)
+    source = fields.String(required=True)
+
+
+PACK_PARAMETERS = [
+    {"in": "query", "name": "qualification", "schema": {"type": "string", "enum": ["0", "1", "true", "false"]},
+     "description": "Players had to qualify (+1 to the weight)."},
+    {"in": "query", "name": "country", "schema": {"type": "string", "pattern": "^[A-Za-z]{2}$"},
+     "description": "ISO 3166-1 alpha-2 code of the host country (default: most represented)."},
+    {"in": "query", "name": "place", "schema": {"type": "string"}, "description": "The city (default: the venue)."},
+]
+
+
+def _pack_options() -> dict:
+    """The query parameters the EMA pack routes share; a bad value is a 400 naming it."""
+    return {"qualification": ema_pack.parse_flag(request.args.get("qualification"), "qualification"),
+            "country": request.args.get("country"), "place": request.args.get("place")}
+
+
+@bp.route("/tournaments/<int:tournament_id>/ema-results.xlsx", methods=["GET"])
+@for_tournament("referee")
+@bp.doc(parameters=PACK_PARAMETERS, responses={"200": {
+    "description": "EMA's results workbook: the tournament in row 3, a row per ranked player from row 2.",
+    "content": {ema_pack.XLSX_MIMETYPE: {"schema": {"type": "string", "format": "binary"}}}}})
+def ema_results_workbook(t: Tournament):
+    """The ranked players in standings order and the tournament's header, laid out as EMA's results workbook."""
+    return send(ema_pack.results_workbook(t, **_pack_options()), attachment=True)
+
+
+@bp.route("/tournaments/<int:tournament_id>/mers", methods=["GET"])
+@for_tournament("referee")
+@bp.doc(parameters=PACK_PARAMETERS[:1])
+@bp.response(200, MersSchema)
+def mers_weight(t: Tournament):
+    """The tournament's MERS weight as EMA's "Basics for ranking system" page defines it: days, players,
+    countries and qualification."""
+    return ema_pack.mers(t, _pack_options()["qualification"]).as_json()
+
+
+@bp.route("/tournaments/<int:tournament_id>/ema-observer-report.pdf", methods=["GET"])
+@for_tournament("referee")
+@bp.doc(parameters=PACK_PARAMETERS, responses=PDF_RESPONSE)
+def ema_observer_report(t: Tournament):
+    """The observer's draft report: tournament, dates, rules, weight, sessions, players by country."""
+    return send(ema_pack.observer_report(t, **_pack_options()))

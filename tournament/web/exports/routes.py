@@ -7,6 +7,9 @@ results file with its check, and hiding the standings from the public.
     GET  /manage/tournaments/<id>/exports/schedule-cards.pdf             a card per player
     GET  /manage/tournaments/<id>/exports/penalties.pdf                  the penalty list
     GET  /manage/tournaments/<id>/exports/ema-results.csv                the EMA results file
+    GET  /manage/tournaments/<id>/exports/ema-results.xlsx               EMA's results workbook
+    GET  /manage/tournaments/<id>/exports/ema-observer-report.pdf        the observer's draft report
+    (the page and these two take ?qualification=1 when players had to qualify: +1 to the MERS weight)
     POST /manage/tournaments/<id>/exports/standings-visibility          hide or show the standings (organisers)
 
 Every generated file is also saved under EXPORT_DIR.
@@ -23,6 +26,7 @@ from wtforms.validators import AnyOf
 from tournament.pdf import save_export
 from tournament.services import draws as draw_service
 from tournament.services import ema as ema_service
+from tournament.services import ema_pack
 from tournament.services import exports as export_service
 from tournament.services.exports import Document
 from tournament.services.visibility import set_standings_hidden
@@ -47,8 +51,15 @@ def send(document: Document, attachment: bool = False):
 @login_required
 def index(tournament_id: int):
     t = refereed_tournament(tournament_id)
+    qualification = _qualification()
     return render_template("exports/index.html", tournament=t, sessions=draw_service.drawn_sessions(t),
-                           problems=ema_service.check(t), visibility_form=VisibilityForm())
+                           problems=ema_service.check(t), visibility_form=VisibilityForm(),
+                           mers=ema_pack.mers(t, qualification), qualification=qualification)
+
+
+def _qualification() -> bool:
+    # A box ticked on the page; anything but a clear yes reads as no (a page never answers 400 for it).
+    return request.args.get("qualification", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 @bp.route("/sessions/<int:number>/seating.pdf")
@@ -80,6 +91,20 @@ def penalties(tournament_id: int):
 def ema_results(tournament_id: int):
     t = refereed_tournament(tournament_id)
     return send(ema_document(t), attachment=True)
+
+
+@bp.route("/ema-results.xlsx")
+@login_required
+def ema_workbook(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    return send(ema_pack.results_workbook(t, qualification=_qualification()), attachment=True)
+
+
+@bp.route("/ema-observer-report.pdf")
+@login_required
+def ema_observer_report(tournament_id: int):
+    t = refereed_tournament(tournament_id)
+    return send(ema_pack.observer_report(t, qualification=_qualification()))
 
 
 def ema_document(t) -> Document:

@@ -1,0 +1,171 @@
+"""The EMA submission pack: the results workbook read back cell by cell as the public importer
+(`Jesterboxboy/ema_scraper`, calculators/get_results.py) reads it, the MERS weight on every band edge of
+EMA's table, and the observer's draft report."""
+
+from __future__ import annotations
+
+import io
+from datetime import date
+
+import pytest
+from openpyxl import load_workbook
+
+from tests.helpers import EMA_COUNTRIES, pdf_text, played_one_session
+from tournament.extensions import db
+from tournament.models import Player
+from tournament.services import ema, ema_pack, play
+from tournament.services import registration as reg
+from tournament.services.errors import ServiceError
+from tournament.services.standings import standings
+
+# EMA's codes for the fixture's countries (FI, SE, DE, FR, NL, GB, IT, DK): IOC-style, NED not NLD.
+EXPECTED_CODES = {"FI": "FIN", "SE": "SWE", "DE": "GER", "FR": "FRA", "NL": "NED", "GB": "GBR", "IT": "ITA",
+                  "DK": "DEN"}
+
+
+def cell(sheet, rowx: int, colx: int):
+    """The importer's `sh.cell_value(rowx, colx)`: 0-based, as xlrd counts."""
+    return sheet.cell(row=rowx + 1, column=colx + 1).value
+
+
+def read_like_the_importer(data: bytes) -> tuple[dict, list[dict]]:
+    """What results_to_db takes from the workbook, with the same conversions (int() of the position, the
+    EMA number and the score; the member flag by truth; the EMA number padded to 8 digits when 7)."""
+    sheet = load_workbook(io.BytesIO(data))["Results"]
+    head = {"title": cell(sheet, 2, 0), "player_count": int(cell(sheet, 2, 1)), "country3": cell(sheet, 2, 11),
+            "place": cell(sheet, 2, 12), "mers": cell(sheet, 2, 13), "rules": cell(sheet, 2, 15),
+            "raw_date": cell(sheet, 2, 16), "days": cell(sheet, 2, 17)}
+    players = []
+    for rx in range(1, head["player_count"] + 1):
+        ema_id = str(int(cell(sheet, rx, 5)))
+        if len(ema_id) == 7:
+            ema_id = f"0{ema_id}"
+        players.append({
+            "position": int(cell(sheet, rx, 2)), "first_name": cell(sheet, rx, 3), "last_name": cell(sheet, rx, 4),
+            "ema_id": ema_id, "is_ema": bool(cell(sheet, rx, 8)), "country3": cell(sheet, rx, 9),
+            "table_points": cell(sheet, rx, 6), "score": int(cell(sheet, rx, 7)),
+        })
+    return head, players
+
+
+@pytest.fixture
+def pack(tournament):
+    """`played` (8 ranked players, one session) with dates and a venue, a no-show (registered, never at a
+    table), a disqualified player and one player with no EMA number."""
+    tournament.start_date, tournament.end_date = date(2026, 6, 5), date(2026, 6, 7)
+    tournament.venue = "Helsinki"
+    played_one_session(tournament)
+    reg.add_player(tournament, reg.PlayerData(first_name="Nora", last_name="Noshow", country="FI",
+                                              ema_number="04009999"))
+    ranked = standings(tournament).rows
+    disqualified = db.session.get(Player, ranked[0].player_id)
+    reg.disqualify(disqualified, "cheating")
+    no_number = db.session.get(Player, ranked[3].player_id)
+    no_number.ema_number = None
+    db.session.commit()
+    return tournament, disqualified, no_number
+
+
+def test_the_workbook_reads_back_as_the_importer_reads_it(pack):
+    t, disqualified, no_number = pack
+    document = ema_pack.results_workbook(t)
+    assert document.mimetype == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    head, players = read_like_the_importer(document.data)
+    ranked = standings(t).rows
+    assert len(ranked) == 8                               # the no-show is not ranked
+    # 8 players of 8 countries over 3 days: 3 + 0 + 0.5 (6 <= countries <= 9)
+    assert head == {"title": "Helsinki Open", "player_count": 8, "country3": "GER", "place": "Helsinki",
+                    "mers": 3.5, "rules": "MCR", "raw_date": "5-7 June 2026", "days": 3}
+    people = {p.id: p for p in db.session.scalars(db.select(Player))}
+    assert [p["position"] for p in players] == [r.rank for r in ranked]
+    assert [(p["first_name"], p["last_name"]) for p in players] == [
+        (people[r.player_id].first_name, people[r.player_id].last_name) for r in ranked]
+    assert [p["score"] for p in players] == [r.score for r in ranked]
+    assert [p["country3"] for p in players] == [EXPECTED_CODES[people[r.player_id].country] for r in ranked]
+    assert {p["country3"] for p in players} == set(EXPECTED_CODES.values())
+    for p, r in zip(players, ranked, strict=True):
+        person = people[r.player_id]
+        if person.id == no_number.id:
+            assert p["is_ema"] is False and p["ema_id"] == "0"
+        else:
+            assert p["is_ema"] is True and p["ema_id"] == person.ema_number
+    assert "Noshow" not in {p["last_name"] for p in players}
+    dq = next(p for p, r in zip(players, ranked, strict=True) if r.player_id == disqualified.id)
+    assert dq["table_points"] == 0                         # MERS 4.4: in the result, 0 table points
+    # the CSV is unchanged beside it: the same players, 2-letter countries
+    csv_rows = ema.ema_rows(t)
+    assert [r.place for r in csv_rows] == [p["position"] for p in players]
+    assert {r.country for r in csv_rows} == set(EMA_COUNTRIES)
+
+
+def test_labels_and_the_cells_the_importer_does_not_read(pack):
+    t, _, _ = pack
+    sheet = load_workbook(io.BytesIO(ema_pack.results_workbook(t).data))["Results"]
+    assert [cell(sheet, 0, c) for c in range(2, 10)] == list(ema_pack.PLAYER_LABELS)
+    assert cell(sheet, 1, 13) == "MERS" and cell(sheet, 1, 17) == "Days"
+    assert cell(sheet, 2, 14) == 8 and cell(sheet, 2, 10) is None   # countries; column 10 empty
+    assert sheet.cell(row=2, column=6).number_format == "@"          # an EMA number keeps its leading zero
+
+
+def test_query_options_country_place_and_qualification(pack):
+    t, _, _ = pack
+    head, _ = read_like_the_importer(ema_pack.results_workbook(t, qualification=True, country="nl",
+                                                               place="Amsterdam").data)
+    assert (head["country3"], head["place"], head["mers"]) == ("NED", "Amsterdam", 4.5)
+    with pytest.raises(ServiceError) as refused:
+        ema_pack.results_workbook(t, country="XX")
+    assert refused.value.field == "country"
+
+
+@pytest.mark.parametrize(("days", "players", "countries", "qualification", "weight"), [
+    (1, 16, 1, False, 1.0),
+    (1, 40, 5, False, 1.0),      # upper edges of the +0 bands
+    (1, 41, 5, False, 1.5),      # 41 <= X <= 80: +0.5
+    (2, 80, 6, False, 3.0),      # 6 <= countries <= 9: +0.5
+    (2, 81, 9, False, 3.5),      # X > 80: +1
+    (3, 81, 10, False, 5.0),     # countries >= 10: +1
+    (3, 216, 25, True, 6.0),     # a qualifying European championship: 3 + 1 + 1 + 1
+    (4, 40, 5, False, 3.0),      # the table stops at 3 days
+])
+def test_mers_weight_on_every_band_edge(days, players, countries, qualification, weight):
+    assert ema_pack.mers_weight(days, players, countries, qualification) == weight
+
+
+def test_mers_weight_needs_a_day():
+    with pytest.raises(ServiceError):
+        ema_pack.mers_weight(0, 40, 5)
+
+
+def test_mers_from_the_tournament_counts_played_substitutes_up_to_three(pack):
+    t, _, _ = pack
+    weight = ema_pack.mers(t)
+    assert (weight.weight, weight.days, weight.players, weight.countries, weight.ranked) == (3.5, 3, 8, 8, 8)
+    seat = next(s for s in play.get_session(t, 1).seats if s.table_number == 2)
+    db.session.get(Player, seat.player_id).is_substitute = True
+    db.session.commit()
+    weight = ema_pack.mers(t)
+    assert (weight.players, weight.ranked, weight.substitutes, weight.countries) == (8, 7, 1, 7)
+    t.start_date = t.end_date = None
+    assert ema_pack.mers(t).days == 1
+
+
+def test_country_codes_member_flag_and_dates():
+    assert [ema_pack.country3(c) for c in ("de", "NL", "CH", "PT", "SI", "HR", "FR", "CN", "", "XX")] == [
+        "GER", "NED", "SUI", "POR", "SLO", "CRO", "FRA", "CHN", "", ""]
+    assert ema_pack.is_ema_member("04000001") and ema_pack.is_ema_member(" 04000001 ")
+    assert not any(ema_pack.is_ema_member(n) for n in (None, "", "1234567", "12AB5678", "123456789"))
+    assert ema_pack.date_text(date(2026, 6, 5), date(2026, 6, 5)) == "5 June 2026"
+    assert ema_pack.date_text(date(2026, 6, 5), None) == "5 June 2026"
+    assert ema_pack.date_text(date(2026, 5, 31), date(2026, 6, 2)) == "31 May - 2 June 2026"
+    assert ema_pack.date_text(date(2026, 12, 30), date(2027, 1, 2)) == "30 December 2026 - 2 January 2027"
+    assert ema_pack.date_text(None, None) == ""
+
+
+def test_observer_report(pack):
+    t, _, _ = pack
+    document = ema_pack.observer_report(t)
+    assert document.mimetype == "application/pdf"
+    text = "\n".join(pdf_text(document.data))
+    for expected in ("EMA observer report (draft)", "Helsinki Open", "5-7 June 2026", "MERS weight: 3.5",
+                     "EMA (Green Book)", "Germany (GER)", "NED", "Netherlands", "Observer"):
+        assert expected in text, expected
