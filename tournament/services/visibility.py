@@ -7,7 +7,9 @@ from tournament.models import Tournament, User
 from tournament.services import tournaments as tournament_service
 from tournament.services.db import changes
 
-HIDDEN_MESSAGE = "The organisers have hidden the standings for now."
+HIDDEN_TITLE = "Standings hidden"
+HIDDEN_MESSAGE = ("The organisers have hidden the standings until they publish them (often after the last session). "
+                  "The seating and each player's tables stay public.")
 
 
 def standings_visible_to(user: User | None, t: Tournament) -> bool:

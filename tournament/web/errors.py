@@ -13,7 +13,9 @@ from tournament.web.unit import refuse
 
 
 def wants_json() -> bool:
-    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+    # A ".json" address (the live data a page polls) answers JSON whatever the Accept header says.
+    return (request.path.startswith("/api/") or request.path.endswith(".json")
+            or request.accept_mimetypes.best == "application/json")
 
 
 def error_response(status: int, title: str, message: str):

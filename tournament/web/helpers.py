@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 
 from flask import Flask, abort, flash, redirect
 from flask_login import current_user, login_required
+from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from tournament.extensions import login_manager
@@ -16,6 +17,7 @@ from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, Session
 from tournament.services import ServiceError
 from tournament.services import tournaments as tournament_service
 from tournament.services import users as user_service
+from tournament.services.visibility import HIDDEN_MESSAGE, HIDDEN_TITLE, standings_visible_to
 from tournament.web.unit import refuse
 
 T = TypeVar("T")
@@ -43,6 +45,20 @@ def organiser_required(view):
 def tournament_or_404(tournament_id: int) -> Tournament:
     """The tournament; the service's NotFound becomes the 404 page (or JSON) in the error handlers."""
     return tournament_service.get_tournament(tournament_id)
+
+
+class StandingsHidden(NotFound):
+    """A 404 whose page says what happened (the error page's heading is the exception's name)."""
+
+    name = HIDDEN_TITLE
+    description = HIDDEN_MESSAGE
+
+
+def visible_standings_or_404(t: Tournament) -> Tournament:
+    """Standings, session results and statistics: hidden from everyone but the staff while the organisers say so."""
+    if not standings_visible_to(current_user, t):
+        raise StandingsHidden()
+    return t
 
 
 def managed_tournament(tournament_id: int) -> Tournament:

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, Response, abort, current_app, g, jsonify, render_template, request, url_for
+from flask import Blueprint, Response, current_app, g, jsonify, render_template, request, url_for
 from flask_login import current_user
 
 from tournament.models import SessionStatus, Tournament
@@ -29,8 +29,8 @@ from tournament.services import standings as standings_service
 from tournament.services import statistics as statistics_service
 from tournament.services.ranking import points_number
 from tournament.services.standings import cache as standings_cache
-from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
-from tournament.web.helpers import tournament_or_404
+from tournament.services.visibility import standings_visible_to
+from tournament.web.helpers import tournament_or_404, visible_standings_or_404
 from tournament.web.live.chart import rank_chart
 
 bp = Blueprint("live", __name__)
@@ -156,7 +156,8 @@ def player(tournament_id: int, player_id: int):
 
 @bp.route("/t/<int:tournament_id>/statistics")
 def statistics(tournament_id: int):
-    t = tournament_or_404(tournament_id)
+    # Per-player wins and top hands tell the ranking too: hidden with the standings.
+    t = visible_standings_or_404(tournament_or_404(tournament_id))
     stats = _cached("statistics", t, statistics_service.statistics)
     unchanged = _not_modified() if g.get("live_etag") else None
     if unchanged is not None:
@@ -180,8 +181,7 @@ def projector(tournament_id: int):
 @bp.route("/t/<int:tournament_id>/live/standings.json")
 def standings_json(tournament_id: int):
     t = tournament_or_404(tournament_id)
-    if not standings_visible(t):
-        abort(404, HIDDEN_MESSAGE)
+    visible_standings_or_404(t)
     result = standings_service.standings(t)
     last = result.session_numbers[-1] if result.session_numbers else None
     rows = []

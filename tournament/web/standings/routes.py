@@ -9,17 +9,16 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, render_template
-from flask_login import current_user, login_required
+from flask_login import login_required
 
 from tournament.models import SessionStatus
 from tournament.services import NotFound
 from tournament.services import draws as draw_service
 from tournament.services import exports as export_service
 from tournament.services import standings as standings_service
-from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
 from tournament.text import format_points
 from tournament.web.exports.routes import send
-from tournament.web.helpers import refereed_tournament, tournament_or_404
+from tournament.web.helpers import refereed_tournament, tournament_or_404, visible_standings_or_404
 
 bp = Blueprint("standings", __name__)
 
@@ -35,10 +34,7 @@ SCORED = (SessionStatus.IN_PLAY, SessionStatus.FINISHED)
 
 def visible_tournament(tournament_id: int):
     """The tournament, if its standings are public or the user is on its staff; 404 otherwise."""
-    t = tournament_or_404(tournament_id)
-    if not standings_visible_to(current_user, t):
-        abort(404, HIDDEN_MESSAGE)
-    return t
+    return visible_standings_or_404(tournament_or_404(tournament_id))
 
 
 @bp.route("/t/<int:tournament_id>/standings")
