@@ -18,15 +18,18 @@ os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-test-instanc
 from flask import has_app_context  # noqa: E402
 from flask.testing import FlaskClient  # noqa: E402
 from flask_migrate import upgrade  # noqa: E402
-from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy import create_engine, make_url, text  # noqa: E402
 
 from tests.helpers import (  # noqa: E402, F401 - csrf_token ... stay importable from here
     PASSWORD,
     AuthActions,
+    add_players,
     csrf_token,
+    demo_played,
     login,
     make_tournament,
     make_user,
+    played_one_session,
     post_form,
 )
 from tournament import create_app  # noqa: E402
@@ -37,8 +40,31 @@ from tournament.extensions import db  # noqa: E402
 def _database_url(tmp_dir: str) -> str:
     url = os.environ.get("TEST_DATABASE_URL")
     if url:
-        return normalise_database_url(url)
+        url = normalise_database_url(url)
+        worker = os.environ.get("PYTEST_XDIST_WORKER")  # gw0, gw1 ... under `pytest -n`
+        return _worker_database(url, worker) if worker else url
     return "sqlite:///" + os.path.join(tmp_dir, "test.db")
+
+
+def _worker_database(url: str, worker: str) -> str:
+    """`<database>_<worker>` next to TEST_DATABASE_URL's, created if missing: xdist workers each empty and
+    migrate their own database, never one another's. Dropped at the end of the worker's run."""
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        if not conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": name}):
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+def _drop_worker_database(url: str) -> None:
+    worker_url = make_url(url)
+    admin = create_engine(worker_url.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{worker_url.database}" WITH (FORCE)'))
+    admin.dispose()
 
 
 def _reset_schema(url: str) -> None:
@@ -59,7 +85,9 @@ def database_url(tmp_path_factory) -> str:
     with app.app_context():
         upgrade()
         db.engine.dispose()
-    return url
+    yield url
+    if url.startswith("postgresql") and os.environ.get("PYTEST_XDIST_WORKER"):
+        _drop_worker_database(url)
 
 
 def _empty_tables() -> None:
@@ -148,6 +176,83 @@ def referee_client(client, auth, referee):
 @pytest.fixture
 def tournament(app_ctx, organiser):
     return make_tournament(organiser)
+
+
+# --- tournaments in play (one definition each: a test module never defines or imports a fixture) ----------
+
+
+@pytest.fixture
+def in_play(tournament):
+    """8 players checked in, session 1 drawn (seed 5) and in play on two tables; returns the tournament."""
+    from tournament.services import draws as draw_service
+    from tournament.services import play
+
+    add_players(tournament, 8)
+    draw_service.draw_next(tournament, seed=5)
+    play.start_session(tournament, 1)
+    db.session.commit()
+    return tournament
+
+
+@pytest.fixture
+def seated(in_play):
+    """`in_play` and table 1's player ids, East, South, West, North: (tournament, ids)."""
+    from tournament.services import play
+
+    return in_play, [sp.player_id for sp in play.table_players(play.get_session(in_play, 1), 1)]
+
+
+@pytest.fixture
+def played(tournament):
+    """8 players, one session of one played, both tables scored by totals; table 2 has a tie for second."""
+    return played_one_session(tournament)
+
+
+@pytest.fixture
+def demo_tournament(organiser, referee):
+    """The demo tournament with every kind of row a backup holds (see helpers.demo_played)."""
+    return demo_played(organiser, referee)
+
+
+@pytest.fixture
+def scratch_url(tmp_path):
+    """A database of the test's own: a SQLite file, or a PostgreSQL database next to the shared one (dropped
+    after), for tests that migrate down and up or need connections the shared database must not see."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        yield "sqlite:///" + str(tmp_path / "scratch.db")
+        return
+    base = make_url(normalise_database_url(url))
+    name = f"{base.database}_scratch_{os.getpid()}"
+    admin = create_engine(base, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield base.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+# Under `pytest -n ... --dist loadgroup` (make test) tests go to whichever worker is free, except: those that
+# start servers (gunicorn, nginx, chromium, a private PostgreSQL) and time them run one after another on one
+# worker; and a module with a module-scoped fixture stays on one worker, so the fixture is built once.
+SERIAL = ("tests/browser/", "tests/deploy/")
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if any(item.iter_markers("xdist_group")):
+            continue
+        path = item.nodeid.split("::")[0]
+        if path.startswith(SERIAL):
+            item.add_marker(pytest.mark.xdist_group("servers"))
+        elif any(d.scope in ("module", "class", "package") for defs in item._fixtureinfo.name2fixturedefs.values()
+                 for d in defs):
+            item.add_marker(pytest.mark.xdist_group(path))
 
 
 def pytest_sessionstart(session):

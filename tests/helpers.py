@@ -264,6 +264,20 @@ def demo_played(organiser: User, referee: User) -> Tournament:
     last = t.sessions[-1]
     withdrawn = next(p for p in players_of(t) if p.id not in {s.player_id for s in last.seats})
     withdrawn.status = PlayerStatus.WITHDRAWN
+    # Appeals: one on session 1 upheld, pointing at its correction; one on session 2 still open.
+    from sqlalchemy import select
+
+    from tournament.models import ScoreChange
+    from tournament.services import appeals
+
+    session1 = t.sessions[0]
+    correction = db.session.scalar(select(ScoreChange).where(ScoreChange.session_id == session1.id,
+                                                             ScoreChange.action == "hand corrected"))
+    upheld = appeals.file_appeal(t, 1, correction.table_number, correction.hand_number,
+                                 play.table_players(session1, correction.table_number)[0].player_id,
+                                 "The discarder was misnamed.", referee)
+    appeals.decide(t, upheld.id, "upheld", "Corrected.", organiser, score_change_id=correction.id)
+    appeals.file_appeal(t, 2, 1, None, play.table_players(session2, 1)[0].player_id, "Slow play call.", organiser)
     db.session.commit()
     return t
 

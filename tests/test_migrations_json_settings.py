@@ -6,38 +6,14 @@ so that going down and up again never disturbs the database the other tests shar
 
 from __future__ import annotations
 
-import os
-
-import pytest
 from flask_migrate import downgrade, upgrade
-from sqlalchemy import JSON, String, column, create_engine, make_url, select, table, text
+from sqlalchemy import JSON, String, column, select, table, text
 
 from tournament import create_app
-from tournament.config import normalise_database_url
 from tournament.extensions import db
 
 BEFORE = "8bd1d8240093"
 AFTER = "0a68c4ec0823"
-
-
-@pytest.fixture
-def scratch_url(tmp_path):
-    url = os.environ.get("TEST_DATABASE_URL")
-    if not url:
-        yield "sqlite:///" + str(tmp_path / "migration.db")
-        return
-    base = make_url(normalise_database_url(url))
-    name = f"{base.database}_migration_{os.getpid()}"
-    admin = create_engine(base, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}"'))
-        conn.execute(text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield base.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as conn:
-            conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 def _settings(kind) -> dict[str, tuple]:

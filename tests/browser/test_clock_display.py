@@ -11,8 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import commit_setup, log_in
-from tests.conftest import PASSWORD
-from tests.helpers import add_players
+from tests.helpers import PASSWORD, add_players
 from tournament.models._common import utcnow
 from tournament.services import clock, draws, play
 

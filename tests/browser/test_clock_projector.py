@@ -13,8 +13,7 @@ from playwright.sync_api import expect
 from sqlalchemy import update
 
 from tests.browser.conftest import commit_setup, log_in
-from tests.conftest import PASSWORD
-from tests.helpers import add_players
+from tests.helpers import PASSWORD, add_players
 from tournament.extensions import db
 from tournament.models import ClockEvent
 from tournament.models._common import utcnow

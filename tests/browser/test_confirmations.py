@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import commit_setup, log_in
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.models import ClockEvent, Penalty
 from tournament.services import clock, penalties, play, scoring

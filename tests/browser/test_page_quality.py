@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser.conftest import commit_setup, log_in
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 from tournament.services import play
 
 pytestmark = pytest.mark.browser

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 from tournament.services import draws as draw_service
 from tournament.services import play, scoring
 from tournament.services import registration as reg

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from typing import IO
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
 GUNICORN = Path(sys.executable).with_name("gunicorn")
+NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 
 
 def free_port() -> int:
@@ -74,5 +76,60 @@ def gunicorn(env: dict[str, str], log: Path | None = None) -> Iterator[tuple[int
     try:
         wait_until_up(port, process, "gunicorn", log)
         yield port, process
+    finally:
+        stop(process)
+
+
+# --- the app behind the shipped nginx site ----------------------------------------------------------------
+
+
+def render_site(app_port: int, nginx_port: int) -> str:
+    """The shipped site with loopback ports and this checkout's static folder; each value must be found
+    exactly once, so that the test notices when the site file changes shape."""
+    site = (DEPLOY / "nginx-site.conf").read_text()
+    for shipped, here in (
+        ("listen 80;", f"listen 127.0.0.1:{nginx_port};"),
+        ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};"),
+        ("alias /srv/mcr-tournament/static/;", f"alias {ROOT / 'static'}/;"),
+    ):
+        assert site.count(shipped) == 1, f"deploy/nginx-site.conf no longer has {shipped!r} once"
+        site = site.replace(shipped, here)
+    return site
+
+
+@contextmanager
+def app_gunicorn(app, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    access_log = tmp_path / "gunicorn-access.log"
+    env = {"DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": app.config["SECRET_KEY"],
+           "INSTANCE_PATH": app.instance_path, "TRUSTED_PROXIES": "1", "GUNICORN_WORKERS": "1",
+           "GUNICORN_THREADS": "2", "GUNICORN_ACCESS_LOG": str(access_log)}
+    with gunicorn(env) as (port, _):
+        yield f"http://127.0.0.1:{port}", access_log
+
+
+@contextmanager
+def nginx(app_port: int, tmp_path: Path) -> Iterator[str]:
+    port = free_port()
+    prefix = tmp_path / "nginx"
+    prefix.mkdir()
+    (prefix / "site.conf").write_text(render_site(app_port, port))
+    temp_paths = "\n".join(f"    {kind}_temp_path {prefix / kind};"
+                           for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    # As root, nginx's workers would drop to nobody, who cannot read this checkout or the temp folder.
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    (prefix / "nginx.conf").write_text(
+        f"{user}daemon off;\nworker_processes 1;\npid {prefix / 'nginx.pid'};\n"
+        f"error_log {prefix / 'error.log'} warn;\n"
+        "events { worker_connections 256; }\n"
+        f"http {{\n    include /etc/nginx/mime.types;\n    access_log {prefix / 'access.log'};\n"
+        f"{temp_paths}\n    include {prefix / 'site.conf'};\n}}\n")
+    command = [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "error.log")]
+    check = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    assert check.returncode == 0, check.stderr
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_until_up(port, process, "nginx")
+        yield url
     finally:
         stop(process)

@@ -9,7 +9,8 @@ import urllib.request
 
 import pytest
 
-from tests.deploy.test_nginx_gunicorn import NGINX, gunicorn, nginx
+from tests.deploy.servers import NGINX, nginx
+from tests.deploy.servers import app_gunicorn as gunicorn
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")
 

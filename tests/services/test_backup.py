@@ -4,20 +4,17 @@ refused whole with nothing saved."""
 from __future__ import annotations
 
 import copy
-import dataclasses
 import json
-from datetime import timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from tests.helpers import make_user
+from tests.helpers import comparable, make_user, players_of, row_counts, standing_rows
 from tournament.extensions import db
-from tournament.models import PlayerStatus, ScoreChange, Tournament
-from tournament.models._common import utcnow
-from tournament.services import clock, exports, penalties, play, scoring, tournaments
+from tournament.models import ScoreChange, Tournament
+from tournament.services import exports, tournaments
 from tournament.services.backup import (
     CHILD_MODELS,
     LEFT_OUT,
@@ -27,114 +24,15 @@ from tournament.services.backup import (
     import_tournament,
     listed_staff,
 )
-from tournament.services.demo import load_demo
-from tournament.services.standings import standings
-from tournament.services.tournaments import TournamentData, add_staff
+from tournament.services.tournaments import TournamentData
+
+# Most tests build the demo tournament (34 players, three sessions played): ~2 s each, 10 s on a loaded
+# machine.
+pytestmark = pytest.mark.slow
 
 
-def played_tournament(organiser, referee) -> Tournament:
-    """The demo: 34 players (2 substitutes), every session planned, session 1 played and finished with a false
-    mahjong, a penalty and a correction in its history, session 2 half-way; plus a referee on the staff, a
-    cancelled penalty, clock events and a withdrawn player."""
-    t, _ = load_demo(players=32, seed=7, owner_email=organiser.email)
-    add_staff(t, referee.email, "referee")
-    session2 = t.sessions[1]
-    first_player = session2.seats[0].player_id
-    cancelled = penalties.give_penalty(t, player_id=first_player, session_number=2, amount=20,
-                                       reason="Slow play", user=referee, hand_number=3)
-    penalties.cancel_penalty(t, cancelled.id, "Wrong table", organiser)
-    now = utcnow()
-    clock.start(t, 2, organiser, now=now)
-    clock.extend(t, 2, 300, referee, table=1, now=now + timedelta(minutes=1))
-    clock.pause(t, 2, referee, now=now + timedelta(minutes=2))
-    # Session 3: table 1 scored by the sheet's totals only.
-    play.start_session(t, 3)
-    ids = play.table_players(play.get_session(t, 3), 1)
-    scoring.enter_totals(t, 3, 1, dict(zip([p.player_id for p in ids], (60, -10, -20, -30), strict=True)), referee)
-    last = t.sessions[-1]
-    withdrawn = next(p for p in _players(t) if p.id not in {s.player_id for s in last.seats})
-    withdrawn.status = PlayerStatus.WITHDRAWN
-    db.session.commit()
-    return t
-
-
-def _players(t: Tournament):
-    from tournament.models import Player
-
-    return db.session.scalars(select(Player).where(Player.tournament_id == t.id).order_by(Player.id)).all()
-
-
-def _players_as_positions(value, player_at: dict[int, int]):
-    if value is None:
-        return None
-    if "payments" in value:
-        value["payments"] = {player_at[int(pid)]: d for pid, d in value["payments"].items()}
-        value["false_mahjongs"] = [{**c, "player_id": player_at[c["player_id"]]} for c in value["false_mahjongs"]]
-        for key in ("winner_id", "discarder_id"):
-            if value.get(key) is not None:
-                value[key] = player_at[value[key]]
-        return value
-    if "amount" in value:
-        return {**value, "player_id": player_at[value["player_id"]]}
-    return {player_at[int(pid)]: score for pid, score in value.items()}
-
-
-def comparable(document: dict) -> dict:
-    """The document without what must differ between the original and its copy: every id (renumbered), the
-    name (made unique) and the importer's own organiser place when the original did not have one."""
-    doc = copy.deepcopy(document)
-    doc["tournament"].pop("name")
-    doc["tournament"].pop("version")  # every row of a copy starts at version 1
-    for name in (m.__tablename__ for m in CHILD_MODELS):
-        order = {row["id"]: i for i, row in enumerate(doc[name])}
-        for row in doc[name]:
-            row["id"] = order[row["id"]]
-            row.pop("version", None)
-    # The history names players by id: as positions too (snapshot ids of hands and penalties are left as
-    # they were written, the id the row had then).
-    # The importer's organiser place is added after the confirmed staff: compare the places, not their order.
-    doc["tournament_staff"] = sorted(({k: v for k, v in row.items() if k != "id"} for row in doc["tournament_staff"]),
-                                     key=lambda row: row["user"])
-    player_at = {row["id"]: i for i, row in enumerate(document["players"])}
-    for change in doc["score_changes"]:
-        for side in ("before", "after"):
-            change[side] = _players_as_positions(change[side], player_at)
-    # References become positions in their table: the same in both when the rows are in the same order.
-    positions = {name: {row_id: i for i, row_id in enumerate(r["id"] for r in document[name])}
-                 for name in (m.__tablename__ for m in CHILD_MODELS)}
-    for model in CHILD_MODELS:
-        for column in model.__table__.columns:
-            fk = next(iter(column.foreign_keys), None)
-            target = fk.column.table.name if fk else None
-            if target in positions and column.name != "id":
-                for row, original in zip(doc[model.__tablename__], document[model.__tablename__], strict=True):
-                    if original[column.name] is not None:
-                        row[column.name] = positions[target][original[column.name]]
-    return doc
-
-
-def standing_rows(t: Tournament) -> list[dict]:
-    names = {p.id: p.full_name for p in _players(t)}
-    rows = []
-    for row in standings(t).rows:
-        item = dataclasses.asdict(row)
-        item["player_id"] = names[item["player_id"]]
-        rows.append(json.dumps(item, default=str, sort_keys=True))
-    return rows
-
-
-def row_counts() -> dict[str, int]:
-    return {table.name: db.session.scalar(select(func.count()).select_from(table))
-            for table in db.metadata.sorted_tables}
-
-
-@pytest.fixture
-def played(organiser, referee):
-    return played_tournament(organiser, referee)
-
-
-def test_every_column_of_every_table_is_in_the_backup(played):
-    document = export_tournament(played)
+def test_every_column_of_every_table_is_in_the_backup(demo_tournament):
+    document = export_tournament(demo_tournament)
     assert set(document["tournament"]) == document_keys(Tournament.__table__)
     assert "created_by" in document["tournament"] and "version" in document["tournament"]
     for model in CHILD_MODELS:
@@ -160,30 +58,30 @@ def test_every_table_of_a_tournament_is_backed_up_or_deliberately_left_out():
     assert owned - {"tournaments"} - LEFT_OUT == backed_up
 
 
-def test_round_trip_restores_the_tournament_exactly(played, organiser, referee):
-    original = export_tournament(played)
+def test_round_trip_restores_the_tournament_exactly(demo_tournament, organiser, referee):
+    original = export_tournament(demo_tournament)
     assert any(p["cancelled_at"] for p in original["penalties"])
     assert any(c["action"] == "hand corrected" for c in original["score_changes"])
     assert original["false_mahjongs"] and original["clock_events"]
     assert {p["status"] for p in original["players"]} >= {"withdrawn"}
     assert any(p["is_substitute"] for p in original["players"])
-    before = standing_rows(played)
+    before = standing_rows(demo_tournament)
 
     copy_ = import_tournament(json.loads(json.dumps(original)), organiser, [referee.email])
     db.session.commit()
 
-    assert copy_.id != played.id
-    assert copy_.name != played.name and copy_.name.startswith(played.name)
+    assert copy_.id != demo_tournament.id
+    assert copy_.name != demo_tournament.name and copy_.name.startswith(demo_tournament.name)
     restored = export_tournament(copy_)
     assert comparable(restored) == comparable(original)
     assert standing_rows(copy_) == before
     # Importing the copy's backup again gives a third, differently named tournament.
     third = import_tournament(restored, organiser, [referee.email])
-    assert len({played.name, copy_.name, third.name}) == 3
+    assert len({demo_tournament.name, copy_.name, third.name}) == 3
 
 
-def test_a_missing_account_is_refused_naming_the_address(played, organiser):
-    document = export_tournament(played)
+def test_a_missing_account_is_refused_naming_the_address(demo_tournament, organiser):
+    document = export_tournament(demo_tournament)
     document["tournament_staff"][0]["user"] = "nobody@example.org"
     counts = row_counts()
     with pytest.raises(ImportRefused) as exc:
@@ -212,8 +110,8 @@ def test_a_missing_account_is_refused_naming_the_address(played, organiser):
     (lambda d: d["tournament"].update(table_points=[4, 2]), "tournament.table_points"),
     (lambda d: d["tournament_sessions"][0].update(drawn_at="yesterday"), "tournament_sessions[0].drawn_at"),
 ])
-def test_inconsistent_documents_are_refused_naming_the_place(played, organiser, mutate, field):
-    document = export_tournament(played)
+def test_inconsistent_documents_are_refused_naming_the_place(demo_tournament, organiser, mutate, field):
+    document = export_tournament(demo_tournament)
     mutate(document)
     counts = row_counts()
     with pytest.raises(ImportRefused) as exc:
@@ -235,9 +133,9 @@ _JUNK = st.one_of(st.floats(allow_nan=False), st.just([[1]]), st.just({"x": 0.5}
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_mutated_documents_are_refused_with_nothing_saved(played_once, data):
+def test_mutated_documents_are_refused_with_nothing_saved(document, organiser, data):
     """Drop a key, change a value's type or point a reference at a missing id: refused, nothing saved."""
-    original, organiser = played_once
+    original = document
     document = copy.deepcopy(original)
     tables = [name for name in document if isinstance(document[name], list) and document[name]]
     how = data.draw(st.sampled_from(["drop", "junk", "dangling", "version"]))
@@ -265,23 +163,13 @@ def test_mutated_documents_are_refused_with_nothing_saved(played_once, data):
     assert row_counts() == counts
 
 
-@pytest.fixture
-def played_once(organiser, referee):
-    return export_tournament(played_tournament(organiser, referee)), organiser
-
-
-def test_importer_without_a_staff_place_becomes_organiser(played, app_ctx):
+def test_importer_without_a_staff_place_becomes_organiser(demo_tournament, app_ctx):
     other = make_user("other-organiser@example.org", "organiser")
-    copy_ = import_tournament(export_tournament(played), other)
+    copy_ = import_tournament(export_tournament(demo_tournament), other)
     assert any(m.user_id == other.id and m.role == "organiser" for m in copy_.staff)
 
 
 # ----------------------------------------------------------------------------- bounds (issue 22, items 2 and 10)
-
-
-@pytest.fixture
-def document(organiser, referee):
-    return export_tournament(played_tournament(organiser, referee))
 
 
 BIG = 2**31 - 1
@@ -359,7 +247,7 @@ def test_a_huge_version_is_not_carried_into_the_copy(document, organiser):
 def test_the_restored_history_names_the_copys_players(document, organiser):
     copy_ = import_tournament(document, organiser)
     db.session.commit()
-    player_ids = {p.id for p in _players(copy_)}
+    player_ids = {p.id for p in players_of(copy_)}
     session_ids = [s.id for s in copy_.sessions]
     changes = db.session.scalars(select(ScoreChange).where(ScoreChange.session_id.in_(session_ids))).all()
     assert changes

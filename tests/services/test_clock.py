@@ -25,16 +25,6 @@ def at(minutes: float = 0, seconds: float = 0) -> datetime:
     return T0 + timedelta(minutes=minutes, seconds=seconds)
 
 
-@pytest.fixture
-def in_play(tournament, organiser):
-    """8 players, session 1 in play on two tables; sessions of 120 minutes with a 15-minute warning."""
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
-    db.session.commit()
-    return tournament, organiser
-
-
 def draws(t, table: int, numbers) -> None:
     for n in numbers:
         scoring.enter_hand(t, 1, table, HandData(number=n, result="draw"), None)
@@ -79,8 +69,8 @@ def test_warning_from_the_tournaments_setting_until_time():
 # ----------------------------------------------------------------------------- actions
 
 
-def test_start_pause_resume_and_refusals(in_play):
-    t, user = in_play
+def test_start_pause_resume_and_refusals(in_play, organiser):
+    t, user = in_play, organiser
     with pytest.raises(ConflictError, match="only a running clock"):
         clock.pause(t, 1, user, now=at(0))
     s = clock.start(t, 1, user, now=at(0))
@@ -112,8 +102,8 @@ def test_the_clock_of_a_session_not_in_play_does_not_start(tournament, organiser
     assert session.status == "published"
 
 
-def test_extra_time_for_one_table_and_for_all_adds_up(in_play):
-    t, user = in_play
+def test_extra_time_for_one_table_and_for_all_adds_up(in_play, organiser):
+    t, user = in_play, organiser
     clock.start(t, 1, user, now=at(0))
     clock.extend(t, 1, 300, user, table=1, now=at(5))
     clock.extend(t, 1, 60, user, table=1, now=at(6))
@@ -135,8 +125,8 @@ def test_extra_time_for_one_table_and_for_all_adds_up(in_play):
     assert s.state == "running" and s.table(2).remaining_seconds == 120 + 600 - 9 * 60
 
 
-def test_end_calls_time_for_everyone(in_play):
-    t, user = in_play
+def test_end_calls_time_for_everyone(in_play, organiser):
+    t, user = in_play, organiser
     with pytest.raises(ConflictError, match="not started"):
         clock.end(t, 1, user, now=at(0))
     clock.start(t, 1, user, now=at(0))
@@ -151,8 +141,8 @@ def test_end_calls_time_for_everyone(in_play):
         clock.extend(t, 1, 60, user, now=at(101))
 
 
-def test_restart_rebuilds_the_same_state_from_the_events(in_play, app):
-    t, user = in_play
+def test_restart_rebuilds_the_same_state_from_the_events(in_play, organiser, app):
+    t, user = in_play, organiser
     clock.start(t, 1, user, now=at(0))
     clock.pause(t, 1, user, now=at(20))
     clock.resume(t, 1, user, now=at(25))
@@ -173,8 +163,8 @@ def test_restart_rebuilds_the_same_state_from_the_events(in_play, app):
 # ----------------------------------------------------------------------------- time called: the end rule
 
 
-def test_finish_hand_the_hand_in_progress_counts_and_no_later_hand(in_play):
-    t, user = in_play
+def test_finish_hand_the_hand_in_progress_counts_and_no_later_hand(in_play, organiser):
+    t, user = in_play, organiser
     assert t.end_rule == "finish_hand"
     clock.start(t, 1, user, now=at(0))
     draws(t, 1, [1, 2, 3])
@@ -196,8 +186,8 @@ def test_finish_hand_the_hand_in_progress_counts_and_no_later_hand(in_play):
         clock.call_time(t, 1, 1, 6, user, now=at(121))
 
 
-def test_hand_in_progress_before_the_hands_entered_is_refused(in_play):
-    t, user = in_play
+def test_hand_in_progress_before_the_hands_entered_is_refused(in_play, organiser):
+    t, user = in_play, organiser
     draws(t, 1, [1, 2, 3])
     with pytest.raises(ConflictError, match="Hand 3 is already entered"):
         clock.call_time(t, 1, 1, 2, user, now=at(1))
@@ -207,8 +197,8 @@ def test_hand_in_progress_before_the_hands_entered_is_refused(in_play):
         clock.call_time(t, 1, 7, None, user, now=at(1))
 
 
-def test_no_hand_in_progress_limits_entry_to_the_hands_already_entered(in_play):
-    t, user = in_play
+def test_no_hand_in_progress_limits_entry_to_the_hands_already_entered(in_play, organiser):
+    t, user = in_play, organiser
     draws(t, 1, [1, 2, 3, 4])
     clock.call_time(t, 1, 1, None, user, now=at(1))
     with pytest.raises(ConflictError, match="after hand 4, with no hand in progress"):
@@ -220,8 +210,8 @@ def test_no_hand_in_progress_limits_entry_to_the_hands_already_entered(in_play):
     assert sheet.missing == [] and sheet.not_played == list(range(5, 17))
 
 
-def test_stop_immediately_the_hand_in_progress_is_not_scored(in_play):
-    t, user = in_play
+def test_stop_immediately_the_hand_in_progress_is_not_scored(in_play, organiser):
+    t, user = in_play, organiser
     t.end_rule = "stop_immediately"
     draws(t, 1, [1, 2])
     with pytest.raises(ConflictError, match="already entered at table 1, so it was finished"):
@@ -244,8 +234,8 @@ def test_stop_immediately_the_hand_in_progress_is_not_scored(in_play):
     assert actions == ["hand not scored (time called)"]
 
 
-def test_undo_of_a_time_call_keeps_the_history(in_play, referee):
-    t, user = in_play
+def test_undo_of_a_time_call_keeps_the_history(in_play, organiser, referee):
+    t, user = in_play, organiser
     t.end_rule = "stop_immediately"
     with pytest.raises(ConflictError, match="nothing to undo"):
         clock.undo_time_call(t, 1, 1, user, now=at(1))
@@ -264,8 +254,8 @@ def test_undo_of_a_time_call_keeps_the_history(in_play, referee):
     assert clock.time_call(play.get_session(t, 1), 1).hand_in_progress == 4
 
 
-def test_totals_tables_have_no_hands_to_stop(in_play):
-    t, user = in_play
+def test_totals_tables_have_no_hands_to_stop(in_play, organiser):
+    t, user = in_play, organiser
     ids = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 2)]
     scoring.enter_totals(t, 1, 2, dict(zip(ids, [10, -10, 5, -5], strict=True)), None)
     with pytest.raises(ConflictError, match="totals only"):
@@ -275,8 +265,8 @@ def test_totals_tables_have_no_hands_to_stop(in_play):
 # ----------------------------------------------------------------------------- the referee board
 
 
-def test_board_puts_the_tables_needing_a_referee_first(in_play):
-    t, user = in_play
+def test_board_puts_the_tables_needing_a_referee_first(in_play, organiser):
+    t, user = in_play, organiser
     clock.start(t, 1, user, now=at(0))
     clock.extend(t, 1, 600, user, table=1, now=at(1))
     draws(t, 1, [1, 2])

@@ -7,9 +7,9 @@ from __future__ import annotations
 import csv
 import io
 
-import pytest
 from sqlalchemy import select
 
+from tests.helpers import EMA_COUNTRIES, EMA_HEADER_LINE, VALID_22
 from tournament.extensions import db
 from tournament.models import Player, SessionTable, TableTotal
 from tournament.services import draws as draw_service
@@ -17,27 +17,6 @@ from tournament.services import ema, play, scoring
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 from tournament.services.standings import standings
-
-HEADER_LINE = "Place,First Name,Last Name,EMA number,Table points,Score,Country"
-COUNTRIES = ["FI", "SE", "DE", "FR", "NL", "GB", "IT", "DK"]
-
-
-@pytest.fixture
-def played(tournament):
-    """8 players, one session of one played, both tables scored by totals; table 2 has a tie for second."""
-    tournament.session_count = 1
-    for i in range(8):
-        reg.check_in(reg.add_player(tournament, PlayerData(
-            first_name=f"Éva{i}", last_name=f"Łukasz{i}", country=COUNTRIES[i], ema_number=f"0400{i:04d}")))
-    draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
-    session = play.get_session(tournament, 1)
-    for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
-        seated = [sp.player_id for sp in play.table_players(session, table)]
-        scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
-    scoring.finish_session(tournament, 1)
-    db.session.commit()
-    return tournament
 
 
 def test_rows_follow_the_standings_with_the_exact_header(played):
@@ -49,17 +28,17 @@ def test_rows_follow_the_standings_with_the_exact_header(played):
         (people[r.player_id].first_name, people[r.player_id].last_name) for r in ranked]
     text = ema.ema_csv(rows)
     lines = text.split("\r\n")
-    assert lines[0] == HEADER_LINE
+    assert lines[0] == EMA_HEADER_LINE
     assert lines[-1] == "" and len(lines) == 2 + len(ranked)
     parsed = list(csv.reader(io.StringIO(text)))
-    assert parsed[0] == HEADER_LINE.split(",")
+    assert parsed[0] == EMA_HEADER_LINE.split(",")
     for cells, row in zip(parsed[1:], ranked, strict=True):
         person = people[row.player_id]
         assert cells == [str(row.rank), person.first_name, person.last_name, person.ema_number,
                          row.table_points_text, str(row.score), person.country]
     # the tie for second at table 2 shares 2 + 1 table points: 1.5 each, printed as a number
     assert sorted(c[4] for c in parsed[1:]) == ["0", "0", "1", "1.5", "1.5", "2", "4", "4"]
-    assert {c[6] for c in parsed[1:]} == set(COUNTRIES)
+    assert {c[6] for c in parsed[1:]} == set(EMA_COUNTRIES)
 
 
 def test_a_clean_tournament_passes_the_check(played):
@@ -123,7 +102,6 @@ def test_unplayed_and_open_sessions_and_unfinished_and_unbalanced_tables(played)
 def test_table_problems_agree_with_the_session_check_table_by_table(tournament):
     """The check reads every table of every session at once; it must say exactly what the check run when a
     session is closed (`scoring.session_problems`) says, whatever state the tables are in."""
-    from tests.services.test_scoring import VALID_22
     from tournament.models import Hand, HandPayment
     from tournament.services import clock
     from tournament.services.scoring import HandData

@@ -8,7 +8,6 @@ import pytest
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import text
 
-from tests.test_migrations_json_settings import scratch_url  # noqa: F401 - a fixture: a database of its own
 from tournament import create_app
 from tournament.extensions import db
 from tournament.services import ConflictError

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import event, select
 
-from tests.services.test_scoring import VALID_22
+from tests.helpers import VALID_22
 from tournament.extensions import db
 from tournament.models import Hand, HandPayment
 from tournament.services import clock, play, scoring

@@ -3,29 +3,16 @@ rankings kept under every input of the ranking, and the one writer of score chan
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import func, select
 
-from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.models import ScoreChange
-from tournament.services import draws as draw_service
 from tournament.services import penalties, play, progress, scoring, standings
 from tournament.services.scoring import HandData
 from tournament.services.standings import cache
 from tournament.services.standings.marker import ChangeMarker
 
 VALID_22 = "123456789m123s5p5p"  # 22 fan points on a discard
-
-
-@pytest.fixture
-def in_play(tournament):
-    """8 players, session 1 in play."""
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=5)
-    play.start_session(tournament, 1)
-    db.session.commit()
-    return tournament
 
 
 def table_ids(t, table: int) -> list[int]:

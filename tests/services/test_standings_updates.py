@@ -11,12 +11,10 @@ import time
 import pytest
 from sqlalchemy import update
 
-from tests.helpers import add_players
 from tests.web.race_harness import POSTGRES_ONLY
 from tournament.extensions import db
 from tournament.models import ScoreChange, Tournament
 from tournament.services import ConflictError, penalties, play, scoring, standings
-from tournament.services import draws as draw_service
 from tournament.services.scoring import HandData
 
 VALID_22 = "123456789m123s5p5p"  # 22 fan points on a discard, 24 self-drawn
@@ -35,16 +33,6 @@ def assert_same(got: standings.Standings, expected: standings.Standings) -> None
     assert got.rows == expected.rows
     assert got.team_rows == expected.team_rows
     assert got.session_numbers == expected.session_numbers
-
-
-@pytest.fixture
-def in_play(tournament):
-    """12 players in teams of three, session 1 drawn and in play (three tables)."""
-    add_players(tournament, 12, team=lambda i: f"Team {i % 4}")
-    draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
-    db.session.commit()
-    return tournament
 
 
 @pytest.fixture
@@ -101,8 +89,8 @@ def random_write(t, rng: random.Random, given: list[int]) -> None:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_standings_brought_up_to_date_equal_the_standings_computed_afresh(in_play, updates, seed):
-    t = in_play
+def test_standings_brought_up_to_date_equal_the_standings_computed_afresh(teams_in_play, updates, seed):
+    t = teams_in_play
     rng = random.Random(seed)
     given: list[int] = []
     for _ in range(40):
@@ -112,8 +100,8 @@ def test_standings_brought_up_to_date_equal_the_standings_computed_afresh(in_pla
     assert updates["updated"] >= 20
 
 
-def test_a_change_committed_after_one_with_a_higher_id_is_not_missed(in_play, updates):
-    t = in_play
+def test_a_change_committed_after_one_with_a_higher_id_is_not_missed(teams_in_play, updates):
+    t = teams_in_play
     e, s, w, n = table_ids(t, 1)
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=e, discarder_id=s, hand=VALID_22), None)
     db.session.commit()
@@ -137,11 +125,11 @@ def test_a_change_committed_after_one_with_a_higher_id_is_not_missed(in_play, up
 
 
 @POSTGRES_ONLY
-def test_finishing_a_session_waits_for_the_hand_being_written(app, in_play):
+def test_finishing_a_session_waits_for_the_hand_being_written(app, teams_in_play):
     """A hand written while the organiser finishes the session is stored while the session is still in play,
     never after the finish (where the change marker, which follows the sessions in play, would not see it)."""
-    t_id = in_play.id
-    e, s, _, _ = table_ids(in_play, 1)
+    t_id = teams_in_play.id
+    e, s, _, _ = table_ids(teams_in_play, 1)
     db.session.commit()
     written, moments = threading.Event(), {}
 
@@ -169,5 +157,5 @@ def test_finishing_a_session_waits_for_the_hand_being_written(app, in_play):
         thread.join(10)
     assert moments["session finished"] > moments["hand committed"]
     db.session.expire_all()
-    assert_same(standings.standings(in_play), fresh(in_play))
-    assert {row.player_id: row.score for row in standings.standings(in_play).rows}[e] > 0
+    assert_same(standings.standings(teams_in_play), fresh(teams_in_play))
+    assert {row.player_id: row.score for row in standings.standings(teams_in_play).rows}[e] > 0

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
 from sqlalchemy import event
 
-from tests.helpers import add_players
+from tests.helpers import VALID_22, add_players
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import penalties, play, scoring, statistics
-from tournament.services.scoring import FalseMahjongData, HandData
-
-VALID_22 = "123456789m123s5p5p"     # 22 on a discard (Pure Straight 16 ...), 24 self-drawn
-BIG_HAND = "111222333m444p55p"      # Four Concealed Pungs, Pure Shifted Pungs ...: 91
-UNDER_5 = "[234m][456p][678s]22s23s4s"
+from tournament.services import play, scoring, statistics
+from tournament.services.scoring import HandData
 
 
 def ids(t, session_number: int, table: int) -> list[int]:
@@ -24,33 +19,8 @@ def enter(t, session_number, table, number, **kwargs):
     return scoring.enter_hand(t, session_number, table, HandData(number=number, **kwargs), None)
 
 
-@pytest.fixture
-def played(tournament):
-    """8 players over two sessions: wins on discards and self-drawn, a draw, a false mahjong, penalties."""
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=5)
-    play.start_session(tournament, 1)
-    e, s, w, n = ids(tournament, 1, 1)
-    enter(tournament, 1, 1, 1, result="win", winner_id=e, discarder_id=s, hand=VALID_22)
-    enter(tournament, 1, 1, 2, result="win", winner_id=e, hand=VALID_22)  # self-drawn: 24
-    enter(tournament, 1, 1, 3, result="draw",
-          false_mahjongs=(FalseMahjongData(player_id=w, hand=UNDER_5),))
-    e2, s2, w2, n2 = ids(tournament, 1, 2)
-    enter(tournament, 1, 2, 1, result="win", winner_id=n2, discarder_id=s2, hand=VALID_22, flowers=3)
-    penalties.give_penalty(tournament, player_id=s2, session_number=1, amount=10, reason="slow", user=None)
-    cancelled = penalties.give_penalty(tournament, player_id=e2, session_number=1, amount=5, reason="x", user=None)
-    penalties.cancel_penalty(tournament, cancelled.id, "mistake", None)
-    scoring.finish_session(tournament, 1, force=True)
-    draw_service.draw_next(tournament, seed=6)
-    play.start_session(tournament, 2)
-    a, b, c, d = ids(tournament, 2, 2)
-    big = enter(tournament, 2, 2, 1, result="win", winner_id=c, discarder_id=a, hand=BIG_HAND)
-    db.session.commit()
-    return tournament, {"e": e, "s": s, "w": w, "s2": s2, "n2": n2, "e2": e2, "c": c, "a": a, "big": big}
-
-
-def test_counts_wins_self_draws_deal_ins_false_mahjongs_and_penalties(played):
-    t, p = played
+def test_counts_wins_self_draws_deal_ins_false_mahjongs_and_penalties(two_sessions_played):
+    t, p = two_sessions_played
     stats = statistics.statistics(t)
     assert (stats.hands, stats.wins, stats.self_draws, stats.draws) == (5, 4, 1, 1)
     assert (stats.false_mahjongs, stats.penalties, stats.penalty_points) == (1, 1, 10)  # cancelled one left out
@@ -66,8 +36,8 @@ def test_counts_wins_self_draws_deal_ins_false_mahjongs_and_penalties(played):
                                                      key=lambda n: n.split()[1])  # by family name
 
 
-def test_top_hands_best_first_and_best_of_each_session(played):
-    t, p = played
+def test_top_hands_best_first_and_best_of_each_session(two_sessions_played):
+    t, p = two_sessions_played
     stats = statistics.statistics(t)
     points = [h.points for h in stats.top_hands]
     assert points == sorted(points, reverse=True) and len(points) == 4
@@ -81,14 +51,14 @@ def test_top_hands_best_first_and_best_of_each_session(played):
     assert (flowered.points, flowered.flowers) == (22, 3)  # flowers kept apart from the fan points
 
 
-def test_fan_counts_follow_the_hands(played):
+def test_fan_counts_follow_the_hands(two_sessions_played):
     from collections import Counter
 
     from sqlalchemy import select
 
     from tournament.models import Hand
 
-    t, p = played
+    t, p = two_sessions_played
     stats = statistics.statistics(t)
     fans = {f.name: f for f in stats.fans}
     # Counted independently from the stored hands.
@@ -107,8 +77,8 @@ def test_fan_counts_follow_the_hands(played):
     assert "Flower Tiles" not in fans
 
 
-def test_a_fixed_number_of_queries_whatever_the_size(played, app):
-    t, _ = played
+def test_a_fixed_number_of_queries_whatever_the_size(two_sessions_played, app):
+    t, _ = two_sessions_played
     statements: list[str] = []
 
     def count(conn, cursor, statement, *args):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
+from tests.helpers import form_fields, post_form
 from tournament.extensions import db
 from tournament.models import Player, Tournament, TournamentSession, User
 from tournament.services import ServiceError
@@ -52,25 +53,53 @@ def test_demo_is_one_unit_committed_by_the_caller(app_ctx):
     assert sessions == 7
 
 
-def test_a_refused_request_rolls_back_what_it_flushed(organiser_client, tournament, monkeypatch):
-    """A view whose second service call fails leaves the first call's changes unsaved."""
+def test_a_failed_form_post_rolls_back_what_the_service_flushed(organiser_client, tournament, monkeypatch):
+    """The service really runs (the form is the page's own, valid), flushes the new name, then refuses: the
+    page is shown again with the refusal, and the flushed change is not committed."""
     from tournament.services import tournaments as tournament_service
 
-    real_update = tournament_service.update_tournament
+    real_update, calls = tournament_service.update_tournament, []
 
     def update_then_fail(t, data, expected_version=None):
         real_update(t, data, expected_version)
+        calls.append(t.name)
         raise ServiceError("refused after the change was flushed")
 
     monkeypatch.setattr(tournament_service, "update_tournament", update_then_fail)
-    from tests.conftest import post_form
-
     url = f"/manage/tournaments/{tournament.id}/edit"
-    response = post_form(organiser_client, url, {"name": "Renamed", "venue": "Tampere", "version": tournament.version,
-                                                 "ruleset": "ema", "session_count": 7, "session_minutes": 120,
-                                                 "end_rule": "finish_hand", "false_mahjong_under_minimum": 10,
-                                                 "false_mahjong_not_winning": 20, "table_points": "4,2,1,0",
-                                                 "tie_breaks": ["firsts"]})
-    assert response.status_code in (200, 400, 409, 422)
+    response = organiser_client.post(url, data={**form_fields(organiser_client, url), "name": "Renamed"})
+    assert calls == ["Renamed"], "the service was not reached"
+    assert "refused after the change was flushed" in response.get_data(as_text=True)
     db.session.expire_all()
     assert db.session.get(Tournament, tournament.id).name == "Helsinki Open"
+
+
+def test_a_refusal_answered_with_a_redirect_rolls_back_what_the_service_flushed(client, auth, referee, seated,
+                                                                                 monkeypatch):
+    """A flash-and-redirect form post answers a refusal with a 302, below 400: only the refusal flag keeps
+    the flushed change (the penalty cancelled, its history line) out of the database."""
+    from tournament.models import Penalty, ScoreChange
+    from tournament.services import penalties
+    from tournament.services.tournaments import add_staff
+
+    t, ids = seated
+    add_staff(t, referee.email, "referee")
+    penalty = penalties.give_penalty(t, player_id=ids[0], session_number=1, amount=10, reason="slow play",
+                                     user=None)
+    db.session.commit()
+    history = db.session.scalar(select(func.count()).select_from(ScoreChange))
+    real_cancel, calls = penalties.cancel_penalty, []
+
+    def cancel_then_fail(*args, **kwargs):
+        calls.append(real_cancel(*args, **kwargs).is_cancelled)
+        db.session.flush()
+        raise ServiceError("refused after the cancellation was flushed")
+
+    monkeypatch.setattr(penalties, "cancel_penalty", cancel_then_fail)
+    auth.login(referee)
+    url = f"/manage/tournaments/{t.id}/play/penalties"
+    response = post_form(client, f"{url}/{penalty.id}/cancel", {"reason": "wrong table"}, form_url=url)
+    assert response.status_code == 302 and calls == [True]
+    db.session.expire_all()
+    assert not db.session.get(Penalty, penalty.id).is_cancelled
+    assert db.session.scalar(select(func.count()).select_from(ScoreChange)) == history

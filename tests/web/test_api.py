@@ -1,6 +1,6 @@
 from sqlalchemy import select
 
-from tests.conftest import post_form
+from tests.helpers import post_form
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services.users import create_api_token

@@ -7,61 +7,54 @@ import json
 import pytest
 from sqlalchemy import func, select
 
-from tests.helpers import Api, assert_error, make_user, token_for
-from tests.services.test_backup import comparable, played_tournament, row_counts, standing_rows
+from tests.helpers import Api, assert_error, comparable, make_user, row_counts, standing_rows, token_for
 from tournament.extensions import db
 from tournament.models import Tournament
 
-
-@pytest.fixture
-def played(organiser, referee):
-    return played_tournament(organiser, referee)
-
-
-@pytest.fixture
-def api(client, organiser):
-    return Api(client, token_for(organiser))
+# Most tests build the demo tournament (34 players, three sessions played): ~2 s each, 10 s on a loaded
+# machine.
+pytestmark = pytest.mark.slow
 
 
-def test_export_and_import_round_trip(client, api, played, referee):
+def test_export_and_import_round_trip(client, api, demo_tournament, referee):
     # Any member of the staff may download the backup (the referee here).
-    document = Api(client, token_for(referee)).get(f"/tournaments/{played.id}/export.json", expect=200).get_json()
+    document = Api(client, token_for(referee)).get(f"/tournaments/{demo_tournament.id}/export.json", expect=200).get_json()
     assert document["format_version"] == 1 and document["hands"]
-    before = standing_rows(played)
+    before = standing_rows(demo_tournament)
 
     response = api.post(f"/tournaments/import?staff={referee.email}", document, expect=201)
     new_id = response.get_json()["id"]
-    assert response.get_json() == {"id": new_id, "staff_left_out": []} and new_id != played.id
+    assert response.get_json() == {"id": new_id, "staff_left_out": []} and new_id != demo_tournament.id
 
     copy_ = db.session.get(Tournament, new_id)
     assert standing_rows(copy_) == before
     restored = api.get(f"/tournaments/{new_id}/export.json", expect=200).get_json()
     assert comparable(restored) == comparable(document)
     # The copy's standings through the API equal the original's.
-    a = api.get(f"/tournaments/{played.id}/standings", expect=200).get_json()
+    a = api.get(f"/tournaments/{demo_tournament.id}/standings", expect=200).get_json()
     b = api.get(f"/tournaments/{new_id}/standings", expect=200).get_json()
     assert [(r["name"], r["score"], r["table_points"]) for r in a["rows"]] == \
            [(r["name"], r["score"], r["table_points"]) for r in b["rows"]]
 
 
-def test_permissions(client, played, app_ctx):
+def test_permissions(client, demo_tournament, app_ctx):
     outsider = make_user("outsider@example.org", "referee")
     other_organiser = make_user("elsewhere@example.org", "organiser")
     outsider_api, elsewhere_api = Api(client, token_for(outsider)), Api(client, token_for(other_organiser))
-    url = f"/tournaments/{played.id}/export.json"
+    url = f"/tournaments/{demo_tournament.id}/export.json"
     assert_error(client.get("/api/v1" + url), 401)
     assert_error(outsider_api.get(url), 403)
     assert_error(elsewhere_api.get(url), 403)
-    document = Api(client, token_for(played.staff[0].user)).get(url, expect=200).get_json()
+    document = Api(client, token_for(demo_tournament.staff[0].user)).get(url, expect=200).get_json()
     counts = row_counts()
     assert_error(outsider_api.post("/tournaments/import", document), 403)  # referees create no tournaments
     assert row_counts() == counts
     # An organiser who is not on its staff may restore it, and becomes the copy's only organiser; the
     # staff it lists are left out unless confirmed (and said so).
     answer = elsewhere_api.post("/tournaments/import", document, expect=201).get_json()
-    assert sorted(answer["staff_left_out"]) == sorted(m.user.email for m in played.staff)
+    assert sorted(answer["staff_left_out"]) == sorted(m.user.email for m in demo_tournament.staff)
     elsewhere_api.get(f"/tournaments/{answer['id']}/export.json", expect=200)
-    assert_error(Api(client, token_for(played.staff[0].user)).get(
+    assert_error(Api(client, token_for(demo_tournament.staff[0].user)).get(
         f"/tournaments/{answer['id']}/export.json"), 403)
 
 
@@ -72,8 +65,8 @@ def test_permissions(client, played, app_ctx):
     (lambda d: d["hand_payments"][0].update(delta=10**5), None),
     (lambda d: d.pop("players"), "players"),
 ])
-def test_inconsistent_documents_are_422_naming_the_place(api, played, mutate, field):
-    document = api.get(f"/tournaments/{played.id}/export.json", expect=200).get_json()
+def test_inconsistent_documents_are_422_naming_the_place(api, demo_tournament, mutate, field):
+    document = api.get(f"/tournaments/{demo_tournament.id}/export.json", expect=200).get_json()
     mutate(document)
     counts = row_counts()
     body = assert_error(api.post("/tournaments/import", document), 422, field)

@@ -442,6 +442,43 @@ def test_correct_and_delete(table):
     assert again["payments"] in ({}, dict.fromkeys(map(str, (east, south, west, north)), 0))
 
 
+
+def test_false_mahjong_claims_take_the_win_context(table):
+    """Issue 20: 123m456m678s234s5p5p is 6 on a discard, exactly 8 self-drawn (a win, not a false mahjong)."""
+    _, ref, url, (east, south, west, north) = table
+    claim = {"player_id": south, "hand": "123m456m678s234s5p5p"}
+    assert_error(ref.post(url, {"number": 1, "result": "draw", "false_mahjongs": [{**claim, "self_drawn": True}]}),
+                 422, "false_mahjongs.0.hand")
+    assert_error(ref.post(url, {"number": 1, "result": "draw",
+                                "false_mahjongs": [{**claim, "kong": True, "wall_last": True}]}),
+                 422, "false_mahjongs.0.kong")
+    assert_error(ref.post(url, {"number": 1, "result": "draw", "false_mahjongs": [{**claim, "self_drawn": "yes"}]}),
+                 422, "false_mahjongs.0.self_drawn")
+    # Robbing the Kong with Last Tile Claim: refused on the flags' field
+    assert_error(ref.post(url, {"number": 1, "result": "win", "winner_id": east, "discarder_id": south,
+                                "hand": "[123m]456m789s23p5s5s1p", "kong": True, "wall_last": True}), 422, "kong")
+    hand = ref.post(url, {"number": 1, "result": "draw", "false_mahjongs": [claim]}, expect=201).get_json()
+    assert hand["false_mahjongs"][0]["kind"] == "under_minimum"
+    assert hand["payments"] == {str(south): -30, str(east): 10, str(west): 10, str(north): 10}
+
+
+def test_stop_immediately_false_mahjong_in_the_stopped_hand(table, tid):
+    from tournament.models import Tournament
+
+    boss, ref, url, (east, south, west, north) = table
+    db.session.get(Tournament, tid).end_rule = "stop_immediately"
+    db.session.commit()
+    boss.post(f"/tournaments/{tid}/sessions/1/tables/1/time", {"hand_in_progress": 1}, expect=200)
+    stopped = ref.get(url).get_json()["hands"][0]
+    assert stopped["result"] == "not_scored"
+    assert_error(ref.post(url, {"number": 2, "result": "not_scored"}), 409)
+    assert_error(ref.put(f"{url}/1", {"result": "draw"}), 409)
+    body = {"result": "not_scored", "false_mahjongs": [{"player_id": north, "kind": "under_minimum"}],
+            "version": stopped["version"]}
+    hand = ref.put(f"{url}/1", body, expect=200).get_json()
+    assert hand["result"] == "not_scored" and hand["fans"] == [] and hand["winner_id"] is None
+    assert hand["payments"] == {str(north): -30, str(east): 10, str(south): 10, str(west): 10}
+
 def test_penalties_contract(client, table, organiser, tid):
     boss, ref, _, (east, _, _, _) = table
     given = ref.post(f"/tournaments/{tid}/penalties",

@@ -16,7 +16,6 @@ from sqlalchemy import func, select
 from tests.helpers import csrf_token, login
 from tournament.extensions import db
 from tournament.models import ApiToken, Player, Tournament
-from tournament.services.users import create_api_token
 
 NUL = "\x00"
 
@@ -182,23 +181,12 @@ def test_a_csv_cell_just_under_the_limit_previews(client, organiser, tournament)
 # ----------------------------------------------------------------------------- JSON API
 
 
-@pytest.fixture
-def api(client, organiser, app_ctx):
-    _, plain = create_api_token(organiser, "bad input")
-
-    def send(method: str, url: str, body: str | bytes, content_type: str = "application/json"):
-        return client.open(url, method=method, data=body, content_type=content_type,
-                           headers={"Authorization": f"Bearer {plain}"})
-
-    return send
-
-
 def _player_body(**values) -> str:
     return json.dumps({"first_name": "Ann", "last_name": "Lee", "country": "FI", **values})
 
 
-def test_api_nul_in_a_string(api, tournament):
-    response = api("POST", f"/api/v1/tournaments/{tournament.id}/players", _player_body(first_name=f"A{NUL}"))
+def test_api_nul_in_a_string(raw_api, tournament):
+    response = raw_api("POST", f"/api/v1/tournaments/{tournament.id}/players", _player_body(first_name=f"A{NUL}"))
     assert response.status_code == 400
     body = response.get_json()
     assert body["field"] == "first_name"
@@ -207,45 +195,45 @@ def test_api_nul_in_a_string(api, tournament):
 
 
 @pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "a\\udc80b"])
-def test_api_lone_surrogate(api, tournament, escape):
+def test_api_lone_surrogate(raw_api, tournament, escape):
     raw = '{"first_name": "' + escape + '", "last_name": "Lee", "country": "FI"}'
-    response = api("POST", f"/api/v1/tournaments/{tournament.id}/players", raw)
+    response = raw_api("POST", f"/api/v1/tournaments/{tournament.id}/players", raw)
     assert response.status_code == 400
     assert response.get_json()["field"] == "first_name"
     assert "surrogate" in response.get_json()["error"]
     assert _players() == 0
 
 
-def test_api_lone_surrogate_in_a_key_and_deep_in_a_list(api, tournament):
-    assert api("POST", "/api/v1/tournaments", '{"name": "X", "\\ud800": 1}').status_code == 400
-    response = api("POST", "/api/v1/tournaments", '{"name": "X", "tie_breaks": ["score", "\\ud800"]}')
+def test_api_lone_surrogate_in_a_key_and_deep_in_a_list(raw_api, tournament):
+    assert raw_api("POST", "/api/v1/tournaments", '{"name": "X", "\\ud800": 1}').status_code == 400
+    response = raw_api("POST", "/api/v1/tournaments", '{"name": "X", "tie_breaks": ["score", "\\ud800"]}')
     assert response.status_code == 400
     assert response.get_json()["field"] == "tie_breaks.1"
 
 
-def test_api_a_surrogate_pair_is_fine(api, tournament):
+def test_api_a_surrogate_pair_is_fine(raw_api, tournament):
     # "\ud83c\udc04" is one character (the red dragon tile, U+1F004), not a lone surrogate.
-    response = api("POST", f"/api/v1/tournaments/{tournament.id}/players", _player_body(club="\ud83c\udc04"))
+    response = raw_api("POST", f"/api/v1/tournaments/{tournament.id}/players", _player_body(club="\ud83c\udc04"))
     assert response.status_code == 201, response.get_json()
 
 
 @pytest.mark.parametrize("depth", [100_000, 2_000])
-def test_api_json_nested_very_deep(api, tournament, depth):
+def test_api_json_nested_very_deep(raw_api, tournament, depth):
     body = '{"name": ' + "[" * depth + "]" * depth + "}"
-    response = api("POST", "/api/v1/tournaments", body)
+    response = raw_api("POST", "/api/v1/tournaments", body)
     assert response.status_code == 400
     assert "nested" in response.get_json()["error"]
 
 
-def test_api_json_nested_past_the_guard_limit_but_parseable(api):
+def test_api_json_nested_past_the_guard_limit_but_parseable(raw_api):
     body = '{"name": "X", "tie_breaks": ' + "[" * 40 + "]" * 40 + "}"
-    response = api("POST", "/api/v1/tournaments", body)
+    response = raw_api("POST", "/api/v1/tournaments", body)
     assert response.status_code == 400
     assert "nested more than 32" in response.get_json()["error"]
 
 
-def test_api_number_too_long_for_python(api, tournament):
-    response = api("POST", "/api/v1/tournaments", '{"name": "X", "session_count": ' + "9" * 5000 + "}")
+def test_api_number_too_long_for_python(raw_api, tournament):
+    response = raw_api("POST", "/api/v1/tournaments", '{"name": "X", "session_count": ' + "9" * 5000 + "}")
     assert response.status_code == 400
     assert response.get_json()["error"]
 
@@ -273,8 +261,8 @@ def test_deep_json_on_a_page_that_is_not_the_api(client, organiser, tournament):
     ({"session_count": "4"}, "session_count"),
     ({"session_count": True}, "session_count"),
 ])
-def test_api_tournament_type_confusion_is_422_naming_the_field(api, body, field):
-    response = api("POST", "/api/v1/tournaments", json.dumps({"name": "Typed Open", **body}))
+def test_api_tournament_type_confusion_is_422_naming_the_field(raw_api, body, field):
+    response = raw_api("POST", "/api/v1/tournaments", json.dumps({"name": "Typed Open", **body}))
     assert response.status_code == 422, response.get_json()
     assert response.get_json()["field"] == field
 
@@ -287,7 +275,7 @@ def test_api_tournament_type_confusion_is_422_naming_the_field(api, body, field)
     ({"result": "win", "hand": {"tiles": 14}}, "hand"),
     ({"result": "win", "flowers": [1]}, "flowers"),
 ])
-def test_api_hand_type_confusion_is_422_naming_the_field(api, tournament, body, field):
+def test_api_hand_type_confusion_is_422_naming_the_field(raw_api, tournament, body, field):
     from tests.helpers import add_players
     from tournament.services import draws, play
 
@@ -296,7 +284,7 @@ def test_api_hand_type_confusion_is_422_naming_the_field(api, tournament, body, 
     play.start_session(tournament, 1)
     db.session.commit()
     url = f"/api/v1/tournaments/{tournament.id}/sessions/1/tables/1/hands"
-    response = api("POST", url, json.dumps({"number": 1, **body}))
+    response = raw_api("POST", url, json.dumps({"number": 1, **body}))
     assert response.status_code == 422, response.get_json()
     assert response.get_json()["field"] == field
 
@@ -310,14 +298,14 @@ def test_api_hand_type_confusion_is_422_naming_the_field(api, tournament, body, 
     ("/sessions/1/clock/extend", {"seconds": {"s": 60}}, "seconds"),
     ("/sessions/1/tables/1/time", {"hand_in_progress": [3]}, "hand_in_progress"),
 ])
-def test_api_other_bodies_type_confusion_is_422(api, tournament, url, body, field):
-    response = api("POST", f"/api/v1/tournaments/{tournament.id}{url}", json.dumps(body))
+def test_api_other_bodies_type_confusion_is_422(raw_api, tournament, url, body, field):
+    response = raw_api("POST", f"/api/v1/tournaments/{tournament.id}{url}", json.dumps(body))
     assert response.status_code == 422, response.get_json()
     assert response.get_json()["field"] == field
 
 
-def test_api_a_body_that_is_not_an_object(api, tournament):
+def test_api_a_body_that_is_not_an_object(raw_api, tournament):
     for body in ("[]", "1", '"x"', "null", "[[1]]"):
-        response = api("POST", "/api/v1/tournaments", body)
+        response = raw_api("POST", "/api/v1/tournaments", body)
         assert response.status_code in (400, 422), (body, response.get_json())
         assert response.get_json()["error"]

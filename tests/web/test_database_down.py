@@ -4,27 +4,17 @@ from __future__ import annotations
 
 import logging
 
-import pytest
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
-from tests.helpers import Api
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services import tournaments as tournament_service
-from tournament.services.users import create_api_token
 from tournament.web import unit
 
 
 def connection_refused(*args, **kwargs):
     # What psycopg raises, wrapped by SQLAlchemy, when PostgreSQL is not listening.
     raise OperationalError("SELECT 1", {}, Exception("connection failed: Connection refused"))
-
-
-@pytest.fixture
-def api(client, organiser) -> Api:
-    _, token = create_api_token(organiser, "script")
-    db.session.commit()
-    return Api(client, token)
 
 
 def test_page_answers_503_page_with_retry_after(client, monkeypatch, caplog):

@@ -3,16 +3,12 @@ and standings hidden from the public everywhere (pages, JSON, PDFs) while the st
 
 from __future__ import annotations
 
-import io
 import os
 import re
 
-import pypdf
 import pytest
 
-from tests.helpers import csrf_token, make_user
-from tests.services.test_ema import HEADER_LINE, played  # noqa: F401 - the fixture
-from tests.web.test_api_scoring import Api, assert_error, token_for
+from tests.helpers import EMA_HEADER_LINE, Api, assert_error, csrf_token, make_user, pdf_text, token_for
 from tournament.extensions import db
 from tournament.models import Player, TournamentStaff
 from tournament.services import draws as draw_service
@@ -20,11 +16,6 @@ from tournament.services import penalties, play
 from tournament.services.standings import standings
 
 WINDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
-
-
-def pdf_text(data: bytes) -> list[str]:
-    assert data.startswith(b"%PDF")
-    return [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
 
 
 def seats_of(t, number: int) -> list[tuple[int, str, str]]:
@@ -73,7 +64,7 @@ def test_staff_exports_page_and_every_pdf_saved(organiser_client, played, app): 
 
     csv_response = organiser_client.get(f"{base}/ema-results.csv")
     assert csv_response.mimetype == "text/csv"
-    assert csv_response.get_data(as_text=True).split("\r\n")[0] == HEADER_LINE
+    assert csv_response.get_data(as_text=True).split("\r\n")[0] == EMA_HEADER_LINE
     saved = sorted(os.listdir(app.config["EXPORT_DIR"]))
     for prefix in ("seating-", "score-sheets-", "schedule-cards-", "penalties-", "ema-results-"):
         assert any(name.startswith(f"{prefix}{t.id}") for name in saved), prefix
@@ -127,7 +118,7 @@ def test_api_pdfs_and_ema_file(client, organiser, played):  # noqa: F811
     response = api.get(f"/tournaments/{t.id}/ema-results.csv", expect=200)
     assert response.mimetype == "text/csv"
     lines = response.get_data(as_text=True).splitlines()
-    assert lines[0] == HEADER_LINE
+    assert lines[0] == EMA_HEADER_LINE
     ranked = standings(t).rows
     assert [line.split(",")[0] for line in lines[1:]] == [str(r.rank) for r in ranked]
     people = {p.id: p for p in db.session.query(Player)}

@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import re
 
-from tests.pdf.test_scripts_and_long_names import SCRIPTS, fill, longest_name
-from tests.services.test_ema import played  # noqa: F401 - the fixture
-from tests.web.test_api_scoring import Api, token_for
-from tests.web.test_exports import pdf_text
+from tests.helpers import SCRIPTS, Api, fill, longest_name, pdf_text, token_for
 from tournament.extensions import db
 from tournament.models import Player
 from tournament.services import penalties, play

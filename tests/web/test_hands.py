@@ -229,3 +229,45 @@ def test_swiss_draw_button_seats_ranking_neighbours_together(organiser_client, s
     top, bottom = (sum(position[p] for p in table) for table in session.tables())
     assert top < bottom
     assert ranking[0] in session.tables()[0]
+
+
+def test_false_mahjong_rows_take_the_claims_win_context(organiser_client, seated):
+    """Issue 20: 123m456m678s234s5p5p is 6 on a discard, 8 self-drawn: ticked self-drawn it is a win."""
+    t, ids = seated
+    url = base(t) + "/tables/1/hands/new"
+    assert 'name="false_mahjongs-1-self_drawn"' in organiser_client.get(url).get_data(as_text=True)
+    fm = hand_form(ids, result="draw", winner_id="", discarder_id="", hand="")
+    fm["false_mahjongs-1-kind"] = "engine"
+    fm["false_mahjongs-1-hand"] = "123m456m678s234s5p5p"
+    response = post(organiser_client, url, {**fm, "false_mahjongs-1-self_drawn": "y"}, url)
+    assert response.status_code == 422 and hand_count() == 0
+    assert 'id="false_mahjongs-1-hand-error"' in response.get_data(as_text=True)
+    response = post(organiser_client, url, {**fm, "false_mahjongs-1-kong": "y", "false_mahjongs-1-wall_last": "y"},
+                    url)
+    assert response.status_code == 422 and 'id="false_mahjongs-1-kong-error"' in response.get_data(as_text=True)
+    # a refused self-drawn claim offered as a false mahjong keeps its self-drawn flag
+    converted = post(organiser_client, url, hand_form(ids, hand=UNDER_5, discarder_id="", convert="1"), url)
+    assert 'checked id="false_mahjongs-0-self_drawn"' in converted.get_data(as_text=True)
+    assert post(organiser_client, url, fm, url).status_code == 302
+    db.session.expire_all()
+    assert [fm.kind for fm in scoring.get_hand(t, 1, 1, 1).false_mahjongs] == ["under_minimum"]
+
+
+def test_stopped_hand_takes_a_false_mahjong_through_the_form(organiser_client, seated, organiser):
+    from tournament.services import clock
+
+    t, ids = seated
+    t.end_rule = "stop_immediately"
+    clock.call_time(t, 1, 1, 1, organiser)
+    db.session.commit()
+    url = base(t) + "/tables/1/hands/1/edit"
+    page = organiser_client.get(url).get_data(as_text=True)
+    assert 'value="not_scored"' in page and 'value="win"' not in page
+    version = scoring.get_hand(t, 1, 1, 1).version
+    data = hand_form(ids, result="not_scored", winner_id="", discarder_id="", hand="", version=version)
+    data["false_mahjongs-2-kind"] = "not_winning"
+    assert post(organiser_client, url, data, url).status_code == 302
+    db.session.expire_all()
+    hand = scoring.get_hand(t, 1, 1, 1)
+    assert hand.result == "not_scored"
+    assert hand.payment_map() == {ids[0]: 20, ids[1]: 20, ids[2]: -60, ids[3]: 20}

@@ -10,37 +10,19 @@ import re
 import uuid
 from functools import partial
 
-import pytest
 from sqlalchemy import func, select
 
-from tests.helpers import make_user
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
 from tournament.models import Hand, Penalty, ScoreChange, Tournament
 from tournament.services import draws as draw_service
 from tournament.services import penalties, play, scoring
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
 from tournament.services.scoring import HandData
-from tournament.services.tournaments import add_staff
 from tournament.services.users import create_api_token
 
 pytestmark = POSTGRES_ONLY
 
 WIN = "123456789m123s5p5p"  # 22 points
-
-
-@pytest.fixture
-def in_play(tournament, organiser):
-    referee = make_user("rafael@example.org", "referee")
-    add_staff(tournament, referee.email, "referee")
-    for i in range(8):
-        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
-    draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
-    db.session.commit()
-    ids = [sp.player_id for sp in play.table_players(play.get_session(tournament, 1), 1)]
-    return tournament, ids, organiser, referee
 
 
 def token(user) -> str:
@@ -74,8 +56,8 @@ def draw_form(ids, number: int) -> dict:
     return {**win_form(ids, number), "result": "draw", "winner_id": "", "discarder_id": "", "hand": ""}
 
 
-def test_same_hand_from_two_forms_at_once_is_stored_once(app, in_play):
-    t, ids, organiser, referee = in_play
+def test_same_hand_from_two_forms_at_once_is_stored_once(app, staffed_table):
+    t, ids, organiser, referee = staffed_table
     new = f"/manage/tournaments/{t.id}/play/1/tables/1/hands/new"
     with live_server(app) as url:
         phone_a, phone_b = Browser(url).login(organiser.email), Browser(url).login(referee.email)
@@ -95,8 +77,8 @@ def test_same_hand_from_two_forms_at_once_is_stored_once(app, in_play):
         assert history("hand entered") == ROUNDS
 
 
-def test_double_click_on_one_hand_form_replays_the_first_answer(app, in_play):
-    t, ids, organiser, _ = in_play
+def test_double_click_on_one_hand_form_replays_the_first_answer(app, staffed_table):
+    t, ids, organiser, _ = staffed_table
     new = f"/manage/tournaments/{t.id}/play/1/tables/2/hands/new"
     table_2 = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 2)]
     with live_server(app) as url:
@@ -111,8 +93,8 @@ def test_double_click_on_one_hand_form_replays_the_first_answer(app, in_play):
         assert history("hand entered") == ROUNDS
 
 
-def test_same_hand_through_the_api_at_once(app, in_play):
-    t, ids, organiser, referee = in_play
+def test_same_hand_through_the_api_at_once(app, staffed_table):
+    t, ids, organiser, referee = staffed_table
     path = f"/tournaments/{t.id}/sessions/1/tables/1/hands"
     with live_server(app) as url:
         script_a, script_b = Browser(url, token(organiser)), Browser(url, token(referee))
@@ -133,8 +115,8 @@ def test_same_hand_through_the_api_at_once(app, in_play):
         assert history("hand entered") == ROUNDS
 
 
-def test_two_corrections_from_the_same_version_one_wins(app, in_play):
-    t, ids, organiser, referee = in_play
+def test_two_corrections_from_the_same_version_one_wins(app, staffed_table):
+    t, ids, organiser, referee = staffed_table
     for number in range(1, ROUNDS + 1):
         scoring.enter_hand(t, 1, 1, HandData(number=number, result="draw"), None)
     db.session.commit()
@@ -162,8 +144,8 @@ def test_two_corrections_from_the_same_version_one_wins(app, in_play):
         assert history("hand corrected") == ROUNDS
 
 
-def test_a_penalty_cancelled_from_two_screens_is_cancelled_once(app, in_play):
-    t, ids, organiser, referee = in_play
+def test_a_penalty_cancelled_from_two_screens_is_cancelled_once(app, staffed_table):
+    t, ids, organiser, referee = staffed_table
     given = [penalties.give_penalty(t, player_id=ids[0], session_number=1, amount=10, reason="slow", user=None)
              for _ in range(ROUNDS)]
     db.session.commit()
@@ -191,8 +173,8 @@ def test_a_penalty_cancelled_from_two_screens_is_cancelled_once(app, in_play):
             assert history("penalty cancelled") == round_number + 1
 
 
-def test_a_session_started_from_two_screens_at_once_is_started_once(app, in_play):
-    t, _, organiser, _ = in_play
+def test_a_session_started_from_two_screens_at_once_is_started_once(app, staffed_table):
+    t, _, organiser, _ = staffed_table
     with live_server(app) as url:
         script_a, script_b = Browser(url, token(organiser)), Browser(url, token(organiser))
         for number in range(2, t.session_count + 1):
@@ -202,11 +184,11 @@ def test_a_session_started_from_two_screens_at_once_is_started_once(app, in_play
             answers = together(partial(script_a.api, "POST", path, {}), partial(script_b.api, "POST", path, {}))
             # Starting a session already in play is a 200: the second start finds it started.
             assert statuses(answers) == [200, 200], [a.body for a in answers]
-            assert all(a.json()["status"] == "in_play" for a in answers)
+            assert all(a.json()["status"] == "staffed_table" for a in answers)
 
 
-def test_a_backup_imported_twice_at_once_with_one_key_is_restored_once(app, in_play):
-    t, ids, organiser, _ = in_play
+def test_a_backup_imported_twice_at_once_with_one_key_is_restored_once(app, staffed_table):
+    t, ids, organiser, _ = staffed_table
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=ids[0], discarder_id=ids[1],
                                          hand=WIN), organiser)
     db.session.commit()

@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 from tests.helpers import VALID_22
-from tests.web.test_hands import in_play  # noqa: F401 - the fixture
 from tournament.extensions import db
 from tournament.services import penalties, scoring
 from tournament.services.scoring import HandData
 
 
-def test_standings_follow_the_hands_entered(client, in_play):  # noqa: F811
-    t, ids = in_play
+def test_standings_follow_the_hands_entered(client, seated):  # noqa: F811
+    t, ids = seated
     empty = client.get(f"/t/{t.id}/standings").get_data(as_text=True)
     assert "Standings" in empty
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=ids[2], discarder_id=ids[0],
@@ -33,8 +32,8 @@ def test_standings_follow_the_hands_entered(client, in_play):  # noqa: F811
     assert client.get("/t/2147483648/standings").status_code == 404
 
 
-def test_standings_pdf_is_for_staff_and_saved(client, organiser_client, in_play, app):  # noqa: F811
-    t, ids = in_play
+def test_standings_pdf_is_for_staff_and_saved(client, organiser_client, seated, app):  # noqa: F811
+    t, ids = seated
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
     db.session.commit()
     with app.app_context():  # a context of its own: Flask-Login caches the user on `g`
