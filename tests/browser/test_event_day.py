@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from sqlalchemy import select
 
 from tests.browser.conftest import log_in
-from tests.conftest import PASSWORD
+from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.models import Penalty, Substitution
 from tournament.services import draws as draw_service
