@@ -52,11 +52,6 @@ def _held_four_wait(p: ParsedHand, ctx: Context, names: set[str]) -> bool:
     return bool(held) and bool(set(held) & set(dc.structural_waits(_counts13(p), len(p.melds))))
 
 
-def _knitted_win(p: ParsedHand, ctx: Context, names: set[str]) -> bool:
-    # a knitted straight is in the hand and the winning tile is one of its kinds
-    return any(p.win_tile in dc.KNITTED_PATTERNS[i] for i, _ in dc.knitted_straight_rests(p.tallies[0]))
-
-
 def _nine_gates(p: ParsedHand, ctx: Context, names: set[str]) -> bool:
     c = _counts13(p)
     return not p.melds and c.count(0) == 25 and _GATES in (c[0:9], c[9:18], c[18:27])
@@ -74,10 +69,8 @@ APPLIES: dict[str, Callable[[ParsedHand, Context, set[str]], bool]] = {
     "fully_concealed_special": lambda p, ctx, names: (
         ctx.self_drawn and all(m.concealed for m in p.melds) and bool(names & set(SPECIAL_CONCEALED_HANDS))
     ),
-    "three_kongs_concealed_pungs": lambda p, ctx, names: _kongs(p) >= 3 and _kongs(p, False) >= 1,
     "all_terminals_double_pung": lambda p, ctx, names: _all_in(p, (0, 8, 9, 17, 18, 26)),
     "all_green_half_flush": lambda p, ctx, names: _all_in(p, GREEN_TILES),
-    "knitted_waits": _knitted_win,
     "held_four_waits": _held_four_wait,
     "nine_gates_terminal_pungs": lambda p, ctx, names: _nine_gates(p, ctx, names),
 }

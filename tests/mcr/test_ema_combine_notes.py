@@ -93,12 +93,13 @@ def test_fully_concealed_needs_self_drawn():
     assert "Fully Concealed Hand" in got and "Self-Drawn" not in got
 
 
-def test_three_kongs_with_three_concealed_pungs_only_when_the_kongs_are_concealed():
+def test_three_kongs_with_three_concealed_pungs():
     got = {f.name for f in score_hand("{1111m}{9999m}{1111p}456p11s", WinContext(self_drawn=True)).fans}
     assert {"Three Kongs", "Three Concealed Pungs"} <= got
+    # GB 17's "if the Kongs are all concealed" lifts Non-Repeat for implied pungs; with a melded kong the
+    # three concealed sets are not implied, so Three Concealed Pungs scores too (issue 20, RULINGS.md)
     got = {f.name for f in score_hand("{1111m}{9999m}[1111p]999p11s", WinContext(self_drawn=True)).fans}
-    assert "Three Kongs" in got and "Three Concealed Pungs" not in got
-    assert "Two Concealed Pungs" in got
+    assert {"Three Kongs", "Three Concealed Pungs"} <= got and "Two Concealed Pungs" not in got
 
 
 def test_out_with_replacement_tile_and_flower_replacement():

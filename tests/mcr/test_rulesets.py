@@ -60,12 +60,13 @@ def test_fully_concealed_with_special_hands(hand, special):
     assert special in ch and "Fully Concealed Hand" not in ch and "Self-Drawn" in ch
 
 
-def test_three_kongs_with_concealed_pungs():
+@pytest.mark.parametrize("ruleset", ["ema", "chinese"])
+def test_three_kongs_with_concealed_pungs(ruleset):
+    # issue 20: a melded kong and three concealed sets score Three Concealed Pungs (16), not Two (2)
     hand = "{1111m}{9999m}[1111p]999p11s"
-    ema = fans(hand, "ema", self_drawn=True)
-    ch = fans(hand, "chinese", self_drawn=True)
-    assert "Three Kongs" in ema and "Three Concealed Pungs" not in ema
-    assert "Three Kongs" in ch and "Three Concealed Pungs" in ch
+    got = fans(hand, ruleset, self_drawn=True)
+    assert "Three Kongs" in got and "Three Concealed Pungs" in got and "Two Concealed Pungs" not in got
+    assert score_hand("[5555s]{EEEE}{9999p}111m1s1s", WinContext(self_drawn=True), ruleset).fan_points == 62
 
 
 def test_all_terminals_with_double_pung():
@@ -86,14 +87,15 @@ def test_all_green_with_flushes():
     assert {"All Green", "Full Flush"} <= set(fans(full, "chinese"))
 
 
-def test_knitted_straight_waits():
-    # 147m 58s 369p 123s FF waits only on 2s: it completes the knitted straight
+@pytest.mark.parametrize("ruleset", ["ema", "chinese"])
+def test_knitted_straight_waits(ruleset):
+    # 147m 58s 369p 123s FF waits only on 2s, which can be read as the inside tile of 123s (issue 20)
     hand = "147m58s369p123sFF2s"
-    assert "Closed Wait" not in fans(hand, "ema")
-    assert "Closed Wait" in fans(hand, "chinese")
+    assert fans(hand, ruleset)["Closed Wait"] == (1, 1)
+    assert score_hand(hand, ruleset=ruleset).fan_points == 15
     # the knitted straight was complete before the win: both score the edge wait of 12s + 3s
     hand = "147m258s369pFF12s3s"
-    assert "Edge Wait" in fans(hand, "ema") and "Edge Wait" in fans(hand, "chinese")
+    assert "Edge Wait" in fans(hand, ruleset)
 
 
 def test_wait_on_a_tile_held_four_times():

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from tests.helpers import NOT_WINNING, UNDER_5, VALID_22
 from tournament.extensions import db
 from tournament.models import FalseMahjong, Hand, HandPayment, ScoreChange, SessionStatus
-from tournament.services import ConflictError, NotFound, ServiceError, play, scoring
+from tournament.services import ConflictError, NotFound, ServiceError, clock, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
@@ -298,3 +298,72 @@ def test_session_check_lists_missing_hands_and_unentered_tables(seated):
     assert scoring.finish_session(t, 1).status == SessionStatus.FINISHED
     with pytest.raises(ConflictError, match="not in play"):
         scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
+
+
+# ----------------------------------------------------------------------------- issue 20 item 10
+
+EIGHT_SELF_DRAWN = "123m456m678s234s5p5p"  # 6 fan points on a discard; exactly 8 self-drawn (Fully Concealed)
+
+
+def test_a_false_mahjong_claim_is_checked_in_its_win_context(seated):
+    t, (east, south, west, north) = seated
+    claim = FalseMahjongData(player_id=south, hand=EIGHT_SELF_DRAWN)
+    refusals = [
+        (FalseMahjongData(player_id=south, hand=EIGHT_SELF_DRAWN, self_drawn=True), "false_mahjongs.0.hand"),
+        (FalseMahjongData(player_id=south, hand="[123m]456m789s23p5s5s1p", kong=True), "false_mahjongs.0.hand"),
+        # Robbing the Kong with Last Tile Claim is impossible: the flag is blamed, not the tiles
+        (FalseMahjongData(player_id=south, hand=EIGHT_SELF_DRAWN, kong=True, wall_last=True), "false_mahjongs.0.kong"),
+    ]
+    for fm, field in refusals:
+        with pytest.raises(HandRefused) as exc:
+            scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw", false_mahjongs=(fm,)), None)
+        assert exc.value.field == field, fm
+    assert "valid win (8 points)" in str(_refusal(t, refusals[0][0]))
+    hand = scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw", false_mahjongs=(claim,)), None)
+    assert [(fm.kind, fm.amount) for fm in hand.false_mahjongs] == [("under_minimum", 10)]
+    assert hand.payment_map() == {south: -30, east: 10, west: 10, north: 10}
+
+
+def _refusal(t, fm):
+    with pytest.raises(HandRefused) as exc:
+        scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw", false_mahjongs=(fm,)), None)
+    return exc.value.message
+
+
+def test_robbing_the_kong_with_last_tile_claim_is_refused_on_the_kong_flag(seated):
+    t, (east, south, _, _) = seated
+    with pytest.raises(HandRefused) as exc:
+        scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=east, discarder_id=south,
+                                             hand="[123m]456m789s23p5s5s1p", kong=True, wall_last=True), None)
+    assert exc.value.status_code == 422 and exc.value.field == "kong"
+    assert "Robbing the Kong" in exc.value.message and "Last Tile Claim" in exc.value.message
+    assert counts() == (0, 0, 0, 0)
+
+
+def test_stop_immediately_a_false_mahjong_in_the_stopped_hand_still_pays(seated, organiser):
+    t, (east, south, west, north) = seated
+    t.end_rule = "stop_immediately"
+    scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
+    clock.call_time(t, 1, 1, 2, organiser)
+    stopped = HandData(number=2, result="not_scored",
+                       false_mahjongs=(FalseMahjongData(player_id=west, kind="not_winning"),))
+    # only the stopped hand takes "not_scored", and it never takes a win or a draw
+    with pytest.raises(ServiceError) as exc:
+        scoring.correct_hand(t, 1, 1, 1, HandData(number=1, result="not_scored"), None)
+    assert exc.value.field == "result"
+    with pytest.raises(ConflictError):
+        scoring.correct_hand(t, 1, 1, 2, HandData(number=2, result="draw"), None)
+    with pytest.raises(ServiceError) as exc:
+        scoring.correct_hand(t, 1, 1, 2, HandData(number=2, result="not_scored", winner_id=east,
+                                                  hand=VALID_22), None)
+    assert exc.value.field == "result"
+    hand = scoring.correct_hand(t, 1, 1, 2, stopped, organiser)
+    assert hand.result == "not_scored" and hand.winner_id is None
+    assert hand.payment_map() == {west: -60, east: 20, south: 20, north: 20}
+    assert scoring.table_sheet(t, 1, 1).totals[west] == -60
+    actions = db.session.scalars(select(ScoreChange.action).where(ScoreChange.hand_number == 2)
+                                 .order_by(ScoreChange.id)).all()
+    assert actions == ["hand not scored (time called)", "hand corrected"]
+    # taken back by a correction without it: the stopped hand pays nothing again
+    hand = scoring.correct_hand(t, 1, 1, 2, HandData(number=2, result="not_scored"), organiser)
+    assert sorted(hand.payment_map().values()) == [0, 0, 0, 0] and not hand.false_mahjongs

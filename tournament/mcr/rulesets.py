@@ -43,11 +43,12 @@ class Ruleset:
     # one melded + one concealed kong: "split" = Two Melded Kongs (4) + Concealed Kong (2) = 6 (GB fan 57);
     # "combined" = the single fan "Concealed Kong and Melded Kong" (5).
     mixed_kongs: str = "split"
-    # GB 17: Three Kongs combines with Three Concealed Pungs only when the kongs are all concealed.
-    three_kongs_needs_concealed: bool = True
-    # Knitted Straight hands: chinese reads a winning tile of the straight's kinds into the set or pair
-    # for Edge/Closed/Single Wait whenever it can; ema does not (the tile may complete the straight).
-    knitted_wait_any_reading: bool = False
+    # True: Three Kongs scores no Three Concealed Pungs when a kong is melded. Both rulesets say False: GB 17's
+    # "if the Kongs are all concealed" lifts Non-Repeat where the pungs are implied (RULINGS.md, issue 20).
+    three_kongs_needs_concealed: bool = False
+    # Knitted Straight hands: the winning tile of the straight's kinds is read into the set or pair for
+    # Edge/Closed/Single Wait whenever it can (GB 3.9.1.5 (4); RULINGS.md, issue 20); False: never.
+    knitted_wait_any_reading: bool = True
     # GB 77-79 "not valid if waiting for more than one tile": ema does not count as a wait a tile the
     # hand held all four of before the win; chinese counts every tile that completes the structure.
     waits_ignore_held_four: bool = True
@@ -81,13 +82,9 @@ SWITCHES: tuple[Switch, ...] = (
             mixed_kongs="combined"),
     _switch("fully_concealed_special", "Fully Concealed Hand not with special hands (Self-Drawn instead)",
             add_excludes={name: ("Fully Concealed Hand",) for name in SPECIAL_CONCEALED_HANDS}),
-    _switch("three_kongs_concealed_pungs", "Three Kongs with Three Concealed Pungs when a kong is melded",
-            three_kongs_needs_concealed=False),
     _switch("all_terminals_double_pung", "All Terminals excludes Double Pung",
             add_excludes={"All Terminals": ("Double Pung",)}),
     _switch("all_green_half_flush", "All Green excludes Half Flush", add_excludes={"All Green": ("Half Flush",)}),
-    _switch("knitted_waits", "Knitted Straight: the winning tile read into a set or pair for a wait fan",
-            knitted_wait_any_reading=True),
     _switch("held_four_waits", "a tile held four times before the win is still a wait",
             waits_ignore_held_four=False),
     _switch("nine_gates_terminal_pungs", "Nine Gates drops only one Pung of Terminals or Honors",

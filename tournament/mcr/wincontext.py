@@ -13,6 +13,12 @@ from .tiles import ALL_CODES, WIND_INDEX, code
 
 _new_tuple = tuple.__new__
 MAX_FLOWERS = 8  # the eight flower and season tiles
+# Robbing the Kong (kong on a discard win) with Last Tile Claim (wall_last on a discard win): the robbed tile
+# is added to a kong, not discarded, and no kong can be made once the wall's last tile is drawn (no replacement).
+ROBBED_LAST_CLAIM_MESSAGE = (
+    "kong and wall_last cannot both be set on a win that is not self-drawn: Robbing the Kong and Last Tile"
+    " Claim do not go together (a robbed kong tile is no discard, and no kong can be made on the last tile)"
+)
 
 
 class Context(NamedTuple):  # a tuple: built once per hand, cheaply (see make_context)
@@ -62,12 +68,14 @@ def known_context(p: ParsedHand, self_drawn: bool, last_tile: bool, wall_last: b
     """:func:`make_context` for values already known to be valid (flags as bools, the winds as tiles 27..30,
     flowers 0..8, as the CLI's usual input line gives them): only the checks against the hand are left."""
     if kong or last_tile:
-        _check_against_hand(p, self_drawn, last_tile, kong)
+        _check_against_hand(p, self_drawn, last_tile, wall_last, kong)
     # the tuple built directly: a named tuple's own __new__ is a Python function
     return _new_tuple(Context, (self_drawn, last_tile, wall_last, kong, seat, prevalent, flowers))
 
 
-def _check_against_hand(p: ParsedHand, self_drawn: bool, last_tile: bool, kong: bool) -> None:
+def _check_against_hand(p: ParsedHand, self_drawn: bool, last_tile: bool, wall_last: bool, kong: bool) -> None:
+    if kong and wall_last and not self_drawn:
+        raise MCRError("bad_context", ROBBED_LAST_CLAIM_MESSAGE)
     w = p.win_tile
     if kong and self_drawn and not any(m.kind == KONG for m in p.melds):
         raise MCRError("bad_context", "a win on a kong's replacement tile needs a declared kong in the hand")

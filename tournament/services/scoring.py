@@ -58,6 +58,11 @@ class FalseMahjongData:
     player_id: int
     hand: str | None = None
     kind: str | None = None  # "under_minimum" | "not_winning": the referee's word when no tiles are given
+    # The claim's win context, as for a win: 8 fan points self-drawn is a win, not "under the minimum".
+    self_drawn: bool = False
+    last_tile: bool = False
+    wall_last: bool = False
+    kong: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,8 +134,15 @@ def _false_mahjong_kind(
                                field=f"{field_name}.kind")
         return fm.kind, ""
     seat = _seat_of(players, fm.player_id, f"{field_name}.player_id", "false mahjong claimant")
-    check = check_hand(
+    for flag in ("self_drawn", "last_tile", "wall_last", "kong"):
+        if not isinstance(getattr(fm, flag), bool):
+            raise ServiceError(f"{flag} is true or false.", field=f"{field_name}.{flag}")
+    check = check_hand(  # flowers never count toward the minimum
         tiles,
+        self_drawn=fm.self_drawn,
+        last_tile=fm.last_tile,
+        wall_last=fm.wall_last,
+        kong=fm.kong,
         seat_wind=winds.seat_winds[players[seat].start_wind],
         prevalent_wind=winds.prevalent,
         ruleset=t.ruleset,
@@ -138,6 +150,9 @@ def _false_mahjong_kind(
     if check.verdict == Verdict.VALID:
         raise HandRefused(f"The claimed hand is a valid win ({check.fan_points} points): enter it as the win, "
                           "not as a false mahjong.", check, field=f"{field_name}.hand")
+    if check.code == "bad_context":  # an impossible flag, not unreadable tiles: the referee's word cannot cover it
+        raise HandRefused(f"The claim's win context is impossible: {check.reason}.", check,
+                          field=f"{field_name}.{check.field or 'hand'}")
     if check.verdict not in (Verdict.UNDER_MINIMUM, Verdict.NOT_WINNING):
         if fm.kind is None:
             raise HandRefused(f"The claimed hand cannot be read: {check.reason}. Correct it, or leave the tiles "
@@ -155,8 +170,9 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
     players = play.players_at_hand(session, table_number, number)  # substitutes in from their hand on
     winds = play.hand_winds(number)
     payments = {seated.player_id: 0 for seated in players}
-    if data.result not in (HandResult.WIN, HandResult.DRAW):
-        raise ServiceError("A hand is a win or a draw (wall exhausted).", field="result")
+    if data.result not in (HandResult.WIN, HandResult.DRAW, HandResult.NOT_SCORED):
+        raise ServiceError("A hand is a win or a draw (wall exhausted); 'not_scored' only for the hand a "
+                           "stop-immediately time call stopped.", field="result")
     if not is_int(data.flowers) or not 0 <= data.flowers <= MAX_FLOWERS:
         raise ServiceError(f"Flowers are 0 to {MAX_FLOWERS}.", field="flowers")
 
@@ -175,10 +191,11 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
             payments[players[s].player_id] += delta
         false_mahjongs.append((fm.player_id, kind, tiles, amount))
 
-    if data.result == HandResult.DRAW:
+    if data.result in (HandResult.DRAW, HandResult.NOT_SCORED):
         if data.winner_id is not None or data.discarder_id is not None or (data.hand or "").strip():
-            raise ServiceError("A draw has no winner, discarder or winning hand.", field="result")
-        return _Verdict(HandResult.DRAW, None, None, "", 0, False, False, False, [], 0, false_mahjongs, payments)
+            what = "A draw" if data.result == HandResult.DRAW else "A hand stopped by the time call"
+            raise ServiceError(f"{what} has no winner, discarder or winning hand.", field="result")
+        return _Verdict(data.result, None, None, "", 0, False, False, False, [], 0, false_mahjongs, payments)
 
     winner = _seat_of(players, data.winner_id, "winner_id", "winner")
     if data.winner_id in claimants:
@@ -352,6 +369,8 @@ def enter_hand(t: Tournament, session_number: int, table_number: int, data: Hand
     """Store a new hand with its fans, false mahjongs and payments, and note it in the history."""
     session, _ = _writable_table(t, session_number, table_number)
     time_calls.check_hand_may_be_entered(t, session, table_number, _check_number(data.number))  # the end rule
+    if data.result == HandResult.NOT_SCORED:
+        raise ServiceError("Only a time call stores a hand as not scored (stop-immediately rule).", field="result")
     verdict = _decide(t, session, table_number, data)
     taken = db.session.scalar(select(Hand.id).where(
         Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == data.number))
@@ -374,7 +393,13 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, hand_num
     session, _ = _writable_table(t, session_number, table_number)
     hand = get_hand(t, session_number, table_number, hand_number)
     db.session.refresh(hand)  # read under the table's lock: a correction committed meanwhile is seen here
-    time_calls.check_hand_may_be_entered(t, session, table_number, hand_number)
+    # The hand stopped by a stop-immediately time call stays not scored, but a false mahjong made in it before
+    # the gong still pays: correcting it with result "not_scored" records just those (GB 3.5.6, issue 20).
+    if not (hand.result == HandResult.NOT_SCORED and data.result == HandResult.NOT_SCORED):
+        time_calls.check_hand_may_be_entered(t, session, table_number, hand_number)
+        if data.result == HandResult.NOT_SCORED:
+            raise ServiceError("Only a time call stores a hand as not scored (stop-immediately rule).",
+                               field="result")
     if expected_version is not None and expected_version != hand.version:
         raise ConflictError(f"Hand {hand_number} at table {table_number} was changed by someone else meanwhile. "
                             "Nothing was changed: reload it and correct it again.")
@@ -407,7 +432,8 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, hand_numb
 
 def record_not_scored(t: Tournament, session: TournamentSession, table_number: int, number: int,
                       user: User | None) -> Hand:
-    """The hand in progress when time was called under the stop-immediately rule: stored with no payments."""
+    """The hand in progress when time was called under the stop-immediately rule: stored with no payments (a
+    false mahjong made in it before the gong is added by correct_hand with result "not_scored")."""
     players = play.players_at_hand(session, table_number, number)
     with changes():
         hand = Hand(session_id=session.id, table_number=table_number, number=number, result=HandResult.NOT_SCORED,

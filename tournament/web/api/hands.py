@@ -48,7 +48,8 @@ def hand_data(body: dict[str, Any], number: int) -> HandData:
         wall_last=body.get("wall_last", False),
         kong=body.get("kong", False),
         false_mahjongs=tuple(
-            FalseMahjongData(player_id=fm["player_id"], hand=fm.get("hand"), kind=fm.get("kind"))
+            FalseMahjongData(player_id=fm["player_id"], hand=fm.get("hand"), kind=fm.get("kind"),
+                             **{flag: fm.get(flag, False) for flag in ("self_drawn", "last_tile", "wall_last", "kong")})
             for fm in body.get("false_mahjongs") or ()
         ),
         ruled_points=body.get("ruled_points"),

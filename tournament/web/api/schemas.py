@@ -212,11 +212,18 @@ class FalseMahjongInSchema(BodySchema):
     player_id = StrictInteger(required=True, validate=ID)
     hand = fields.String(allow_none=True, validate=validate.Length(max=120))
     kind = fields.String(allow_none=True, validate=validate.OneOf(["under_minimum", "not_winning"]))
+    # the claim's win context, as a win's: the engine checks `hand` under it (flowers never count)
+    self_drawn = StrictBoolean()
+    last_tile = StrictBoolean()
+    wall_last = StrictBoolean()
+    kong = StrictBoolean()
 
 
 class HandInSchema(BodySchema):
     number = StrictInteger(required=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
-    result = fields.String(required=True, validate=validate.OneOf(["win", "draw"]))
+    result = fields.String(required=True, validate=validate.OneOf(["win", "draw", "not_scored"]), metadata={
+        "description": "not_scored: only to correct the hand a stop-immediately time call stopped, with the "
+                       "false mahjongs made in it before the gong (they pay; the hand itself does not)."})
     winner_id = StrictInteger(allow_none=True, validate=ID)
     discarder_id = StrictInteger(
         allow_none=True, validate=ID, metadata={"description": "Absent or null: self-drawn."}

@@ -25,7 +25,14 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_login import current_user, login_required
 
 from tournament.constants import MAX_ID
-from tournament.models import HANDS_PER_SESSION, PlayerStatus, SessionStatus, TableMode, Tournament
+from tournament.models import (
+    HANDS_PER_SESSION,
+    HandResult,
+    PlayerStatus,
+    SessionStatus,
+    TableMode,
+    Tournament,
+)
 from tournament.services import (
     ConflictError,
     NotFound,
@@ -39,6 +46,7 @@ from tournament.services import (
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
 from tournament.web.hands.forms import (
+    FALSE_MAHJONG_FLAGS,
     CancelPenaltyForm,
     ConvertForm,
     DeleteHandForm,
@@ -211,7 +219,7 @@ def _place_errors(form: HandForm, exc: ServiceError, rows: list[int]) -> None:
                 entry = form.false_mahjongs[rows[int(index)]]
             except (ValueError, IndexError):
                 continue
-            target = entry.hand if rest == ["hand"] else entry.kind
+            target = entry[rest[0]] if rest and rest[0] in ("hand", *FALSE_MAHJONG_FLAGS) else entry.kind
             target.errors = [*list(target.errors or []), message]
             exc.errors.pop(name)
             exc.errors.setdefault("false_mahjongs", message)
@@ -233,6 +241,9 @@ def _offer_false_mahjong(form: HandForm, players: list[play.SeatedPlayer]) -> bo
         if entry.player_id.data == winner and winner:
             entry.kind.data = "engine"
             entry.hand.data = form.hand.data
+            entry.self_drawn.data = not form.discarder_id.data  # the claim keeps the win's context
+            entry.last_tile.data, entry.wall_last.data, entry.kong.data = (
+                form.last_tile.data, form.wall_last.data, form.kong.data)
             form.winner_id.data = ""
             form.discarder_id.data = ""
             form.hand.data = ""
@@ -298,6 +309,8 @@ def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
         abort(404, exc.message)
     form = HandForm()
     form.set_players(players, _labels(players))
+    if hand.result == HandResult.NOT_SCORED:
+        form.allow_not_scored()
     if request.method == "GET":
         form.fill(scoring.hand_summary(hand))
         return _render_hand_form(t, s, table, players, form, editing=hand)
