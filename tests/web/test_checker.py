@@ -141,7 +141,7 @@ def test_page_without_a_hand_shows_the_form_and_no_result(client):
     body = response.get_data(as_text=True)
     assert 'data-tile-picker' in body and 'data-hand-score="/check/score.json"' in body
     assert re.search(r'<script src="/static/js/tile-picker\.js\?v=[0-9a-f]{12}" defer></script>', body)
-    assert '<script src="/static/js/hand-score.js" defer></script>' in body
+    assert re.search(r'<script src="/static/js/hand-score\.js\?v=[0-9a-f]{12}" defer></script>', body)
     assert "<script>" not in body  # no inline script (a CSP without them will come)
     assert "Build or type a hand to see its fans." in result_region(response)
     for name, label in [("hand", "Hand"), ("seat_wind", "Seat wind"), ("prevalent_wind", "Prevalent wind"),
