@@ -211,6 +211,9 @@ def session_to_find(sessions: list[TournamentSession], *, coming_first: bool = F
 
 
 def require_in_play(session: TournamentSession) -> None:
+    if session.status == SessionStatus.FINISHED:  # closed after its check: reopening is the organisers' act
+        raise ConflictError(f"Session {session.number} is finished, not in play: an organiser must reopen it "
+                            "before its results can be entered or corrected.")
     if session.status != SessionStatus.IN_PLAY:
         state = session.status.replace("_", " ")
         raise ConflictError(f"Session {session.number} is {state}, not in play: start it before entering results.")

@@ -42,6 +42,7 @@ from tournament.services import (
     play,
     scoring,
     substitutions,
+    time_calls,
 )
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
@@ -226,12 +227,41 @@ def _place_errors(form: HandForm, exc: ServiceError, rows: list[int]) -> None:
     show_service_error(form, exc)
 
 
-def _render_hand_form(t, s, table, players, form, *, editing=None, refusal=None, status=200):
+def _closed(s) -> str:
+    """Why a session takes no hand now (finished: an organiser must reopen it); "" while in play."""
+    try:
+        play.require_in_play(s)
+    except ConflictError as exc:
+        return exc.message
+    return ""
+
+
+def _render_hand_form(t, s, table, players, form, *, editing=None, refusal=None, status=200, notice="",
+                      notice_hand=None, open_hands=None):
+    closed = _closed(s)
     return render_template(
         "hands/hand_form.html", tournament=t, session=s, table=table, players=players, form=form,
         labels=_labels(players), winds_map=_winds_map(players), editing=editing, refusal=refusal,
-        delete_form=DeleteHandForm(version=editing.version) if editing else None,
-    ), status
+        delete_form=DeleteHandForm(version=editing.version) if editing else None, closed=closed,
+        notice=notice, notice_hand=notice_hand, open_hands=open_hands,
+    ), 409 if closed and status < 400 else status
+
+
+def _why_not(t: Tournament, s, table: int, number: int) -> tuple[str, int | None]:
+    """Why hand `number` cannot be entered at this table now, and the hand to correct instead (if any)."""
+    if not 1 <= number <= HANDS_PER_SESSION:
+        return f"There is no hand {number}: a session has hands 1 to {HANDS_PER_SESSION}.", None
+    try:
+        scoring.get_hand(t, s.number, table, number)
+    except NotFound:
+        pass
+    else:
+        return f"Hand {number} is already entered at table {table}: nothing is entered twice.", number
+    try:
+        time_calls.check_hand_may_be_entered(t, s, table, number)
+    except ConflictError as exc:
+        return exc.message, None
+    return "", None
 
 
 def _offer_false_mahjong(form: HandForm, players: list[play.SeatedPlayer]) -> bool:
@@ -265,7 +295,11 @@ def new_hand(tournament_id: int, number: int, table: int):
         form.number.data = wanted if wanted in sheet.missing else (sheet.missing[0] if sheet.missing else None)
         players = _hand_players(s, table, form.number.data)
         form.set_players(players, _labels(players))
-        return _render_hand_form(t, s, table, players, form)
+        # A hand asked for that cannot be entered (time called, already entered) says why, not "Which hand?".
+        notice, notice_hand = _why_not(t, s, table, wanted) if wanted is not None and wanted not in sheet.missing \
+            else ("", None)
+        return _render_hand_form(t, s, table, players, form, notice=notice, notice_hand=notice_hand,
+                                 open_hands=list(sheet.missing) if notice else None)
     players = _hand_players(s, table, request.form.get("number", type=int))  # who sits at that hand
     form.set_players(players, _labels(players))
     if request.form.get("convert") and form.validate_on_submit():
@@ -285,8 +319,15 @@ def new_hand(tournament_id: int, number: int, table: int):
         except ConflictError as exc:
             if scoring.already_stored(t, number, table, data):
                 refuse()  # this second entry stored nothing
-                flash(f"Hand {data.number} was already saved.", "info")  # a double submit: stored once
+                flash(f"Hand {data.number} was already saved with this result: the second submit stored nothing.",
+                      "info")  # a double submit: stored once
                 return redirect(_table_url(t, number, table))
+            # A different hand under a number already taken: keep what was typed and offer the stored hand.
+            notice, notice_hand = _why_not(t, s, table, data.number)
+            if notice_hand is not None:
+                return _render_hand_form(t, s, table, players, form, status=409, notice_hand=notice_hand, notice=(
+                    f"Nothing was saved: hand {data.number} is already entered at table {table} with another "
+                    "result. What you typed is kept below: change the hand number, or correct the stored hand."))
             flash(exc.message, "error")
             return _render_hand_form(t, s, table, players, form, status=409)
         except ServiceError as exc:
