@@ -1,7 +1,7 @@
 """The seat rotation of a session: the prevalent wind and every starting seat's seat wind in each of its
 16 hands. Pure (no Flask, no database), so the printed score sheets and score entry share it.
 
-The rotation of the rules (shared/rules "A session at a table") is decided here alone: everything that needs
+The rotation of the rules (docs/rules/README.md, "A session") is decided here alone: everything that needs
 a dealer, a seat wind or the prevalent wind asks :func:`hand_winds`.
 """
 
