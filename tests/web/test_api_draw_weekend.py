@@ -145,3 +145,20 @@ def test_withdraw_replans_sessions_drawn_ahead(api, app_ctx):
     for session in draw_service.drawn_sessions(t):
         assert ids[0] not in {seat.player_id for seat in session.seats}
         assert len(session.seats) == 16
+
+
+def test_withdraw_a_disqualified_player_is_a_conflict_and_a_failed_replan_keeps_the_withdrawal(api, app_ctx):
+    from tournament.models import Tournament
+    from tournament.services import draws as draw_service
+    from tournament.services import registration
+
+    tid = _tournament(api, 3)
+    ids = _add(api, tid, 8)
+    t = db.session.get(Tournament, tid)
+    draw_service.plan_all(t, seed=1)
+    registration.disqualify(registration.get_player(t, ids[7]), "cheating")
+    db.session.commit()
+    assert api(f"/tournaments/{tid}/players/{ids[7]}/withdraw").status_code == 409
+    # 7 players left and no substitute: the plan cannot be made again, the withdrawal still stands
+    response = api(f"/tournaments/{tid}/players/{ids[0]}/withdraw")
+    assert response.status_code == 200 and response.get_json()["status"] == "withdrawn"

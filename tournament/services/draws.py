@@ -332,7 +332,8 @@ def replan_ahead(t: Tournament) -> str:
                                          history_seeds=seeds + [seed] * len(planned))
             planned.append([tuple(x) for x in tables])
     except engine.DrawError as exc:
-        raise ServiceError(_draw_error_message(exc, planning=planning)) from exc
+        # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning
+        return f"Sessions drawn ahead could not be re-planned: {exc}. {check.message}"
     with _drawn_meanwhile(ahead[0].number):
         for s, tables in zip(ahead, planned, strict=True):
             for seat in list(s.seats):
@@ -440,6 +441,8 @@ def set_status(session: TournamentSession, status: str, expected_version: int | 
             session.published_at = utcnow()
         if status == SessionStatus.DRAFT:
             session.published_at = None
+        # When play ended: the appeal window (services.appeals) runs from here; a reopened session has none.
+        session.finished_at = utcnow() if status == SessionStatus.FINISHED else None
     return session
 
 

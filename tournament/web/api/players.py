@@ -5,8 +5,8 @@ from __future__ import annotations
 from flask import abort
 
 from tournament.models import Player, PlayerStatus, Tournament
+from tournament.services import ConflictError, registration
 from tournament.services import draws as draw_service
-from tournament.services import registration
 from tournament.services.registration import PlayerData
 from tournament.web.api.common import api_blueprint, for_tournament
 from tournament.web.api.schemas import (
@@ -103,6 +103,8 @@ def withdraw(body: dict, t: Tournament, player_id: int):
     """Withdraw the player (the note, if any, is kept in their notes): they are seated in no later draw, and
     sessions drawn ahead and not in play are re-planned without them. Withdrawing again is still a 200."""
     player = player_or_404(t, player_id)
+    if player.status == PlayerStatus.DISQUALIFIED:
+        raise ConflictError(f"{player.full_name} is disqualified; reinstate them before any other change.")
     if player.status != PlayerStatus.WITHDRAWN:
         registration.withdraw(player, (body or {}).get("note") or "")
     draw_service.replan_ahead(t)
