@@ -5,7 +5,9 @@ balance (balanced yes/no and the largest deviation from floor/ceil), team/club c
 seconds for ``plan_tournament`` (the algorithm behind the web and the CLI).  Then
 instances where zero repeats is impossible or hard (no target, only the time limit and
 balanced winds), and a session-by-session row: ``draw_session`` one session at a time
-with ``total_sessions`` (a fresh process, no cached plan), its slowest draw and the total.
+with ``total_sessions`` (a fresh process, no cached plan), its slowest draw and the total.  Last, the
+dynamic weekend over many seeds (``--weekends``): each session drawn on its own with a new seed, with and
+without a withdrawal and a late arrival, against the plan: clashes, repeats, players off wind balance.
 """
 
 from __future__ import annotations
@@ -62,10 +64,79 @@ SESSION_BY_SESSION = [
 HARD_INSTANCES_LIMIT = 3.0
 
 
+# The dynamic weekend (issue 25): 32 players in 8 teams of 4 and 3 substitutes, 7 sessions, each drawn on its
+# own with a new seed after the previous one was played; "changes": one player withdraws before session 3
+# and a late arrival checks in before session 5.
+WEEKEND_PLAYERS, WEEKEND_TEAM, WEEKEND_SESSIONS, WEEKEND_SUBS = 32, 4, 7, (901, 902, 903)
+
+
+def _weekend_figures(schedule, groups, substitutes, sessions):
+    """(tables with teammates, excess repeats, players off floor/ceil among those who played every session,
+    tables with two substitutes)."""
+    q = quality_report(schedule, groups, substitutes)
+    full = [c for c in q.wind_counts.values() if sum(c) == sessions]
+    lo, hi = sessions // 4, -(-sessions // 4)
+    off = sum(1 for c in full if min(c) < lo or max(c) > hi)
+    subs = set(substitutes)
+    two_subs = sum(1 for session in schedule for t in session if len(subs & set(t)) > 1)
+    return len(q.clashes), q.excess_repeats, off, two_subs
+
+
+def weekend(seed: int, changes: bool) -> tuple[int, int, int, int]:
+    players = list(range(1, WEEKEND_PLAYERS + 1))
+    groups = {p: (p - 1) // WEEKEND_TEAM for p in range(1, WEEKEND_PLAYERS + 2)}
+    history: list = []
+    seeds: list[int] = []
+    for k in range(WEEKEND_SESSIONS):
+        if changes and k == 2:
+            players = [p for p in players if p != 1 + seed % WEEKEND_PLAYERS]  # a withdrawal
+        if changes and k == 4:
+            players = players + [WEEKEND_PLAYERS + 1]  # a late arrival
+        s = seed * 1000 + k
+        history.append(draw_session(players, seed=s, history=history, groups=groups, substitutes=WEEKEND_SUBS,
+                                    total_sessions=WEEKEND_SESSIONS, history_seeds=seeds))
+        seeds.append(s)
+    return _weekend_figures(history, groups, WEEKEND_SUBS, WEEKEND_SESSIONS)
+
+
+def weekend_table(count: int) -> None:
+    print(f"dynamic weekend over {count} seeds: {WEEKEND_PLAYERS} players in teams of {WEEKEND_TEAM}, "
+          f"{len(WEEKEND_SUBS)} substitutes, {WEEKEND_SESSIONS} sessions drawn one at a time, a new seed each")
+    head = f"{'case':<28} {'clashes':>7} {'repeats':>7} {'off':>5} {'2 subs':>6} {'clean':>9} {'s/weekend':>9}"
+    print(head)
+    print("-" * len(head))
+    groups = {p: (p - 1) // WEEKEND_TEAM for p in range(1, WEEKEND_PLAYERS + 1)}
+    cases = [("plan (same field, up front)", lambda sd: _weekend_figures(
+                 plan_tournament(list(groups), WEEKEND_SESSIONS, seed=sd, groups=groups), groups, (),
+                 WEEKEND_SESSIONS)),
+             ("session by session", lambda sd: weekend(sd, False)),
+             ("withdrawal + late arrival", lambda sd: weekend(sd, True))]
+    for name, run in cases:
+        totals = [0, 0, 0, 0]
+        clean = 0
+        t0 = time.perf_counter()
+        for sd in range(count):
+            engine._plan_cached.cache_clear()
+            engine._ahead_cached.cache_clear()
+            figures = run(sd)
+            totals = [a + b for a, b in zip(totals, figures, strict=True)]
+            clean += not any(figures)
+        dt = (time.perf_counter() - t0) / max(count, 1)
+        print(f"{name:<28} {totals[0]:>7} {totals[1]:>7} {totals[2]:>5} {totals[3]:>6} "
+              f"{clean:>4}/{count:<4} {dt:>9.2f}")
+    print("clashes: tables with teammates, repeats: excess meetings, off: players who played every session with a\n"
+          "wind outside floor/ceil, 2 subs: tables with two substitutes; totals over all seeds")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--weekends", type=int, default=100, help="seeds of the dynamic weekend (0: skip it)")
+    ap.add_argument("--weekend-only", action="store_true", help="only the dynamic weekend")
     args = ap.parse_args()
+    if args.weekend_only:
+        weekend_table(args.weekends)
+        return 0
     head = f"{'players':>7} {'sessions':>8} {'clubs':>5} {'excess':>6} {'target':>6} {'most':>4} " \
            f"{'winds':>5} {'dev':>3} {'clashes':>7} {'seconds':>7}  ok"
     print(head)
@@ -115,6 +186,9 @@ def main() -> int:
     failures += not ok
     print(f"hard instances (plan 48 x 12 + draw 20 of 7, seed 1): {hard:.2f} s "
           f"(limit {HARD_INSTANCES_LIMIT:.1f})  {'ok' if ok else 'MISS'}")
+    if args.weekends:
+        print()
+        weekend_table(args.weekends)
     return 1 if failures else 0
 
 
