@@ -59,7 +59,7 @@
       var text = full + " full table" + (full === 1 ? "" : "s");
       if (left) {
         text += "; " + left + " player" + (left === 1 ? "" : "s") + " left over: " + (4 - left) +
-          " substitute" + (4 - left === 1 ? "" : "s") + " needed";
+          " substitute" + (4 - left === 1 ? "" : "s") + " needed, " + counts.substitutes_present + " present";
       }
       hint.textContent = text + ".";
     }
