@@ -1,3 +1,5 @@
+import json
+
 from sqlalchemy import func, select
 
 from tournament.extensions import db
@@ -64,3 +66,16 @@ def test_demo_with_an_odd_player_count_fills_the_tables(runner, app_ctx):
 
     t = db.session.scalar(select(Tournament))
     assert all(len(s.seats) == 32 for s in drawn_sessions(t))
+
+
+def test_backup_writes_each_tournaments_export_json(runner, played, tmp_path):
+    # The systemd backup timer in deploy/README.md runs this beside pg_dump (issue 21 item 14).
+    from tournament.services.backup import export_tournament
+
+    target = tmp_path / "json"
+    result = runner.invoke(args=["backup", str(target)])
+    assert result.exit_code == 0, result.output
+    written = target / f"tournament-{played.id}.json"
+    assert json.loads(written.read_text(encoding="utf-8")) == json.loads(
+        runner.app.json.dumps(export_tournament(played)))
+    assert [p.name for p in target.iterdir()] == [written.name]  # no partial file left behind

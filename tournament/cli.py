@@ -1,8 +1,10 @@
-"""Command-line tools: `flask users ...`, `flask demo`."""
+"""Command-line tools: `flask users ...`, `flask demo`, `flask backup DIR`."""
 
 from __future__ import annotations
 
 import functools
+import os
+from pathlib import Path
 
 import click
 from flask import Flask
@@ -104,6 +106,26 @@ def demo_command(players: int, seed: int, owner_email: str | None, if_empty: boo
         click.echo(f"Log in as {owner_email or DEMO_EMAIL} with password: {password}")
 
 
+@click.command("backup")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def backup_command(directory: Path) -> None:
+    """Write every tournament's backup document (as GET .../export.json) to DIRECTORY/tournament-<id>.json."""
+    from flask import current_app
+
+    from tournament.services.backup import export_tournament
+    from tournament.services.tournaments import list_tournaments
+
+    directory.mkdir(parents=True, exist_ok=True)
+    for t in list_tournaments():
+        target = directory / f"tournament-{t.id}.json"
+        partial = target.with_suffix(".json.partial")
+        # The app's own JSON encoder (dates, decimals) as the API answers it; renamed whole so that a backup
+        # stopped halfway never replaces the previous good file.
+        partial.write_text(current_app.json.dumps(export_tournament(t)), encoding="utf-8")
+        os.replace(partial, target)
+        click.echo(f"{target} ({t.name})")
+
+
 def _one_unit_of_work(command: click.Command) -> None:
     """Services only flush: each command commits once when it succeeds (the edge of the unit of work)."""
     if isinstance(command, click.Group):
@@ -136,6 +158,6 @@ def _one_unit_of_work(command: click.Command) -> None:
 
 
 def init_cli(app: Flask) -> None:
-    for command in (users_cli, demo_command):
+    for command in (users_cli, demo_command, backup_command):
         _one_unit_of_work(command)
         app.cli.add_command(command)

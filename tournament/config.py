@@ -3,7 +3,8 @@
 DATABASE_URL   SQLAlchemy URL; default SQLite at instance/tournament.db
 SECRET_KEY     session signing key; default: generated once and kept in the instance folder
 EXPORT_DIR     where PDFs and CSVs are written; default: exports/ at the project root
-SECURE_COOKIES 1 behind TLS: session and remember cookies are sent over HTTPS only
+SECURE_COOKIES unset or "auto" (default): session and remember cookies are Secure when the request came over
+               HTTPS (behind nginx: its X-Forwarded-Proto, with TRUSTED_PROXIES); 1 forces Secure, 0 never
 REMEMBER_DAYS  how long "keep me logged in" lasts; default 30
 TRUSTED_PROXIES number of reverse proxies in front (nginx: 1), whose X-Forwarded-For/-Proto are believed
 """
@@ -65,6 +66,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "SESSION_COOKIE_SAMESITE": "Lax",
         "SESSION_COOKIE_SECURE": _flag(env.get("SECURE_COOKIES")),
         "REMEMBER_COOKIE_SECURE": _flag(env.get("SECURE_COOKIES")),
+        # A volunteer's plain-HTTP site before certbot must still log in: follow the request's scheme unless told.
+        "SECURE_COOKIES_AUTO": (env.get("SECURE_COOKIES") or "auto").strip().lower() == "auto",
         "REMEMBER_COOKIE_SAMESITE": "Lax",
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_DURATION": timedelta(days=int(env.get("REMEMBER_DAYS") or 30)),

@@ -230,3 +230,42 @@ def _csrf(client, url: str) -> str:
     match = CSRF_RE.search(client.get(url).get_data(as_text=True))
     assert match
     return match.group(1)
+
+
+def _login_through(client, base: str, headers: dict, referer: str) -> object:
+    """Log in as the organiser with "keep me logged in", every request carrying `headers` (as nginx adds)."""
+    page = client.get(base + "/login", headers=headers).get_data(as_text=True)
+    from tests.helpers import CSRF_RE
+
+    token = CSRF_RE.search(page).group(1)
+    return client.post(base + "/login", data={"csrf_token": token, "email": ORGANISER, "password": PASSWORD,
+                                              "remember": "y"}, headers={"Referer": referer + "/login", **headers})
+
+
+def test_cookies_follow_the_scheme_behind_the_proxy_by_default(monkeypatch, database_url, accounts):
+    # Issue 21 item 14: the unit forced Secure while the shipped site listened on port 80, so a volunteer without
+    # TLS yet got "400 Form expired" at login (the browser drops a Secure cookie over HTTP).
+    from tournament import create_app
+
+    monkeypatch.delenv("SECURE_COOKIES", raising=False)
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "TRUSTED_PROXIES": 1})
+    assert app.config["SECURE_COOKIES_AUTO"] is True and app.config["SESSION_COOKIE_SECURE"] is False
+    plain = _login_through(app.test_client(), "http://localhost", {"X-Forwarded-Proto": "http"}, "http://localhost")
+    assert plain.status_code == 302
+    for name in ("session", "remember_token"):
+        assert "Secure" not in _set_cookie_header(plain, name)
+    assert "Strict-Transport-Security" not in plain.headers
+    # The same app behind nginx with TLS: nginx says https, and both cookies are Secure.
+    tls = _login_through(app.test_client(), "http://localhost", {"X-Forwarded-Proto": "https"},
+                         "https://localhost")  # CSRF checks the referrer under HTTPS
+    assert tls.status_code == 302
+    for name in ("session", "remember_token"):
+        assert "; Secure" in _set_cookie_header(tls, name)
+    assert "max-age=31536000" in tls.headers["Strict-Transport-Security"]
+
+
+def test_secure_cookies_setting_values(monkeypatch, tmp_path):
+    for value, forced, auto in (("1", True, False), ("0", False, False), ("auto", False, True), ("", False, True)):
+        monkeypatch.setenv("SECURE_COOKIES", value)
+        config = load_config(str(tmp_path), {"SECRET_KEY": "x"})
+        assert (config["SESSION_COOKIE_SECURE"], config["SECURE_COOKIES_AUTO"]) == (forced, auto), value

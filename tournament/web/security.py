@@ -7,6 +7,7 @@ on*="..." handlers and no style="..." attributes in the templates (put them in s
 from __future__ import annotations
 
 from flask import Flask, Response, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_login import current_user
 from werkzeug.middleware.proxy_fix import ProxyFix
 
@@ -45,7 +46,37 @@ def _private() -> bool:
     return current_user.is_authenticated
 
 
+def cookies_secure(app: Flask) -> bool:
+    """Secure cookies for this request: forced by SECURE_COOKIES=1, or (the default) when it came over HTTPS."""
+    return bool(app.config.get("SESSION_COOKIE_SECURE")) or (
+        bool(app.config.get("SECURE_COOKIES_AUTO")) and request.is_secure)
+
+
+class SchemeSessionInterface(SecureCookieSessionInterface):
+    """Flask's signed-cookie session whose Secure flag follows the request's scheme (see cookies_secure).
+
+    It runs after every after_request function, Flask-Login's remember cookie included, so it marks that
+    cookie Secure too."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return cookies_secure(app)
+
+    def save_session(self, app, session, response) -> None:
+        super().save_session(app, session, response)
+        if app.config.get("REMEMBER_COOKIE_SECURE") or not cookies_secure(app):
+            return
+        name = app.config.get("REMEMBER_COOKIE_NAME", "remember_token") + "="
+        cookies = response.headers.getlist("Set-Cookie")
+        if not any(c.startswith(name) and "; Secure" not in c for c in cookies):
+            return
+        response.headers.remove("Set-Cookie")
+        for cookie in cookies:
+            response.headers.add("Set-Cookie", cookie + "; Secure" if cookie.startswith(name)
+                                 and "; Secure" not in cookie else cookie)
+
+
 def init_app(app: Flask) -> None:
+    app.session_interface = SchemeSessionInterface()
     proxies = app.config.get("TRUSTED_PROXIES", 0)
     if proxies:
         # Behind nginx the client's address is in X-Forwarded-For: the login throttle counts per client, not
@@ -58,7 +89,7 @@ def init_app(app: Flask) -> None:
     def security_headers(response: Response) -> Response:
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if app.config.get("SESSION_COOKIE_SECURE"):
+        if cookies_secure(app):  # over HTTPS (or forced): browsers ignore it on plain HTTP anyway
             response.headers.setdefault("Strict-Transport-Security", "max-age=31536000")
         if _private():
             response.headers["Cache-Control"] = "no-store"
