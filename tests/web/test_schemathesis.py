@@ -37,6 +37,9 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
     # A person is registered once per tournament (same names without an EMA number, or the same number).
     "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number"},
     "POST /api/v1/tournaments/{tournament_id}/penalties": {"player_id"},
+    # The player must have sat at that table in that session; a text of blanks says nothing.
+    "POST /api/v1/tournaments/{tournament_id}/appeals": {"player_id", "text"},
+    "POST /api/v1/tournaments/{tournament_id}/appeals/{appeal_id}/decision": {"text", "score_change_id"},
     # The players checked in cannot be seated (none, or too few without substitutes): no field to blame.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/draw": {None},
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/hands":

@@ -1,6 +1,7 @@
 """Typed SQLAlchemy 2 models. Import every model here so Alembic sees the whole metadata."""
 
 from tournament.extensions import db
+from tournament.models.appeals import Appeal, AppealDecision
 from tournament.models.clock import ClockEvent, ClockEventKind
 from tournament.models.draws import (
     SEAT_WIND_NAMES,
@@ -42,6 +43,8 @@ from tournament.models.tournaments import (
 from tournament.models.users import ApiToken, Role, User
 
 __all__ = [
+    "Appeal",
+    "AppealDecision",
     "ClockEvent",
     "ClockEventKind",
     "HANDS_PER_SESSION",

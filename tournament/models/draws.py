@@ -43,6 +43,7 @@ class TournamentSession(db.Model):
     seed: Mapped[int] = mapped_column(default=0)
     drawn_at: Mapped[datetime] = mapped_column(default=utcnow)
     published_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]  # the appeal window runs from here
     version: Mapped[int] = mapped_column(default=1)
 
     __mapper_args__ = {"version_id_col": version}

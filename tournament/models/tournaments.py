@@ -81,6 +81,8 @@ class Tournament(db.Model):
     end_rule: Mapped[EndRule] = mapped_column(EnumText(EndRule, 20), default=EndRule.FINISH_HAND)
     # The clock warns this many minutes before the end of a session (0: no warning).
     warning_minutes: Mapped[int] = mapped_column(default=15, server_default="15")
+    # GB 3.12.2: an appeal within 30 minutes after the end of the session.
+    appeal_minutes: Mapped[int] = mapped_column(default=30, server_default="30")
     false_mahjong_under_minimum: Mapped[int] = mapped_column(default=10)
     false_mahjong_not_winning: Mapped[int] = mapped_column(default=20)
     # Table points for 1st..4th place, e.g. [4, 2, 1, 0].

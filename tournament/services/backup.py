@@ -31,6 +31,7 @@ from sqlalchemy.types import TypeDecorator
 from tournament.constants import MAX_INT, is_int
 from tournament.extensions import db
 from tournament.models import (
+    Appeal,
     ClockEvent,
     FalseMahjong,
     Hand,
@@ -61,10 +62,10 @@ FORMAT_VERSION = 1
 # Child tables in an order where every row's references come earlier; the document key is the table name.
 CHILD_MODELS: tuple[type[db.Model], ...] = (
     TournamentStaff, Player, TournamentSession, Seat, Substitution, SessionTable, TableTotal, Hand, HandPayment,
-    FalseMahjong, Penalty, ClockEvent, ScoreChange,
+    FalseMahjong, Penalty, ClockEvent, ScoreChange, Appeal,
 )
 # Tables added after format 1 was defined: a backup made before them has none of their rows.
-ADDED_TABLES = {"substitutions"}
+ADDED_TABLES = {"substitutions", "appeals"}
 # Tables of a tournament deliberately left out: a players CSV kept between its preview and its confirmation
 # is work in progress of one organiser, not part of the event.
 LEFT_OUT = {"player_imports"}
@@ -72,6 +73,8 @@ LEFT_OUT = {"player_imports"}
 ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("tournaments", "penalties_affect_table_points"): True,
     ("tournaments", "foul_types"): None,
+    ("tournaments", "appeal_minutes"): 30,
+    ("tournament_sessions", "finished_at"): None,
     ("penalties", "foul"): "",
     ("hands", "ruled_points"): None,
     ("hands", "ruling"): "",
@@ -166,6 +169,7 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
         "penalties": Penalty.tournament_id == t.id,
         "clock_events": ClockEvent.session_id.in_(session_ids),
         "score_changes": ScoreChange.session_id.in_(session_ids),
+        "appeals": Appeal.tournament_id == t.id,
     }
     tournament_table: Table = Tournament.__table__  # type: ignore[assignment]
     document: dict[str, Any] = {

@@ -33,6 +33,7 @@ LIMITS = {
     "session_count": (1, 30),
     "session_minutes": (30, 300),
     "warning_minutes": (0, 60),
+    "appeal_minutes": (0, 240),
     "false_mahjong_under_minimum": (0, 200),
     "false_mahjong_not_winning": (0, 200),
     "table_point": (0, 100),
@@ -53,6 +54,7 @@ class TournamentData:
     session_minutes: int = 120
     end_rule: str = EndRule.FINISH_HAND
     warning_minutes: int = 15
+    appeal_minutes: int = 30  # GB 3.12.2
     false_mahjong_under_minimum: int = 10
     false_mahjong_not_winning: int = 20
     table_points: tuple[int, int, int, int] = DEFAULT_TABLE_POINTS
@@ -72,6 +74,7 @@ class TournamentData:
             session_minutes=t.session_minutes,
             end_rule=t.end_rule,
             warning_minutes=t.warning_minutes,
+            appeal_minutes=t.appeal_minutes,
             false_mahjong_under_minimum=t.false_mahjong_under_minimum,
             false_mahjong_not_winning=t.false_mahjong_not_winning,
             table_points=tuple(t.table_points_list),  # type: ignore[arg-type]
@@ -98,8 +101,8 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["ruleset"] = f"Choose a ruleset: {', '.join(Ruleset)}."
     if data.end_rule not in set(EndRule):
         errors["end_rule"] = f"Choose an end-of-session rule: {', '.join(EndRule)}."
-    for name in ("session_count", "session_minutes", "warning_minutes", "false_mahjong_under_minimum",
-                 "false_mahjong_not_winning"):
+    for name in ("session_count", "session_minutes", "warning_minutes", "appeal_minutes",
+                 "false_mahjong_under_minimum", "false_mahjong_not_winning"):
         low, high = LIMITS[name]
         value = getattr(data, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -10,6 +10,7 @@ from tournament.web import converters, errors, helpers, idempotency, input_guard
 def init_web(app: Flask) -> None:
     from tournament.web.account.routes import bp as account_bp
     from tournament.web.api.routes import bp as api_bp
+    from tournament.web.appeals.routes import bp as appeals_bp
     from tournament.web.auth.routes import bp as auth_bp
     from tournament.web.checker.routes import bp as checker_bp
     from tournament.web.clock.routes import bp as clock_bp
@@ -33,6 +34,7 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(draws_bp)
     app.register_blueprint(hands_bp)
+    app.register_blueprint(appeals_bp)
     app.register_blueprint(standings_bp)
     app.register_blueprint(seating_bp)
     app.register_blueprint(checker_bp)

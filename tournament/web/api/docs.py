@@ -115,7 +115,7 @@ def _curl(base: str, method: str, path: str, body: Any) -> str:
         parts.append("-H 'Content-Type: application/json'")
         parts.append(f"-H \"Idempotency-Key: $(uuidgen)\" -d '{json.dumps(body, ensure_ascii=False)}'")
     concrete = path
-    for name in ("tournament_id", "number", "table", "hand_number", "player_id", "penalty_id"):
+    for name in ("tournament_id", "number", "table", "hand_number", "player_id", "penalty_id", "appeal_id"):
         concrete = concrete.replace("{" + name + "}", "1")
     parts.append(base + concrete)
     return " ".join(parts)

@@ -10,6 +10,7 @@ from flask import Blueprint, Flask
 from flask.blueprints import BlueprintSetupState
 
 from tournament.web.api import (
+    appeals,
     backup,
     clock,
     docs,
@@ -26,7 +27,7 @@ from tournament.web.api.common import JsonApi
 from tournament.web.api.openapi import ApiConventionsPlugin
 
 AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp,
-         backup.bp, substitutions.bp)
+         backup.bp, substitutions.bp, appeals.bp)
 
 OPENAPI_CONFIG = {
     "API_TITLE": "MCR Tournament API",

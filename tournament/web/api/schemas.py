@@ -93,6 +93,8 @@ class TournamentInSchema(BodySchema):
     end_rule = fields.String(metadata=documented(enum=list(END_RULES)))
     warning_minutes = StrictInteger(metadata={**limits("warning_minutes"),
                                               "description": "Less than `session_minutes`."})
+    appeal_minutes = StrictInteger(metadata={**limits("appeal_minutes"), "description": (
+        "How long after a session finished an appeal may be filed (default 30, GB 3.12.2).")})
     false_mahjong_under_minimum = StrictInteger(metadata=limits("false_mahjong_under_minimum"))
     false_mahjong_not_winning = StrictInteger(metadata=limits("false_mahjong_not_winning"))
     table_points = fields.List(StrictInteger(metadata=limits("table_point")), metadata=documented(
@@ -120,6 +122,7 @@ class TournamentSchema(Schema):
     session_minutes = fields.Integer()
     end_rule = fields.String()
     warning_minutes = fields.Integer()
+    appeal_minutes = fields.Integer()
     false_mahjong_under_minimum = fields.Integer()
     false_mahjong_not_winning = fields.Integer()
     table_points = fields.List(fields.Integer())

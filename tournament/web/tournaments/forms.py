@@ -53,6 +53,11 @@ class TournamentForm(FlaskForm):
         "Clock warning (minutes before the end)", default=15,
         validators=[Optional(), NumberRange(*LIMITS["warning_minutes"], "From 0 to 60.")],
     )
+    # Optional like the warning: a form posted without it keeps the Green Book's 30 minutes.
+    appeal_minutes = IntegerField(
+        "Appeal window (minutes after the session ends)", default=30,
+        validators=[Optional(), NumberRange(*LIMITS["appeal_minutes"], "From 0 to 240.")],
+    )
     false_mahjong_under_minimum = _range(
         "false_mahjong_under_minimum", "False mahjong, legal hand under 8 points (to each opponent)", default=10
     )
@@ -90,6 +95,7 @@ class TournamentForm(FlaskForm):
             session_minutes=self.session_minutes.data,
             end_rule=self.end_rule.data,
             warning_minutes=15 if self.warning_minutes.data is None else self.warning_minutes.data,
+            appeal_minutes=30 if self.appeal_minutes.data is None else self.appeal_minutes.data,
             false_mahjong_under_minimum=self.false_mahjong_under_minimum.data,
             false_mahjong_not_winning=self.false_mahjong_not_winning.data,
             table_points=(
@@ -112,7 +118,8 @@ class EditTournamentForm(VersionedForm, TournamentForm):
     def fill_from(self, data: TournamentData, version: int) -> None:
         for name in (
             "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
-            "end_rule", "warning_minutes", "false_mahjong_under_minimum", "false_mahjong_not_winning",
+            "end_rule", "warning_minutes", "appeal_minutes", "false_mahjong_under_minimum",
+            "false_mahjong_not_winning",
         ):
             getattr(self, name).data = getattr(data, name)
         for field, value in zip(
