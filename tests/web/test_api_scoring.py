@@ -277,12 +277,14 @@ def test_every_api_route_answers_junk_and_wrong_ids_with_4xx(app, client, organi
     api.post(f"/tournaments/{tid}/sessions/1/start", expect=200)  # junk reaches score entry itself
     foreign = register(api, other.id, 1)[0]
     id_sets = [
-        {"tournament_id": tid, "player_id": ids[0], "number": 1, "table": 1, "hand_number": 1, "penalty_id": 1},
-        {"tournament_id": tid, "player_id": foreign, "number": 2, "table": 9, "hand_number": 16, "penalty_id": 999},
+        {"tournament_id": tid, "player_id": ids[0], "number": 1, "table": 1, "hand_number": 1, "penalty_id": 1,
+         "appeal_id": 1},
+        {"tournament_id": tid, "player_id": foreign, "number": 2, "table": 9, "hand_number": 16, "penalty_id": 999,
+         "appeal_id": 999},
         {"tournament_id": other.id, "player_id": ids[0], "number": 1, "table": 1, "hand_number": 1,
-         "penalty_id": 1},
-        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id"), HUGE),
-        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id"), 10**20),
+         "penalty_id": 1, "appeal_id": 1},
+        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id", "appeal_id"), HUGE),
+        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id", "appeal_id"), 10**20),
     ]
     failures, requested = [], 0
     for rule in app.url_map.iter_rules():

@@ -33,7 +33,13 @@ MAX_EXAMPLES = 12
 # (a 422 for a hand the engine refuses, or a broken backup) naming the field, and only such a refusal,
 # naming one of these fields, passes the "schema-valid data is accepted" check.
 RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
-    "POST /api/v1/tournaments": {"end_date", "warning_minutes", "table_points"},
+    # Cross-field rules, and foul types told apart without letter case.
+    "POST /api/v1/tournaments": {"end_date", "warning_minutes", "table_points", "foul_types"},
+    # Between hands the last hand played is required, with a hand in progress it is left out.
+    "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/time": {"last_hand_played"},
+    # Players of this tournament, the outgoing one at that table then, the incoming one seated nowhere else.
+    "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/substitutions":
+        {"out_player_id", "in_player_id", "from_hand"},
     # A person is registered once per tournament (same names without an EMA number, or the same number).
     "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number"},
     "POST /api/v1/tournaments/{tournament_id}/penalties": {"player_id"},

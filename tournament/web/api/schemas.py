@@ -104,7 +104,8 @@ class TournamentInSchema(BodySchema):
     draw_separation = fields.String(validate=validate.OneOf(list(DRAW_SEPARATIONS)), metadata={
         "description": "Who the draws keep apart at a table: teammates (`team`, the default), clubmates or nobody."})
     foul_types = fields.List(fields.String(validate=validate.Length(min=1, max=60)), metadata=documented(
-        minItems=1, maxItems=30, description="The fouls a referee chooses from; default: the MERS list."))
+        minItems=1, maxItems=30, uniqueItems=True,
+        description="The fouls a referee chooses from (each once, letter case apart); default: the MERS list."))
     penalties_affect_table_points = StrictBoolean(metadata={
         "description": "Whether penalties count in the session score that decides table points (default true, "
                        "the Green Book); false: table points from the scores before penalties (the score still "
