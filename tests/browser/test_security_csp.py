@@ -36,7 +36,7 @@ def _pages(app, values: dict[str, int]) -> list[str]:
         for rule in app.url_map.iter_rules():
             if "GET" not in rule.methods or rule.endpoint == "static" or rule.rule.startswith("/api/"):
                 continue
-            if rule.rule.endswith((".json", ".pdf", ".csv")) or not set(rule.arguments) <= set(values):
+            if rule.rule.endswith((".json", ".pdf", ".csv", ".xlsx", ".ics")) or not set(rule.arguments) <= set(values):
                 continue
             urls.append(url_for(rule.endpoint, **{name: values[name] for name in rule.arguments}))
     return sorted(set(urls))
