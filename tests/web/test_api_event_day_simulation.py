@@ -12,6 +12,8 @@ import io
 from collections import defaultdict
 from fractions import Fraction
 
+import openpyxl
+
 from tests.helpers import VALID_22, Api, check_in_all, register, token_for
 
 TABLE_POINTS = (4, 2, 1, 0)
@@ -128,3 +130,18 @@ def test_a_whole_event_day(client, app_ctx, organiser):
     names = {p["id"]: f"{p['first_name']} {p['last_name']}"
              for p in api.get(f"/tournaments/{tid}/players", expect=200).get_json()["players"]}
     assert sorted(exported) == sorted(names[p] for p in ranked)
+
+    # The EMA results workbook: the same players, table points and scores, where EMA's importer reads them.
+    book = openpyxl.load_workbook(io.BytesIO(api.get(f"/tournaments/{tid}/ema-results.xlsx", expect=200).data))
+    sheet = book.active
+    assert sheet.cell(row=3, column=2).value == len(ranked)  # the header's player count
+    listed = {}
+    for row in range(2, len(ranked) + 2):
+        first, last, points, score, country = (sheet.cell(row=row, column=c).value for c in (4, 5, 7, 8, 10))
+        listed[f"{first} {last}"] = (float(points), score, country)
+    by_name = {names[p]: p for p in ranked}
+    assert set(listed) == set(by_name)
+    for name, (points, score, country) in listed.items():
+        p = by_name[name]
+        assert abs(points - float(expected_points[p])) < 0.005 and score == expected_score[p], name
+        assert country == "FIN"
