@@ -11,6 +11,7 @@ import arabic_reshaper
 import pypdf
 import pytest
 
+from tests.helpers import NAME_LIMIT, SCRIPTS, fill, longest_name
 from tournament.pdf.cards import CardEntry, ScheduleCard, build_cards_pdf
 from tournament.pdf.penalties import PenaltyRow, build_penalties_pdf
 from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf
@@ -20,34 +21,8 @@ from tournament.pdf.style import break_lines, font_for, has_glyph, shaped
 from tournament.services.ranking import Entrant, TableResult, rank_players
 
 GENERATED = datetime(2026, 5, 2, 9, 15)
-NAME_LIMIT = 80            # first and last name, each (models.players)
 TOURNAMENT_LIMIT = 120     # tournament name (models.tournaments)
 REASON_LIMIT = 500         # penalty reason and cancel reason (models.scoring)
-
-# A word of each script (wide letters where there is a choice) and one letter repeated into an 80-character
-# word with no space to break at.
-SCRIPTS = {
-    "latin": ("Wolfeschlegelsteinhausen-Bergerdorff", "W"),
-    "cyrillic": ("Щербаковская-Жмышенко", "Ж"),
-    "cjk": ("龍鑫", "鑫"),
-    "hangul": ("김민준", "뷁"),
-    "arabic": ("عبدالرحمن", "ش"),
-    "hebrew": ("אברהם", "ש"),
-    "thai": ("สมชาย", "ก"),
-    "devanagari": ("राहुल", "श"),
-}
-
-
-def fill(word: str, length: int, spaced: bool = True) -> str:
-    """`word` repeated (with spaces between) to exactly `length` characters, not ending in a space."""
-    text = ((word + " ") if spaced else word) * length
-    text = text[:length]
-    return text if not text.endswith(" ") else text[:-1] + word[0]
-
-
-def longest_name(script: str) -> str:
-    word, letter = SCRIPTS[script]
-    return f"{fill(word, NAME_LIMIT)} {letter * NAME_LIMIT}"
 
 
 def standings(title: str, name: str) -> bytes:
