@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from tournament.constants import is_id, is_int
 from tournament.extensions import db
 from tournament.models import (
     HANDS_PER_SESSION,
@@ -42,10 +43,6 @@ LEAVES_THE_TOURNAMENT = {SubstitutionReason.LEFT: PlayerStatus.WITHDRAWN, Substi
                          SubstitutionReason.DISQUALIFIED: PlayerStatus.DISQUALIFIED}
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def substitution_json(sub: Substitution, session_number: int) -> dict[str, Any]:
     return {
         "id": sub.id,
@@ -62,7 +59,7 @@ def substitution_json(sub: Substitution, session_number: int) -> dict[str, Any]:
 
 
 def _player(t: Tournament, player_id: Any, field: str) -> Player:
-    player = db.session.get(Player, player_id) if _is_int(player_id) and 0 < player_id < 2**31 else None
+    player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None or player.tournament_id != t.id:
         raise ServiceError("Choose a player of this tournament.", field=field)
     return player
@@ -89,7 +86,7 @@ def substitute(t: Tournament, session_number: int, table_number: int, *, out_pla
     if table.mode == TableMode.TOTALS:
         raise ConflictError(f"Table {table_number} is scored by its four totals: enter it hand by hand to record "
                             "a substitution.")
-    if not _is_int(from_hand) or not 1 <= from_hand <= HANDS_PER_SESSION:
+    if not is_int(from_hand) or not 1 <= from_hand <= HANDS_PER_SESSION:
         raise ServiceError(f"The substitute plays from a hand 1 to {HANDS_PER_SESSION}.", field="from_hand")
     try:
         reason = SubstitutionReason(reason)
