@@ -184,7 +184,7 @@ def test_a_session_started_from_two_screens_at_once_is_started_once(app, staffed
             answers = together(partial(script_a.api, "POST", path, {}), partial(script_b.api, "POST", path, {}))
             # Starting a session already in play is a 200: the second start finds it started.
             assert statuses(answers) == [200, 200], [a.body for a in answers]
-            assert all(a.json()["status"] == "staffed_table" for a in answers)
+            assert all(a.json()["status"] == "in_play" for a in answers)
 
 
 def test_a_backup_imported_twice_at_once_with_one_key_is_restored_once(app, staffed_table):
