@@ -13,6 +13,7 @@ from tournament.models.draws import (
 )
 from tournament.models.idempotency import IdempotencyKey
 from tournament.models.imports import PlayerImport
+from tournament.models.player_entry import DisputeResolution, HandConfirmation, HandDispute, PlayerLink
 from tournament.models.players import Player, PlayerStatus
 from tournament.models.scoring import (
     HANDS_PER_SESSION,
@@ -31,10 +32,12 @@ from tournament.models.substitutions import Substitution, SubstitutionReason
 from tournament.models.tournaments import (
     DRAW_SEPARATIONS,
     END_RULES,
+    ENTRY_MODES,
     RULESET_LABELS,
     TIE_BREAKS,
     DrawSeparation,
     EndRule,
+    EntryMode,
     Ruleset,
     TieBreak,
     Tournament,
@@ -44,6 +47,12 @@ from tournament.models.users import ApiToken, Role, User
 
 __all__ = [
     "Appeal",
+    "DisputeResolution",
+    "ENTRY_MODES",
+    "EntryMode",
+    "HandConfirmation",
+    "HandDispute",
+    "PlayerLink",
     "AppealDecision",
     "ClockEvent",
     "ClockEventKind",

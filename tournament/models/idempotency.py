@@ -18,10 +18,13 @@ class IdempotencyKey(db.Model):
     finds the first answer (committed with the write itself), or nothing if the first failed."""
 
     __tablename__ = "idempotency_keys"
-    __table_args__ = (UniqueConstraint("user_id", "key", name="uq_idempotency_keys_user_key"),)
+    __table_args__ = (UniqueConstraint("user_id", "key", name="uq_idempotency_keys_user_key"),
+                      UniqueConstraint("player_id", "key", name="uq_idempotency_keys_player_key"))
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    # Whose key: a staff account's, or a player's sending from their private link (one of the two).
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"))
     key: Mapped[str] = mapped_column(String(100))
     # SHA-256 of the method, path and body: the same key on another request is refused, not replayed.
     fingerprint: Mapped[str] = mapped_column(String(64))

@@ -10,7 +10,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, true
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from tournament.extensions import db
@@ -94,11 +94,24 @@ class Hand(db.Model):
     ruling: Mapped[str] = mapped_column(String(500), default="", server_default="")
     entered_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     entered_by_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
+    # Entered by a player from their link (players' entry mode); None when staff entered or corrected it.
+    entered_by_player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id", ondelete="SET NULL"))
     entered_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow, onupdate=utcnow)
+    # Whether the standings count the hand: False only for a players' entry not yet confirmed by all four (or
+    # by staff), and for a player-entered hand while disputed. Kept as a column so the standings filter on it.
+    counted: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # Staff ruled the hand stands as entered (a dispute resolved, or a referee confirming for the table).
+    staff_confirmed_at: Mapped[datetime | None]
     version: Mapped[int] = mapped_column(default=1)
 
     __mapper_args__ = {"version_id_col": version}
+
+    # Loaded with the hands in one query each: every hand answer says who confirmed it and whether it is disputed.
+    confirmations: Mapped[list[HandConfirmation]] = relationship(  # noqa: F821
+        cascade="all, delete-orphan", order_by="HandConfirmation.id", lazy="selectin")
+    disputes: Mapped[list[HandDispute]] = relationship(  # noqa: F821
+        cascade="all, delete-orphan", order_by="HandDispute.id", lazy="selectin")
 
     payments: Mapped[list[HandPayment]] = relationship(
         back_populates="hand", cascade="all, delete-orphan", order_by="HandPayment.id"
@@ -120,6 +133,24 @@ class Hand(db.Model):
     def base(self) -> int:
         """Points plus flowers: what the discarder (or everyone, self-drawn) pays on top of 8."""
         return self.points + self.flowers
+
+    @property
+    def confirmed_by(self) -> list[int]:
+        return [c.player_id for c in self.confirmations]
+
+    @property
+    def open_disputes(self) -> list[HandDispute]:  # noqa: F821
+        return [d for d in self.disputes if d.is_open]
+
+    @property
+    def status(self) -> str:
+        """pending, confirmed (all four players at the hand, or staff ruled it stands) or disputed."""
+        if self.open_disputes:
+            return "disputed"
+        at_hand = {p.player_id for p in self.payments}
+        if self.staff_confirmed_at is not None or (at_hand and at_hand <= set(self.confirmed_by)):
+            return "confirmed"
+        return "pending"
 
     def payment_map(self) -> dict[int, int]:
         return {p.player_id: p.delta for p in self.payments}

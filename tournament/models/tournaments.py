@@ -43,6 +43,13 @@ class DrawSeparation(StrEnum):
     NONE = "none"
 
 
+class EntryMode(StrEnum):
+    """Who enters the hands: staff (players may confirm), or the players at the table (the other three confirm)."""
+
+    REFEREE = "referee"
+    PLAYERS = "players"
+
+
 # Labels for people, one per member.
 RULESET_LABELS = {Ruleset.EMA: "EMA (Green Book)", Ruleset.CHINESE: "Chinese practice"}  # type: ignore[attr-defined]
 END_RULES = {
@@ -59,6 +66,10 @@ DRAW_SEPARATIONS = {
     DrawSeparation.TEAM: "Teammates",
     DrawSeparation.CLUB: "Clubmates",
     DrawSeparation.NONE: "Nobody (only avoid repeat opponents)",
+}
+ENTRY_MODES = {
+    EntryMode.REFEREE: "Staff enter the hands; players may confirm them from their links",
+    EntryMode.PLAYERS: "Players enter their table's hands from their links; a hand counts once all four confirm",
 }
 DEFAULT_RULESET = Ruleset(RULESETS[0])
 # MERS 2.2-2.9 and GB 3.11: the fouls a referee meets most; "Other" takes the rest (the reason says what).
@@ -96,6 +107,8 @@ class Tournament(db.Model):
     # Whether referee penalties count in the session score that places a table (GB 3.11.2 counts them; MERS
     # can be read either way: docs/rules/event-day.md). The score loses them either way.
     penalties_affect_table_points: Mapped[bool] = mapped_column(default=True, server_default=true())
+    entry_mode: Mapped[EntryMode] = mapped_column(EnumText(EntryMode, 10), default=EntryMode.REFEREE,
+                                                  server_default=EntryMode.REFEREE.value)
     # The foul types a referee chooses from (None: DEFAULT_FOUL_TYPES); a penalty's ladder counts per type.
     foul_types: Mapped[list[str] | None] = mapped_column(JSON)
 
