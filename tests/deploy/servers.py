@@ -83,14 +83,15 @@ def gunicorn(env: dict[str, str], log: Path | None = None) -> Iterator[tuple[int
 # --- the app behind the shipped nginx site ----------------------------------------------------------------
 
 
-def render_site(app_port: int, nginx_port: int) -> str:
-    """The shipped site with loopback ports and this checkout's static folder; each value must be found
-    exactly once, so that the test notices when the site file changes shape."""
+def render_site(app_port: int, nginx_port: int, cache: Path) -> str:
+    """The shipped site with loopback ports, this checkout's static folder and the micro-cache in `cache`;
+    each value must be found exactly once, so that the test notices when the site file changes shape."""
     site = (DEPLOY / "nginx-site.conf").read_text()
     for shipped, here in (
         ("listen 80;", f"listen 127.0.0.1:{nginx_port};"),
         ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};"),
         ("alias /srv/mcr-tournament/static/;", f"alias {ROOT / 'static'}/;"),
+        ("proxy_cache_path /var/cache/nginx-mcr-live ", f"proxy_cache_path {cache} "),
     ):
         assert site.count(shipped) == 1, f"deploy/nginx-site.conf no longer has {shipped!r} once"
         site = site.replace(shipped, here)
@@ -112,7 +113,7 @@ def nginx(app_port: int, tmp_path: Path) -> Iterator[str]:
     port = free_port()
     prefix = tmp_path / "nginx"
     prefix.mkdir()
-    (prefix / "site.conf").write_text(render_site(app_port, port))
+    (prefix / "site.conf").write_text(render_site(app_port, port, prefix / "cache"))
     temp_paths = "\n".join(f"    {kind}_temp_path {prefix / kind};"
                            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     # As root, nginx's workers would drop to nobody, who cannot read this checkout or the temp folder.

@@ -88,7 +88,8 @@ def test_conditional_get_answers_304_until_something_changes(client, event_, pat
     t = event_
     url = f"/t/{t.id}/" + path.format(player=ids(t, 2, 1)[0])
     first = client.get(url)
-    assert first.status_code == 200 and first.headers["ETag"] and first.headers["Cache-Control"] == "no-cache"
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert first.headers["Cache-Control"] == "public, max-age=0, s-maxage=2"  # nginx's micro-cache may share it
     etag = first.headers["ETag"]
     again = client.get(url, headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data

@@ -44,6 +44,9 @@ LIVE_ENDPOINTS = frozenset({
 # what hands and penalties change, so a poll during play costs a 304, not a page of 400 seats.
 SEATING_ENDPOINTS = frozenset({"seating.index", "seating.session", "live.seating_json"})
 POLL_SECONDS = 10
+# How long a shared cache (nginx's micro-cache, deploy/nginx-site.conf) may answer a live page for everyone
+# without asking again: 2,000 phones polling every 10 s cost the app one revalidation per page every 2 s.
+SHARED_CACHE_SECONDS = 2
 
 
 # ----------------------------------------------------------------------------- conditional GET
@@ -77,7 +80,8 @@ def _etag(marker: tuple[int, ...]) -> str:
 
 def _not_modified() -> Response | None:
     """The 304 when the client already holds the content of `g.live_etag`."""
-    if g.live_etag not in request.if_none_match:
+    # Weak comparison, as If-None-Match requires: nginx's gzip turns the ETag it passes on into W/"...".
+    if not request.if_none_match.contains_weak(g.live_etag):
         return None
     response = Response(status=304)
     _cache_headers(response)
@@ -86,9 +90,14 @@ def _not_modified() -> Response | None:
 
 def _cache_headers(response: Response) -> None:
     response.set_etag(g.live_etag)
-    # Always revalidate: a stale standings is worse than a 304. A logged-in user's copy stays no-store.
-    if response.headers.get("Cache-Control") != "no-store":
-        response.headers["Cache-Control"] = "no-cache"
+    # A browser always revalidates (max-age=0: a stale standings is worse than a 304); a shared cache may
+    # answer everyone for a second or two. Only for the public: staff see other pages (hidden standings,
+    # staff links), so a logged-in user's copy, or one asked for with a token, is no-store and never shared.
+    if current_user.is_authenticated or "Authorization" in request.headers:
+        response.headers["Cache-Control"] = "no-store"
+    else:
+        seconds = current_app.config.get("LIVE_SHARED_CACHE_SECONDS", SHARED_CACHE_SECONDS)
+        response.headers["Cache-Control"] = f"public, max-age=0, s-maxage={seconds}"
     response.vary.add("Cookie")
 
 
