@@ -11,13 +11,20 @@ PORT ?= 5000
 PYTEST_WORKERS ?= auto
 XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadgroup)
 
-.PHONY: run install test test-fast test-sqlite test-postgres lint bench demo browser-deps clean help
+.PHONY: run install test test-fast test-sqlite test-postgres lint bench demo browser-deps clean help \
+	translations translations-extract translations-update
+
+# The interface's languages (tournament/i18n): the gettext catalogues, edited by hand (README "Languages").
+TRANSLATIONS := tournament/translations
+PYBABEL := $(VENV)/bin/pybabel
+CATALOGUES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 
 help:
 	@echo "make run    set up and serve on http://$(HOST):$(PORT) (SQLite in instance/)"
 	@echo "make test   set up and run the whole suite (also on PostgreSQL when TEST_DATABASE_URL is set)"
 	@echo "make install  the app alone in .venv (no dev tools) and the database migrated (DATABASE_URL)"
 	@echo "make test-fast  the suite without the tests marked slow, SQLite only"
+	@echo "make translations-update  the catalogues follow the wrapped texts (then translate, see README)"
 	@echo "make lint | bench | demo | clean"
 
 $(VENV)/bin/python:
@@ -32,11 +39,26 @@ $(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed
 	$(PY) -m pip install --quiet -e '.[dev]'
 	touch $@
 
+# The compiled catalogues (.mo) are committed, so any clone serves every language; rebuilt here when a .po
+# is newer. `make translations-update` after wrapping new texts: the template and every .po follow them.
+translations: $(CATALOGUES:.po=.mo)
+
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(VENV)/.installed
+	$(PYBABEL) compile --statistics -l $* -i $< -o $@
+
+translations-extract: $(VENV)/.installed
+	$(PYBABEL) extract -F babel.cfg --sort-by-file --add-location=file --no-wrap \
+	  --project "MCR Tournament" -o $(TRANSLATIONS)/messages.pot .
+
+translations-update: translations-extract
+	$(PYBABEL) update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --no-wrap --no-fuzzy-matching
+	$(MAKE) --no-print-directory translations
+
 # The app for serving (gunicorn included, no dev extras) and its database brought up to date.
-install: $(VENV)/.installed
+install: $(VENV)/.installed translations
 	$(FLASK) db upgrade
 
-run: $(VENV)/.installed
+run: $(VENV)/.installed translations
 	$(FLASK) db upgrade
 	$(FLASK) demo --if-empty
 	$(FLASK) run --host $(HOST) --port $(PORT)
@@ -57,15 +79,15 @@ test: $(VENV)/.installed-dev browser-deps
 	@if [ -n "$$TEST_DATABASE_URL" ]; then $(MAKE) --no-print-directory test-postgres; \
 	 else echo "TEST_DATABASE_URL not set: PostgreSQL run skipped"; fi
 
-test-sqlite: $(VENV)/.installed-dev
+test-sqlite: $(VENV)/.installed-dev translations
 	env -u TEST_DATABASE_URL $(PY) -m pytest $(XDIST)
 
 # The quick loop while working: no test marked slow (the long differential and property runs, the servers).
-test-fast: $(VENV)/.installed-dev
+test-fast: $(VENV)/.installed-dev translations
 	env -u TEST_DATABASE_URL $(PY) -m pytest $(XDIST) -m "not slow"
 
 # The database-backed part of the suite again, on PostgreSQL (the pure engine tests need no database).
-test-postgres: $(VENV)/.installed-dev
+test-postgres: $(VENV)/.installed-dev translations
 	@test -n "$$TEST_DATABASE_URL" || { echo "set TEST_DATABASE_URL"; exit 2; }
 	REQUIRE_POSTGRES=1 $(PY) -m pytest $(XDIST) --ignore=tests/mcr --ignore=tests/draws
 

@@ -35,6 +35,10 @@ def create_app(config: dict | None = None) -> Flask:
     csrf.init_app(app)
     login_manager.init_app(app)
 
+    from tournament.i18n import init_i18n
+
+    init_i18n(app)  # before the blueprints: their templates use the translations
+
     from tournament import models  # noqa: F401 - register the models with the metadata
     from tournament.web import init_web
 

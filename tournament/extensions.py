@@ -1,11 +1,14 @@
 """Flask extensions, created unbound and attached in create_app (the init_app pattern)."""
 
+from flask_babel import gettext
 from flask_login import LoginManager
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
+
+from tournament.i18n import N_
 
 # Named constraints so Alembic batch migrations (SQLite) and PostgreSQL agree on names.
 NAMING_CONVENTION = {
@@ -26,5 +29,6 @@ migrate = Migrate()
 csrf = CSRFProtect()
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"
-login_manager.login_message = "Please log in to open that page."
+login_manager.login_message = N_("Please log in to open that page.")
+login_manager.localize_callback = gettext  # flashed in the reader's language
 login_manager.login_message_category = "info"

@@ -7,20 +7,31 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from flask_babel import gettext
+
 from tournament.draws.model import SEAT_WIND_NAMES, SEAT_WINDS
+from tournament.i18n import N_
 from tournament.mcr import WIN_FLAGS, WinContext
 from tournament.mcr.rulesets import RULESETS
 from tournament.services.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH
 
 FLAGS = WIN_FLAGS
+# Labels in English, marked for the catalogues with N_ and translated where they are shown.
 FLAG_LABELS = {
-    "self_drawn": "Self-drawn",
-    "last_tile": "Last tile (the other three of the winning tile are visible)",
-    "wall_last": "Last of the wall (or the last discard)",
-    "kong": "Kong (won on a kong's replacement tile, or robbed a kong)",
+    "self_drawn": N_("Self-drawn"),
+    "last_tile": N_("Last tile (the other three of the winning tile are visible)"),
+    "wall_last": N_("Last of the wall (or the last discard)"),
+    "kong": N_("Kong (won on a kong's replacement tile, or robbed a kong)"),
 }
-WIND_LABELS = SEAT_WIND_NAMES  # one home: tournament.draws.model
-RULESET_LABELS = {"ema": "EMA", "chinese": "Chinese"}
+FLAG_SHORT_LABELS = {  # the same flags, named in an error message
+    "self_drawn": N_("Self-drawn"),
+    "last_tile": N_("Last tile"),
+    "wall_last": N_("Last of the wall"),
+    "kong": N_("Kong"),
+}
+WIND_LABELS = SEAT_WIND_NAMES  # one home: tournament.draws.model (a pure module: its names marked here)
+_WIND_NAMES_FOR_CATALOGUES = (N_("East"), N_("South"), N_("West"), N_("North"))
+RULESET_LABELS = {"ema": "EMA", "chinese": N_("Chinese")}
 _TRUE = ("1", "true", "on", "yes")
 _FALSE = ("", "0", "false", "off", "no")
 
@@ -58,9 +69,9 @@ def read_check_args(args) -> tuple[CheckRequest, dict[str, str]]:
 
     hand = args.get("hand", "")
     if len(hand) > MAX_HAND_LENGTH:
-        errors["hand"] = f"The hand is too long: at most {MAX_HAND_LENGTH} characters."
+        errors["hand"] = gettext("The hand is too long: at most %(max)d characters.", max=MAX_HAND_LENGTH)
     elif "\x00" in hand:
-        errors["hand"] = "The hand contains a character that cannot be read."
+        errors["hand"] = gettext("The hand contains a character that cannot be read.")
     else:
         values["hand"] = hand.strip()
 
@@ -69,26 +80,28 @@ def read_check_args(args) -> tuple[CheckRequest, dict[str, str]]:
         if raw in _TRUE:
             values[name] = True
         elif raw not in _FALSE:
-            errors[name] = f"{FLAG_LABELS[name].split(' (')[0]}: use 1 (yes) or 0 (no)."
+            errors[name] = gettext("%(flag)s: use 1 (yes) or 0 (no).", flag=gettext(FLAG_SHORT_LABELS[name]))
 
     for name in ("seat_wind", "prevalent_wind"):
         raw = args.get(name, "").strip().upper()
         if raw in SEAT_WINDS:
             values[name] = raw
         elif raw:
-            label = "Seat wind" if name == "seat_wind" else "Prevalent wind"
-            errors[name] = f"{label}: use E, S, W or N."
+            if name == "seat_wind":
+                errors[name] = gettext("Seat wind: use E, S, W or N.")
+            else:
+                errors[name] = gettext("Prevalent wind: use E, S, W or N.")
 
     raw = args.get("flowers", "").strip()
     if raw.isascii() and raw.isdigit() and int(raw) <= MAX_FLOWERS:
         values["flowers"] = int(raw)
     elif raw:
-        errors["flowers"] = f"Flowers: a whole number from 0 to {MAX_FLOWERS}."
+        errors["flowers"] = gettext("Flowers: a whole number from 0 to %(max)d.", max=MAX_FLOWERS)
 
     raw = args.get("ruleset", "").strip().lower()
     if raw in RULESETS:
         values["ruleset"] = raw
     elif raw:
-        errors["ruleset"] = f"Ruleset: use {' or '.join(RULESETS)}."
+        errors["ruleset"] = gettext("Ruleset: use one of %(names)s.", names=", ".join(RULESETS))
 
     return CheckRequest(**values), errors

@@ -22,6 +22,7 @@ from tournament.web.checker.forms import (
     WIND_LABELS,
     read_check_args,
 )
+from tournament.web.checker.messages import reason_text
 
 bp = Blueprint("checker", __name__, url_prefix="/check")
 
@@ -31,6 +32,7 @@ def tile_helpers(state) -> None:
     # a Jinja global, so the macros of checker/_result.html find it when imported (without context) by
     # any template: the referee's hand entry renders results with them too
     state.app.jinja_env.globals["checker_tiles"] = tiles
+    state.app.jinja_env.globals["checker_reason"] = reason_text
 
 
 @bp.route("")
@@ -40,7 +42,7 @@ def page():
     submitted = "hand" in request.args
     result = check_hand(check_request.hand, **check_request.flags()) if submitted and not errors else None
     # a hand the engine cannot read: its reason also goes next to the field to blame
-    notes = {result.field: result.reason} if result is not None and result.verdict == "invalid" and result.field else {}
+    notes = {result.field: reason_text(result)} if result is not None and result.verdict == "invalid" and result.field else {}
     share_url = url_for("checker.page", _external=True) + "?" + urlencode(check_request.query())
     return render_template(
         "checker/page.html",

@@ -1,13 +1,23 @@
-"""Tile codes as people read them, for the result templates (the scripts have the same tables)."""
+"""Tile codes as people read them, for the result templates (the scripts have the same tables).
+
+The names are English, marked for the catalogues with N_; the functions answer in the reader's language.
+"""
 
 from __future__ import annotations
 
-SUIT_NAMES = {"m": "characters", "p": "dots", "s": "bamboo"}
+from flask_babel import gettext
+
+from tournament.i18n import N_
+
+SUIT_NAMES = {"m": N_("characters"), "p": N_("dots"), "s": N_("bamboo")}
 HONOUR_NAMES = {
-    "E": "East wind", "S": "South wind", "W": "West wind", "N": "North wind",
-    "C": "Red dragon", "F": "Green dragon", "P": "White dragon",
+    "E": N_("East wind"), "S": N_("South wind"), "W": N_("West wind"), "N": N_("North wind"),
+    "C": N_("Red dragon"), "F": N_("Green dragon"), "P": N_("White dragon"),
 }
-HONOUR_SHORT = {"E": "East", "S": "South", "W": "West", "N": "North", "C": "Red", "F": "Green", "P": "White"}
+HONOUR_SHORT = {
+    "E": N_("East"), "S": N_("South"), "W": N_("West"), "N": N_("North"),
+    "C": N_("Red"), "F": N_("Green"), "P": N_("White"),
+}
 _Z = "ESWNCFP"
 
 
@@ -33,8 +43,15 @@ def tile_codes(group: str) -> list[str]:
 def tile_label(code: str) -> str:
     """'5p' -> '5 dots', 'C' -> 'Red dragon'."""
     if code in HONOUR_NAMES:
-        return HONOUR_NAMES[code]
-    return f"{code[:-1]} {SUIT_NAMES.get(code[-1], code[-1])}"
+        return gettext(HONOUR_NAMES[code])
+    return _ranks_of_suit(code[:-1], code[-1])
+
+
+def _ranks_of_suit(ranks: str, suit: str) -> str:
+    if suit not in SUIT_NAMES:
+        return f"{ranks} {suit}"
+    # TRANSLATORS: tile numbers then their suit, "1 2 3 characters"
+    return gettext("%(ranks)s %(suit)s", ranks=ranks, suit=gettext(SUIT_NAMES[suit]))
 
 
 def tile_class(code: str) -> str:
@@ -46,7 +63,7 @@ def tile_class(code: str) -> str:
 def tile_face(code: str) -> tuple[str, str]:
     """(the big mark, the small caption) drawn on a tile."""
     if code in HONOUR_SHORT:
-        return code, HONOUR_SHORT[code]
+        return code, gettext(HONOUR_SHORT[code])
     return code[:-1], code[-1]
 
 
@@ -58,5 +75,5 @@ def set_label(group: str) -> str:
     if all(c == codes[0] for c in codes) and len(codes) > 1:
         return f"{tile_label(codes[0])} ×{len(codes)}"
     if all(c[-1] == codes[0][-1] and c not in HONOUR_NAMES for c in codes):
-        return " ".join(c[:-1] for c in codes) + " " + SUIT_NAMES[codes[0][-1]]
+        return _ranks_of_suit(" ".join(c[:-1] for c in codes), codes[0][-1])
     return ", ".join(tile_label(c) for c in codes)
