@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import http.cookiejar
 import json
+import re
 import time
 import urllib.error
 import urllib.parse
@@ -13,16 +14,17 @@ import urllib.request
 
 import pytest
 
-from tests.deploy.servers import NGINX, nginx
+from tests.deploy.servers import DEPLOY, NGINX, nginx
 from tests.deploy.servers import app_gunicorn as gunicorn
 from tests.helpers import CSRF_RE, PASSWORD, VALID_22, add_players, make_tournament, make_user, token_for
 from tournament.extensions import db
 from tournament.services import draws as draw_service
 from tournament.services import play
 from tournament.services.visibility import set_standings_hidden
+from tournament.web.live.routes import LIVE_ENDPOINTS
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")]
+# The tests that start gunicorn and nginx.
+served = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")
 
 STAFF_NAME = "Olivia Organiser"
 
@@ -71,6 +73,8 @@ def live(app_ctx):
     return t, organiser
 
 
+@pytest.mark.slow
+@served
 def test_public_copies_never_carry_staff_content(app, live, tmp_path):
     t, organiser = live
     token = token_for(organiser)
@@ -116,6 +120,8 @@ def test_public_copies_never_carry_staff_content(app, live, tmp_path):
     assert "GET /t/" in access_log.read_text()
 
 
+@pytest.mark.slow
+@served
 def test_a_hand_shows_on_the_public_page_within_the_cache_time(app, live, tmp_path):
     t, organiser = live
     token = token_for(organiser)
@@ -158,3 +164,23 @@ def test_a_hand_shows_on_the_public_page_within_the_cache_time(app, live, tmp_pa
         assert shown <= 3.5, shown
         # While the copy was fresh, nginx answered alone.
         assert "HIT" in statuses, statuses
+
+
+def test_the_cached_location_is_exactly_the_live_pages(app):
+    """The site's cached location matches every address of the app's live pages (their ETags and
+    Cache-Control come from tournament/web/live) and no other page: elsewhere a client's If-None-Match must
+    reach the app unchanged, and nothing else is meant to be shared."""
+    site = (DEPLOY / "nginx-site.conf").read_text()
+    cached = re.findall(r"^\s*location ~ (\S+) \{\n((?:.*\n)*?)\s*\}", site, re.M)
+    assert len(cached) == 1 and "proxy_cache mcr_live;" in cached[0][1], "one regex location, the cached one"
+    pattern = re.compile(cached[0][0])
+    live, others = [], []
+    for rule in app.url_map.iter_rules():
+        if "GET" not in rule.methods:
+            continue
+        path = re.sub(r"<(?:[^:>]+:)?[^>]+>", "7", rule.rule)
+        (live if rule.endpoint in LIVE_ENDPOINTS else others).append(path)
+    assert len(live) == len(LIVE_ENDPOINTS)
+    assert [p for p in live if not pattern.search(p)] == []
+    assert [p for p in others if pattern.search(p)] == []
+    assert not pattern.search("/t/7/standings/extra") and not pattern.search("/x/t/7/standings")

@@ -1,0 +1,458 @@
+"""Many viewers behind nginx's micro-cache (issue 23): ``python bench/viewers.py``.
+
+Options: ``[--viewers 2000] [--poll-interval 10] [--tables 100] [--hand-interval 6] [--phase-seconds 25]
+[--json-share 0.1] [--player-share 0] [--no-cache]``; DATABASE_URL names a PostgreSQL database of its own
+(default postgresql://postgres@127.0.0.1:5432/bench_viewers, created if missing; its schema is DROPPED and
+rebuilt first).
+
+The stack as deployed on this machine: gunicorn with deploy/gunicorn.conf.py, PostgreSQL, and nginx with
+deploy/nginx-site.conf (its own nginx.conf: two workers, 4,096 connections each). Builds a tournament through
+the API (4 x tables players, session 1 drawn and started), then, in one run:
+
+1. the tables enter hands through nginx and the API (one client per table, a hand every ~hand-interval
+   seconds, 0.5x to 1.5x at random, each with its Idempotency-Key), alone, for phase-seconds;
+2. the viewers join: each with its own keep-alive connection, its Accept-Language (one of five) and gzip,
+   polls one public page every poll-interval seconds with the ETag it last got (If-None-Match), as
+   static/js/live.js does: the standings page, or the live standings JSON (json-share of them, the
+   projector and stream overlays), or a player's own page (player-share); they start at random moments
+   within their first interval, and hand entry is measured once they all have, for phase-seconds;
+3. the viewers leave, the tables go on alone for phase-seconds.
+
+Prints the viewers' p50/p95/p99 and what nginx answered (HIT, REVALIDATED, ...), the requests that reached
+gunicorn against those nginx took, hand entry p50/p95/p99 with the viewers and without (phases 1 and 3)
+as a ratio, and where the CPU went. The tables run in a process of their own, so that the viewers' event
+loop does not delay their timings; both load generators share the machine's 2 cores with the servers (their
+CPU is printed too). ``--no-cache`` serves the same site with the micro-cache switched off, to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import pathlib
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("INSTANCE_PATH", tempfile.mkdtemp(prefix="mcr-bench-instance-"))
+
+import aiohttp  # noqa: E402
+from sqlalchemy import create_engine, text  # noqa: E402
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from bench.load import (  # noqa: E402
+    PURE_STRAIGHT,
+    Client,
+    _processes,
+    app_cpu,
+    database_cpu,
+    free_port,
+    machine_cpu,
+    percentile,
+    prepare_database,
+    process_cpu,
+)
+from tests.deploy.servers import NGINX, render_site  # noqa: E402
+from tournament.config import normalise_database_url  # noqa: E402
+
+DEFAULT_DATABASE = "postgresql://postgres@127.0.0.1:5432/bench_viewers"
+# What phones at an international event send: the app answers each language with its own page (Vary).
+LANGUAGES = ["en-GB,en;q=0.9", "en-US,en;q=0.9", "fi-FI,fi;q=0.9,en;q=0.8", "zh-CN,zh;q=0.9,en;q=0.8",
+             "sv-SE,sv;q=0.9,en;q=0.8"]
+HANDS_PER_TABLE = 16  # a session's hands (rotation.HANDS_PER_SESSION): the entry stops there
+
+
+# ----------------------------------------------------------------------------- servers
+
+
+def ensure_database(url: str) -> None:
+    target = make_url(normalise_database_url(url))
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        if not conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": target.database}):
+            conn.execute(text(f'CREATE DATABASE "{target.database}"'))
+    admin.dispose()
+
+
+def wait_for(port: int, process: subprocess.Popen, what: str) -> None:
+    import socket
+
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                raise SystemExit(f"{what} did not start") from None
+            time.sleep(0.2)
+
+
+def start_gunicorn(port: int, url: str, secret: str, folder: pathlib.Path) -> subprocess.Popen:
+    """deploy/gunicorn.conf.py as shipped (3 workers x 4 threads unless GUNICORN_* say otherwise), behind
+    nginx (TRUSTED_PROXIES=1), its access log in a file: one line per request that reached it."""
+    env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secret, "TRUSTED_PROXIES": "1",
+           "GUNICORN_ACCESS_LOG": str(folder / "gunicorn-access.log")}
+    process = subprocess.Popen(
+        [str(pathlib.Path(sys.executable).with_name("gunicorn")), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+         "--bind", f"127.0.0.1:{port}", "app:app"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+        stderr=(folder / "gunicorn.log").open("w"))
+    wait_for(port, process, "gunicorn")
+    return process
+
+
+def start_nginx(app_port: int, folder: pathlib.Path, cache: bool) -> tuple[int, subprocess.Popen]:
+    """The shipped site (tests/deploy/servers.render_site: loopback ports, the cache in `folder`) in an
+    nginx.conf like Debian's, with room for 2,000 kept-alive phones (Debian's default is 768 connections
+    per worker)."""
+    if NGINX is None:
+        raise SystemExit("nginx is not installed: apt-get install -y nginx")
+    port = free_port()
+    prefix = folder / "nginx"
+    prefix.mkdir()
+    site = render_site(app_port, port, prefix / "cache")
+    if not cache:
+        site = site.replace("        proxy_cache mcr_live;\n", "        proxy_cache off;\n")
+    (prefix / "site.conf").write_text(site)
+    temp_paths = "\n".join(f"    {kind}_temp_path {prefix / kind};"
+                           for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    user = "user root;\n" if os.geteuid() == 0 else ""
+    (prefix / "nginx.conf").write_text(
+        f"{user}daemon off;\nworker_processes 2;\nworker_rlimit_nofile 16384;\npid {prefix / 'nginx.pid'};\n"
+        f"error_log {prefix / 'error.log'} warn;\n"
+        "events { worker_connections 4096; }\n"
+        f"http {{\n    include /etc/nginx/mime.types;\n    sendfile on;\n    tcp_nopush on;\n"
+        f"    access_log off;\n{temp_paths}\n    include {prefix / 'site.conf'};\n}}\n")
+    command = [NGINX, "-p", str(prefix), "-c", str(prefix / "nginx.conf"), "-e", str(prefix / "error.log")]
+    check = subprocess.run([*command, "-t"], capture_output=True, text=True)
+    if check.returncode:
+        raise SystemExit(check.stderr)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for(port, process, "nginx")
+    return port, process
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+def nginx_cpu(master: int) -> float:
+    return process_cpu(master) + sum(process_cpu(pid) for pid, _, parent in _processes() if parent == master)
+
+
+def log_size(path: pathlib.Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
+def requests_between(path: pathlib.Path, start: int, end: int) -> Counter:
+    """The requests gunicorn logged between two sizes of its access log, by kind: the viewers' pages (GET
+    /t/...) and the hands (POST /api/...)."""
+    with path.open("rb") as log:
+        log.seek(start)
+        chunk = log.read(end - start).decode(errors="replace")
+    kinds: Counter = Counter()
+    for line in chunk.splitlines():
+        kinds["viewers' pages" if '"GET /t/' in line else "hands" if '"POST /api/' in line else "other"] += 1
+    return kinds
+
+
+# ----------------------------------------------------------------------------- the tables
+
+
+@dataclass
+class Plan:
+    """What every client needs to know, in monotonic seconds (CLOCK_MONOTONIC: the same in both processes)."""
+    base: str
+    token: str
+    tid: int
+    seats: dict[int, list[int]]
+    start: float
+    phases: list[tuple[str, float, float]]  # (name, from, to)
+    hand_interval: float
+    stop: float
+
+
+def enter_hands(plan: Plan, results, measured) -> None:
+    """The tables, in their own process: (started, seconds, status) per hand, sent back through `results`
+    once the main process has `measured` its CPU for the last time."""
+    entries: list[tuple[float, float, int]] = []
+
+    async def table(number: int, session: aiohttp.ClientSession) -> None:
+        east, south, *_ = plan.seats[number]
+        path = f"{plan.base}/api/v1/tournaments/{plan.tid}/sessions/1/tables/{number}/hands"
+        await asyncio.sleep(max(0.0, plan.start - time.monotonic()) + random.uniform(0, plan.hand_interval))
+        for hand in range(1, HANDS_PER_TABLE + 1):
+            if time.monotonic() > plan.stop:
+                return
+            body = ({"number": hand, "result": "win", "winner_id": east, "discarder_id": south,
+                     "hand": PURE_STRAIGHT} if hand % 2 else {"number": hand, "result": "draw"})
+            headers = {"Authorization": f"Bearer {plan.token}", "Idempotency-Key": str(uuid.uuid4())}
+            status = 0
+            started = time.monotonic()
+            for _ in range(2):  # retried once with the same key, as a scoring tablet would
+                try:
+                    async with session.post(path, json=body, headers=headers) as answer:
+                        await answer.read()
+                        status = answer.status
+                except (TimeoutError, aiohttp.ClientError):
+                    status = 0
+                if status and status < 500:
+                    break
+            entries.append((started, time.monotonic() - started, status))
+            await asyncio.sleep(plan.hand_interval * random.uniform(0.5, 1.5))
+
+    async def main() -> None:
+        timeout = aiohttp.ClientTimeout(total=30)
+        sessions = [aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1), timeout=timeout)
+                    for _ in plan.seats]
+        try:
+            await asyncio.gather(*(table(n, s) for n, s in zip(plan.seats, sessions, strict=True)))
+        finally:
+            for s in sessions:
+                await s.close()
+
+    asyncio.run(main())
+    measured.wait(60)
+    results.send((entries, time.process_time()))
+    results.close()
+
+
+# ----------------------------------------------------------------------------- the viewers
+
+
+@dataclass
+class Viewers:
+    timings: list[float] = field(default_factory=list)
+    statuses: Counter = field(default_factory=Counter)
+    cache: Counter = field(default_factory=Counter)
+    by_page: dict[str, list[float]] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+async def watch(plan: Plan, pages: list[tuple[str, str]], poll: float, start: float, stop: float,
+                out: Viewers) -> None:
+    """Every viewer polls its page until `stop`; only answers to requests sent between `start` + one poll
+    interval (all have joined) and `stop` are counted."""
+    measured_from = start + poll
+    timeout = aiohttp.ClientTimeout(total=30)
+
+    async def viewer(kind: str, path: str, language: str) -> None:
+        connector = aiohttp.TCPConnector(limit=1)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout,
+                                         headers={"Accept-Language": language}) as session:
+            await asyncio.sleep(max(0.0, start - time.monotonic()) + random.uniform(0, poll))
+            etag = None
+            while time.monotonic() < stop:
+                headers = {"If-None-Match": etag} if etag else {}
+                sent = time.monotonic()
+                try:
+                    async with session.get(plan.base + path, headers=headers) as answer:
+                        await answer.read()
+                        status = answer.status
+                        etag = answer.headers.get("ETag", etag)
+                        cache = answer.headers.get("X-Cache-Status", "-")
+                except (TimeoutError, aiohttp.ClientError) as error:
+                    status, cache = 0, "-"
+                    if len(out.errors) < 5:
+                        out.errors.append(f"{path}: {error!r}")
+                elapsed = time.monotonic() - sent
+                if sent >= measured_from:
+                    out.timings.append(elapsed)
+                    out.by_page.setdefault(kind, []).append(elapsed)
+                    out.statuses[status] += 1
+                    out.cache[cache] += 1
+                await asyncio.sleep(max(0.0, poll - elapsed))
+
+    await asyncio.gather(*(viewer(kind, path, LANGUAGES[i % len(LANGUAGES)])
+                           for i, (kind, path) in enumerate(pages)))
+
+
+# ----------------------------------------------------------------------------- the run
+
+
+def ms(values: list[float], share: float) -> str:
+    return f"{percentile(values, share) * 1000:8.1f}" if values else "       -"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--viewers", type=int, default=2000)
+    parser.add_argument("--poll-interval", type=float, default=10.0)
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--hand-interval", type=float, default=6.0,
+                        help="seconds a table waits after an answer before its next hand (0.5x to 1.5x)")
+    parser.add_argument("--phase-seconds", type=float, default=25.0)
+    parser.add_argument("--json-share", type=float, default=0.1,
+                        help="share of the viewers polling the live standings JSON (the projector's)")
+    parser.add_argument("--player-share", type=float, default=0.0,
+                        help="share of the viewers polling their own player page (400 different pages)")
+    parser.add_argument("--no-cache", action="store_true", help="the same site with the micro-cache off")
+    args = parser.parse_args()
+    url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.viewers + 1000)), hard))
+
+    ensure_database(url)
+    token, secret = prepare_database(url)
+    folder = pathlib.Path(os.environ["INSTANCE_PATH"])
+    app_port = free_port()
+    server = start_gunicorn(app_port, url, secret, folder)
+    nginx = None
+    try:
+        port, nginx = start_nginx(app_port, folder, cache=not args.no_cache)
+        base = f"http://127.0.0.1:{port}"
+        boss = Client(app_port, token, defaultdict(list), defaultdict(int), defaultdict(int), threading.Lock())
+        tid = boss.expect(201, "POST", "/api/v1/tournaments",
+                          {"name": "Viewers Open", "session_count": 1, "tie_breaks": []})["id"]
+        players = []
+        for i in range(args.tables * 4):
+            pid = boss.expect(201, "POST", f"/api/v1/tournaments/{tid}/players",
+                              {"first_name": f"P{i:04d}", "last_name": "Viewer", "country": "FI"})["id"]
+            boss.expect(200, "POST", f"/api/v1/tournaments/{tid}/players/{pid}/checkin")
+            players.append(pid)
+        drawn = boss.expect(201, "POST", f"/api/v1/tournaments/{tid}/sessions/1/draw", {"seed": 1})
+        boss.expect(200, "POST", f"/api/v1/tournaments/{tid}/sessions/1/start")
+        seats = {t["table"]: [s["player_id"] for s in t["seats"]] for t in drawn["tables"]}
+
+        rng = random.Random(7)
+        pages = []
+        for _ in range(args.viewers):
+            draw = rng.random()
+            if draw < args.player_share:
+                pages.append(("player page", f"/t/{tid}/players/{rng.choice(players)}"))
+            elif draw < args.player_share + args.json_share:
+                pages.append(("standings.json", f"/t/{tid}/live/standings.json"))
+            else:
+                pages.append(("standings page", f"/t/{tid}/standings"))
+
+        # The timeline: tables alone, viewers joining (not measured), tables with viewers, tables alone.
+        p, poll = args.phase_seconds, args.poll_interval
+        start = time.monotonic() + 2
+        alone_before = (start + args.hand_interval, start + args.hand_interval + p)
+        viewers_start = alone_before[1]
+        with_viewers = (viewers_start + poll, viewers_start + poll + p)
+        alone_after = (with_viewers[1] + 2, with_viewers[1] + 2 + p)
+        phases = [("alone, before", *alone_before), ("with viewers", *with_viewers), ("alone, after", *alone_after)]
+        if start + HANDS_PER_TABLE * args.hand_interval < alone_after[1]:
+            print(f"note: {HANDS_PER_TABLE} hands at ~{args.hand_interval:g} s end before the last phase does; "
+                  "fewer hands are measured in it")
+        plan = Plan(base=base, token=token, tid=tid, seats=seats, start=start, phases=phases,
+                    hand_interval=args.hand_interval, stop=alone_after[1])
+
+        receiver, sender = multiprocessing.Pipe(duplex=False)
+        measured = multiprocessing.get_context("fork").Event()
+        tables = multiprocessing.get_context("fork").Process(target=enter_hands, args=(plan, sender, measured))
+        tables.start()
+        access_log = folder / "gunicorn-access.log"
+        marks: dict[str, tuple] = {}
+
+        def mark(name: str) -> None:
+            marks[name] = (machine_cpu(), app_cpu(server.pid), database_cpu(), nginx_cpu(nginx.pid),
+                           time.process_time(), process_cpu(tables.pid), log_size(access_log))
+
+        viewers = Viewers()
+
+        async def timeline() -> None:
+            await asyncio.sleep(max(0.0, alone_before[0] - time.monotonic()))
+            mark("alone, before")
+            await asyncio.sleep(max(0.0, alone_before[1] - time.monotonic()))
+            mark("alone, before/end")
+            watching = asyncio.ensure_future(watch(plan, pages, poll, viewers_start, with_viewers[1], viewers))
+            await asyncio.sleep(max(0.0, with_viewers[0] - time.monotonic()))
+            mark("with viewers")
+            await asyncio.sleep(max(0.0, with_viewers[1] - time.monotonic()))
+            mark("with viewers/end")
+            await watching
+            await asyncio.sleep(max(0.0, alone_after[0] - time.monotonic()))
+            mark("alone, after")
+            await asyncio.sleep(max(0.0, alone_after[1] - time.monotonic()))
+            mark("alone, after/end")
+
+        asyncio.run(timeline())
+        measured.set()
+        entries, tables_cpu = receiver.recv()
+        tables.join()
+    finally:
+        if nginx is not None:
+            stop(nginx)
+        stop(server)
+
+    # ------------------------------------------------------------------------- the figures
+    workers = os.environ.get("GUNICORN_WORKERS", "3")
+    threads = os.environ.get("GUNICORN_THREADS", "4")
+    share = f"{args.json_share:.0%} standings.json" + (f", {args.player_share:.0%} player pages"
+                                                        if args.player_share else "")
+    print(f"{args.viewers} viewers polling every {poll:g} s ({share}, the rest the standings page), "
+          f"{args.tables} tables entering a hand every ~{args.hand_interval:g} s each "
+          f"({args.tables / args.hand_interval:.1f} hands/s); micro-cache {'OFF' if args.no_cache else 'on'}; "
+          f"gunicorn {workers} x {threads}; {os.cpu_count()} cores; phases of {p:g} s")
+    print()
+    values = viewers.timings
+    print(f"viewers (measured {p:g} s, all joined): {len(values)} requests, {len(values) / p:.0f}/s; "
+          f"p50 {ms(values, 0.5).strip()} ms, p95 {ms(values, 0.95).strip()} ms, p99 {ms(values, 0.99).strip()} ms")
+    for kind, kind_values in sorted(viewers.by_page.items()):
+        print(f"  {kind:<16} {len(kind_values):>6} requests  p50 {ms(kind_values, 0.5)}  p95 {ms(kind_values, 0.95)}"
+              f"  p99 {ms(kind_values, 0.99)} ms")
+    print("  answers: " + ", ".join(f"{status or 'failed'} x{count}" for status, count in sorted(viewers.statuses.items())))
+    print("  nginx cache: " + ", ".join(f"{name} x{count}" for name, count in viewers.cache.most_common()))
+    for error in viewers.errors:
+        print("  error:", error)
+
+    def span(first: str, last: str):
+        a, b = marks[first], marks[last]
+        return [after - before if not isinstance(before, tuple) else (after[0] - before[0], after[1] - before[1])
+                for before, after in zip(a, b, strict=True)]
+
+    reached = requests_between(access_log, marks["with viewers"][-1], marks["with viewers/end"][-1])
+    upstream = reached["viewers' pages"]
+    print(f"  requests that reached gunicorn in the phase: {upstream} from viewers ({upstream / p:.1f}/s), "
+          f"{reached['hands']} hands, {reached['other']} other; nginx took {len(values)} from viewers: "
+          f"{1 - upstream / max(1, len(values)):.1%} answered by nginx alone")
+    print()
+    print(f"{'hand entry':<16} {'hands':>6} {'per s':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'failed':>6}  "
+          f"CPU s: machine busy, gunicorn, PostgreSQL, nginx, viewers' client, tables' client, others")
+    figures = {}
+    for name, begin, end in phases:
+        chosen = [e for e in entries if begin <= e[0] < end]
+        taken = [seconds for _, seconds, _ in chosen]
+        failed = sum(1 for _, _, status in chosen if status != 201)
+        figures[name] = taken
+        cpu, app_used, db_used, nginx_used, own_used, tables_used, _ = span(name, f"{name}/end")
+        others = cpu[0] - app_used - db_used - nginx_used - own_used - tables_used
+        print(f"{name:<16} {len(taken):>6} {len(taken) / p:6.1f} {ms(taken, 0.5)} {ms(taken, 0.95)} {ms(taken, 0.99)} "
+              f"{failed:>6}  {cpu[0] / max(cpu[1], 1e-9):.0%} of {cpu[1]:.0f}, {app_used:.1f}, {db_used:.1f}, "
+              f"{nginx_used:.1f}, {own_used:.1f}, {tables_used:.1f}, {others:.1f}")
+    alone = figures["alone, before"] + figures["alone, after"]
+    with_ = figures["with viewers"]
+    if alone and with_:
+        print(f"hand entry with viewers / without (phases 1 and 3 together): p50 x"
+              f"{statistics.median(with_) / statistics.median(alone):.2f}, p95 x"
+              f"{percentile(with_, 0.95) / percentile(alone, 0.95):.2f}")
+    print(f"the tables' own client used {tables_cpu:.1f} s of CPU in all; gunicorn log: {folder / 'gunicorn.log'}")
+    failed_hands = [e for e in entries if e[2] != 201]
+    if failed_hands or viewers.statuses.get(0) or any(s >= 500 for s in viewers.statuses):
+        raise SystemExit(1)
+
+
+if __name__ == "__main__":
+    main()
