@@ -1,10 +1,12 @@
-// Hand entry at the table: keeps the live score's hidden win context in step with the form.
-// No inline script. Works with static/js/hand-score.js and static/js/tile-picker.js.
+// Hand entry at the table: keeps the live score's hidden win context and the seat buttons' winds in step
+// with the form. No inline script. Works with static/js/hand-score.js and static/js/tile-picker.js.
 //
-// Contract (markup):
+// Contract (markup, templates/hands/_hand_bits.html):
 //   <form data-hand-entry data-winds='{"1": {"prevalent": "E", "seats": {"<player id>": "E", ...}}, ...}'>
 //     the hand number field (name="number"), the result radios (name="result": win | draw),
-//     the winner and discarder selects (name="winner_id", name="discarder_id"; "" = self-drawn),
+//     the winner and discarder seat buttons: radios name="winner_id" / name="discarder_id" (a player id, or
+//     "self" for a self-drawn win; none checked until the referee chooses), each seat's wind badge
+//     [data-seat-wind="<player id>"] and its spoken name [data-seat-wind-name="<player id>"],
 //     hidden inputs [data-entry=seat_wind], [data-entry=prevalent_wind], [data-entry=self_drawn]
 //     (they carry data-hand-param so hand-score.js sends them), [data-entry=win-fields] (hidden on a draw),
 //     [data-entry=winds-note] (says who is dealer and the winner's seat wind), and an optional
@@ -13,13 +15,12 @@
   "use strict";
 
   var NAMES = { E: "East", S: "South", W: "West", N: "North" };
+  var SELF_DRAWN = "self";
 
   function setup(form) {
     var winds = {};
     try { winds = JSON.parse(form.getAttribute("data-winds") || "{}"); } catch (e) { winds = {}; }
     var number = form.elements.namedItem("number");
-    var winner = form.elements.namedItem("winner_id");
-    var discarder = form.elements.namedItem("discarder_id");
     var seat = form.querySelector("[data-entry=seat_wind]");
     var prevalent = form.querySelector("[data-entry=prevalent_wind]");
     var selfDrawn = form.querySelector("[data-entry=self_drawn]");
@@ -27,44 +28,50 @@
     var note = form.querySelector("[data-entry=winds-note]");
     var convert = form.querySelector("[data-entry=convert]");
 
-    function result() {
-      var checked = form.querySelector("input[name=result]:checked");
-      return checked ? checked.value : "win";
+    function checked(name) {
+      var input = form.querySelector("input[name=" + name + "]:checked");
+      return input ? input.value : "";
     }
 
-    function labelOptions(hand) {
-      [winner, discarder].forEach(function (select) {
-        if (!select) return;
-        Array.prototype.forEach.call(select.options, function (option) {
-          if (!option.value) return;
-          if (!option.hasAttribute("data-name")) option.setAttribute("data-name", option.textContent);
-          var wind = hand && hand.seats[option.value];
-          option.textContent = option.getAttribute("data-name") + (wind ? " (" + NAMES[wind] + ")" : "");
+    function nameOf(id) {
+      var face = form.querySelector('input[name=winner_id][value="' + id + '"]');
+      var label = face && face.closest("label");
+      var name = label && label.querySelector(".seat-choice-name");
+      return name ? name.textContent : "";
+    }
+
+    // The seat buttons show each player's wind in the hand being entered (winds turn every four hands).
+    function showWinds(hand) {
+      if (!hand) return;
+      Object.keys(hand.seats).forEach(function (id) {
+        var wind = hand.seats[id];
+        form.querySelectorAll('[data-seat-wind="' + id + '"]').forEach(function (badge) {
+          badge.textContent = wind;
+          badge.className = "wind wind-" + wind;
+        });
+        form.querySelectorAll('[data-seat-wind-name="' + id + '"]').forEach(function (spoken) {
+          spoken.textContent = NAMES[wind] + ": ";
         });
       });
     }
 
     function update(announce) {
       var hand = winds[number && number.value];
-      labelOptions(hand);
-      var isWin = result() === "win";
+      showWinds(hand);
+      var isWin = (checked("result") || "win") === "win";
       if (winFields) winFields.hidden = !isWin;
       if (!hand) {
         if (note) note.textContent = "";
         return;
       }
       prevalent.value = hand.prevalent;
-      var chosen = winner && winner.value;
+      var chosen = checked("winner_id");
       seat.value = (chosen && hand.seats[chosen]) || "E";
-      selfDrawn.value = discarder && discarder.value ? "0" : "1";
+      // Until the discarder is chosen the engine scores the hand as won on a discard.
+      selfDrawn.value = checked("discarder_id") === SELF_DRAWN ? "1" : "0";
       if (note) {
         var dealer = "";
-        Object.keys(hand.seats).forEach(function (id) {
-          if (hand.seats[id] === "E" && winner) {
-            var option = winner.querySelector('option[value="' + id + '"]');
-            if (option) dealer = option.getAttribute("data-name") || option.textContent;
-          }
-        });
+        Object.keys(hand.seats).forEach(function (id) { if (hand.seats[id] === "E") dealer = nameOf(id); });
         note.textContent = "Hand " + number.value + ": " + NAMES[hand.prevalent] + " round, dealer " + dealer +
           (chosen ? "; the winner sits " + NAMES[seat.value] : "") + ".";
       }
@@ -81,7 +88,7 @@
     form.addEventListener("hand-score", function (event) {
       if (!convert) return;
       var verdict = event.detail && event.detail.verdict;
-      convert.hidden = !(verdict === "under_minimum" || verdict === "not_winning") || !(winner && winner.value);
+      convert.hidden = !(verdict === "under_minimum" || verdict === "not_winning") || !checked("winner_id");
     });
     update(true);
   }

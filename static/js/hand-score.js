@@ -20,6 +20,9 @@
 //     <span data-hand-score-copy-status role=status>       optional: says "Link copied"
 //   [data-hand-score-share] / [data-hand-score-share-link]  optional, anywhere: shown and kept pointing at
 //                                                     the link to the hand
+//   [data-hand-score-summary]                         optional, in the form: the verdict's one line (the
+//                                                     hand form's sticky bar keeps it on screen); not a live
+//                                                     region, the output above already is one
 //
 // The endpoint: GET URL?hand=...&self_drawn=0|1&last_tile=0|1&wall_last=0|1&kong=0|1&seat_wind=E&
 //   prevalent_wind=E&flowers=0..8&ruleset=ema ->
@@ -173,6 +176,13 @@
     var copyStatus = form.querySelector("[data-hand-score-copy-status]");
     var share = document.querySelector("[data-hand-score-share]");
     var shareLink = document.querySelector("[data-hand-score-share-link]");
+    var summary = form.querySelector("[data-hand-score-summary]");
+
+    function summarize(text, verdict) {
+      if (!summary) return;
+      summary.textContent = text;
+      summary.className = summary.className.replace(/\s*verdict-\S+/g, "") + (verdict ? " verdict-" + verdict : "");
+    }
 
     function params() {
       var query = new URLSearchParams();
@@ -232,6 +242,7 @@
         if (controller) controller.abort();
         asked++;
         message(out, "empty", "Build or type a hand to see its fans.");
+        summarize("Build or type a hand to see its points.", "");
         markFields("", "");
         if (share) share.hidden = true;
         publish({ verdict: "", empty: true });
@@ -252,9 +263,12 @@
           out.removeAttribute("aria-busy");
           if (answer.ok) {
             renderResult(out, answer.data);
+            var line = out.querySelector(".verdict");
+            summarize(line ? line.textContent : "", answer.data.verdict);
             markFields(answer.data.verdict === "invalid" ? answer.data.field : "", answer.data.reason);
           } else {
             message(out, "error", answer.data.error || "The hand could not be checked.");
+            summarize(answer.data.error || "The hand could not be checked.", "invalid");
             markFields(answer.data.field, answer.data.error);
           }
           publish(answer.data);
@@ -264,6 +278,7 @@
           if (mine !== asked) return;
           out.removeAttribute("aria-busy");
           message(out, "error", "The checker could not be reached. Check the connection and try again.");
+          summarize("The checker could not be reached.", "invalid");
         });
     }
 

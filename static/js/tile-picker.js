@@ -21,12 +21,21 @@
   var Z = "ESWNCFP";
   var HAND_TILES = 14;
   var MAX_SETS = 4;
+  // Declared sets: one set, then back to single tiles.
   var MODES = {
     chow: { label: "Chow [ ]", aria: "Melded chow: then pick its lowest tile", size: 3 },
     pung: { label: "Pung [ ]", aria: "Melded pung: then pick its tile", size: 3 },
     kong: { label: "Kong [ ]", aria: "Melded kong: then pick its tile", size: 4 },
     concealed: { label: "Concealed kong { }", aria: "Concealed kong: then pick its tile", size: 4 }
   };
+  // Groups in the concealed hand: the mode stays on, so a hand of four runs and a pair is seven taps
+  // ("Run", four lowest tiles, "Pair", the pair's tile; the last tile added is the winning tile).
+  var GROUPS = {
+    run: { label: "Run", aria: "each tile adds a run of three in the hand, from that tile up", size: 3 },
+    three: { label: "Three", aria: "each tile adds three of it in the hand", size: 3 },
+    pair: { label: "Pair", aria: "each tile adds two of it in the hand", size: 2 }
+  };
+  var ALL_MODES = Object.assign({}, MODES, GROUPS);
 
   function isHonour(code) { return code.length === 1; }
 
@@ -173,11 +182,15 @@
     message.className = "picker-message";
     message.setAttribute("role", "status");
 
+    // One tab stop for the tools and one for the tiles; arrow keys move inside them (roving focus).
     var tools = document.createElement("div");
     tools.className = "picker-tools";
+    tools.setAttribute("role", "toolbar");
+    tools.setAttribute("aria-label", "Picker tools");
     var modeButtons = {};
-    Object.keys(MODES).forEach(function (name) {
-      var b = button(MODES[name].label, MODES[name].aria);
+    Object.keys(GROUPS).concat(Object.keys(MODES)).forEach(function (name) {
+      var b = button(ALL_MODES[name].label, GROUPS[name] ? GROUPS[name].label + " mode: " + GROUPS[name].aria
+        : MODES[name].aria, GROUPS[name] ? "picker-group" : "");
       b.setAttribute("aria-pressed", "false");
       b.dataset.pickerMode = name;
       b.addEventListener("click", function () { setMode(mode === name ? "" : name); });
@@ -188,17 +201,27 @@
     var clear = button("Clear", "clear the hand", "picker-danger");
     tools.appendChild(back);
     tools.appendChild(clear);
+    roving(Array.prototype.slice.call(tools.querySelectorAll("button")), function (items, index, key) {
+      if (key === "ArrowRight" || key === "ArrowDown") return (index + 1) % items.length;
+      if (key === "ArrowLeft" || key === "ArrowUp") return (index + items.length - 1) % items.length;
+      if (key === "Home") return 0;
+      if (key === "End") return items.length - 1;
+      return -1;
+    });
 
     var grids = document.createElement("div");
+    grids.className = "picker-grids";
     var tileButtons = {};
+    var rows = [];
     ["m", "p", "s", "honours"].forEach(function (suit) {
+      var row = [];
       var grid = document.createElement("div");
       grid.className = "picker-grid";
       grid.setAttribute("role", "group");
       grid.setAttribute("aria-label", suit === "honours" ? "Winds and dragons" : SUITS[suit]);
       var codes = suit === "honours" ? ["E", "S", "W", "N", "", "C", "F", "P"]
         : [1, 2, 3, 4, 5, 6, 7, 8, 9].map(function (d) { return d + suit; });
-      codes.forEach(function (code) {
+      codes.forEach(function (code, column) {
         if (!code) { grid.appendChild(document.createElement("span")); return; }
         var b = tileElement("button", code);
         b.type = "button";
@@ -207,11 +230,36 @@
         b.insertBefore(hiddenText(" "), b.lastChild);
         b.appendChild(hiddenText(" (" + tileLabel(code) + ")"));
         b.dataset.tile = code;
+        b.dataset.row = String(rows.length);
+        b.dataset.col = String(column);
         b.addEventListener("click", function () { pick(code); });
         tileButtons[code] = b;
         grid.appendChild(b);
+        row.push(b);
       });
+      rows.push(row);
       grids.appendChild(grid);
+    });
+    // Left and right go through the tiles in order; up and down to the same place in the suit above or
+    // below (the nearest tile in the winds and dragons, which have a gap); Home and End to the row's ends.
+    roving(rows.reduce(function (all, r) { return all.concat(r); }, []), function (items, index, key) {
+      var here = items[index];
+      var r = +here.dataset.row;
+      var c = +here.dataset.col;
+      if (key === "ArrowRight") return Math.min(index + 1, items.length - 1);
+      if (key === "ArrowLeft") return Math.max(index - 1, 0);
+      if (key === "Home") return items.indexOf(rows[r][0]);
+      if (key === "End") return items.indexOf(rows[r][rows[r].length - 1]);
+      if (key === "ArrowUp" || key === "ArrowDown") {
+        var target = rows[r + (key === "ArrowUp" ? -1 : 1)];
+        if (!target) return index;
+        var best = target[0];
+        target.forEach(function (b) {
+          if (Math.abs(+b.dataset.col - c) < Math.abs(+best.dataset.col - c)) best = b;
+        });
+        return items.indexOf(best);
+      }
+      return -1;
     });
 
     box.appendChild(row);
@@ -236,6 +284,9 @@
         modeButtons[n].setAttribute("aria-pressed", n === mode ? "true" : "false");
       });
       if (mode === "chow") say("Pick the lowest tile of the chow.", true);
+      else if (mode === "run") say("Runs in the hand: pick the lowest tile of each; Run again for single tiles.", true);
+      else if (GROUPS[mode]) say(GROUPS[mode].label + "s in the hand: pick each tile; " + GROUPS[mode].label +
+        " again for single tiles.", true);
       else if (mode) say("Pick the tile of the " + (mode === "concealed" ? "concealed kong" : mode) + ".", true);
       else say("");
       render();
@@ -257,6 +308,7 @@
         store(hand);
         return;
       }
+      if (GROUPS[mode]) { addGroup(hand, code); return; }
       var tiles;
       if (mode === "chow") {
         if (isHonour(code)) { say("A chow is three numbers in a row of one suit: pick a number tile."); return; }
@@ -275,6 +327,34 @@
       hand.sets.push({ concealed: mode === "concealed", tiles: tiles });
       mode = "";
       setMode("");
+      store(hand);
+    }
+
+    function groupTiles(code) {
+      if (mode !== "run") {
+        var same = [];
+        for (var i = 0; i < GROUPS[mode].size; i++) same.push(code);
+        return same;
+      }
+      var low = Math.min(+code.charAt(0), 7);
+      return [low, low + 1, low + 2].map(function (d) { return d + code.charAt(1); });
+    }
+
+    // A run, three or pair added to the concealed tiles; the mode stays on for the next group.
+    function addGroup(hand, code) {
+      if (mode === "run" && isHonour(code)) { say("A run is three numbers in a row of one suit: pick a number tile."); return; }
+      var tiles = groupTiles(code);
+      if (tileCount(hand) + tiles.length > HAND_TILES) {
+        say("No room for " + tiles.length + " more tiles in a " + HAND_TILES + "-tile hand.");
+        return;
+      }
+      for (var k = 0; k < tiles.length; k++) {
+        var need = tiles.filter(function (t) { return t === tiles[k]; }).length;
+        if (copies(hand, tiles[k]) + need > 4) { say("There are only four " + tileLabel(tiles[k]) + " tiles."); return; }
+      }
+      hand.tiles = hand.tiles.concat(tiles);
+      if (tileCount(hand) >= HAND_TILES) setMode("");  // the hand is complete: back to single tiles
+      else say("");
       store(hand);
     }
 
@@ -341,15 +421,42 @@
       shown.setAttribute("aria-label", "Hand: " + words.join("; "));
       Object.keys(tileButtons).forEach(function (code) {
         var full = !hand.error && copies(hand, code) >= 4;
-        var noChow = mode === "chow" && isHonour(code);
-        // a pung or kong needs that many copies still free
-        var noSet = mode && mode !== "chow" && !hand.error && copies(hand, code) + MODES[mode].size > 4;
+        // a set or group needs its tiles still free (a pung or kong that many copies)
+        var noChow = (mode === "chow" || mode === "run") && isHonour(code);
+        var noSet = mode && !hand.error && !noChow && groupFull(hand, code);
         tileButtons[code].setAttribute("aria-disabled", full || noChow || noSet ? "true" : "false");
       });
     }
 
+    function groupFull(hand, code) {
+      if (mode === "chow" || mode === "run") {
+        var low = Math.min(+code.charAt(0), 7);
+        return [low, low + 1, low + 2].some(function (d) { return copies(hand, d + code.charAt(1)) >= 4; });
+      }
+      return copies(hand, code) + ALL_MODES[mode].size > 4;
+    }
+
     input.addEventListener("input", render);
     render();
+  }
+
+  // Roving focus: one of `items` is in the tab order (the last one used); `next(items, index, key)` says
+  // which item an arrow key moves to (-1: not ours, the browser keeps the key).
+  function roving(items, next) {
+    if (!items.length) return;
+    items.forEach(function (b, i) {
+      b.tabIndex = i === 0 ? 0 : -1;
+      b.addEventListener("focus", function () {
+        items.forEach(function (other) { other.tabIndex = other === b ? 0 : -1; });
+      });
+      b.addEventListener("keydown", function (event) {
+        if (event.altKey || event.ctrlKey || event.metaKey) return;
+        var to = next(items, items.indexOf(b), event.key);
+        if (to < 0) return;
+        event.preventDefault();
+        items[to].focus();
+      });
+    });
   }
 
   function init() {

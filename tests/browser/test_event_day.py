@@ -46,8 +46,8 @@ def test_a_ruling_on_a_hands_points_from_the_phone(phone_table):
     page, t, players, _, table_url = phone_table
     page.goto(table_url)
     page.get_by_role("link", name="Enter hand 1", exact=True).first.click()
-    page.get_by_label("Winner").select_option(str(players[0].player_id))
-    page.get_by_label("Discarded by").select_option(str(players[1].player_id))
+    page.get_by_role("group", name="Winner").get_by_label(players[0].player.full_name).check()
+    page.get_by_role("group", name="Discarded by").get_by_label(players[1].player.full_name).check()
     page.get_by_label("Winning hand").fill(VALID_22)
     page.get_by_text("Referee's ruling on the points").click()
     page.get_by_label("Ruled points", exact=False).fill("20")
@@ -77,9 +77,10 @@ def test_a_substitution_from_the_phone(phone_table):
     assert [(s.out_player_id, s.in_player_id, s.from_hand) for s in subs] == [(players[2].player_id, substitute.id, 1)]
     # The hand form now offers the substitute, not the player who left.
     page.get_by_role("link", name="Enter hand 1", exact=True).first.click()
-    options = page.get_by_label("Winner").locator("option").all_inner_texts()
-    assert any("Sami Sijainen" in o for o in options)
-    assert not any(players[2].player.full_name in o for o in options)
+    seats = page.get_by_role("group", name="Winner").get_by_role("radio").evaluate_all(
+        "radios => radios.map(r => r.labels[0].textContent)")
+    assert len(seats) == 4 and any("Sami Sijainen" in s for s in seats)
+    assert not any(players[2].player.full_name in s for s in seats)
 
 
 def test_a_warning_from_the_phone(phone_table):

@@ -31,6 +31,11 @@ def table_one(tournament, referee):
     return tournament, players, f"/manage/tournaments/{tournament.id}/play/1/tables/1"
 
 
+def choose(page, role, player):
+    """Press a seat button: the group is "Winner" or "Discarded by", the button names the player."""
+    page.get_by_role("group", name=role).get_by_label(player.player.full_name).check()
+
+
 def click_tiles(page, labels):
     picker = page.locator(".tile-picker")
     for label in labels:
@@ -42,8 +47,8 @@ def test_referee_enters_a_win_with_the_picker_and_sees_the_fans_first(page, refe
     log_in(page, referee.email, PASSWORD)
     page.goto(table_url)
     page.get_by_role("link", name="Enter hand 1", exact=True).first.click()
-    page.get_by_label("Winner").select_option(str(players[2].player_id))
-    page.get_by_label("Discarded by").select_option(str(players[0].player_id))
+    choose(page, "Winner", players[2])
+    choose(page, "Discarded by", players[0])
     # 123456789m 123s 5p 5p: clicked tile by tile.
     click_tiles(page, [f"{n} characters" for n in range(1, 10)] + ["1 bamboo", "2 bamboo", "3 bamboo",
                                                                     "5 dots", "5 dots"])
@@ -63,8 +68,8 @@ def test_enter_in_the_hand_field_saves_the_win_as_typed(page, referee, table_one
     t, players, table_url = table_one
     log_in(page, referee.email, PASSWORD)
     page.goto(table_url + "/hands/new?hand=1")
-    page.get_by_label("Winner").select_option(str(players[2].player_id))
-    page.get_by_label("Discarded by").select_option(str(players[0].player_id))
+    choose(page, "Winner", players[2])
+    choose(page, "Discarded by", players[0])
     hand_field = page.get_by_label("Winning hand")
     hand_field.fill("123456789m123s5p5p")
     expect(page.locator("#live-score")).to_contain_text("Pure Straight")
@@ -82,7 +87,8 @@ def test_enter_on_a_refused_claim_keeps_it_a_claim(page, referee, table_one):
     t, players, table_url = table_one
     log_in(page, referee.email, PASSWORD)
     page.goto(table_url + "/hands/new?hand=1")
-    page.get_by_label("Winner").select_option(str(players[1].player_id))
+    choose(page, "Winner", players[1])
+    choose(page, "Discarded by", players[0])
     page.get_by_label("Winning hand").fill(UNDER_5)
     page.get_by_role("button", name="Save hand").click()
     expect(page.get_by_role("button", name="Record as a false mahjong")).to_be_visible()
@@ -90,7 +96,7 @@ def test_enter_on_a_refused_claim_keeps_it_a_claim(page, referee, table_one):
         page.get_by_label("Winning hand").press("Enter")
     expect(page.get_by_role("button", name="Record as a false mahjong")).to_be_visible()
     # Still the claim as typed: the winner kept, the false-mahjong rows empty.
-    expect(page.get_by_label("Winner")).to_have_value(str(players[1].player_id))
+    expect(page.get_by_role("group", name="Winner").get_by_label(players[1].player.full_name)).to_be_checked()
     expect(page.get_by_label("Winning hand")).to_have_value(UNDER_5)
     expect(page.locator(".fm-row").first.get_by_label("Hand claimed by", exact=False)).to_have_value("")
     with pytest.raises(NotFound):
@@ -101,7 +107,8 @@ def test_refused_claim_becomes_a_false_mahjong_then_the_hand_is_corrected(page, 
     t, players, table_url = table_one
     log_in(page, referee.email, PASSWORD)
     page.goto(table_url + "/hands/new?hand=1")
-    page.get_by_label("Winner").select_option(str(players[1].player_id))
+    choose(page, "Winner", players[1])
+    choose(page, "Discarded by", players[0])
     page.get_by_label("Winning hand").fill(UNDER_5)
     expect(page.locator("#live-score")).to_contain_text("under the 8-point minimum")
     page.get_by_role("button", name="Record this claim as a false mahjong").click()

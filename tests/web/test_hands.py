@@ -246,7 +246,7 @@ def test_false_mahjong_rows_take_the_claims_win_context(organiser_client, seated
                     url)
     assert response.status_code == 422 and 'id="false_mahjongs-1-kong-error"' in response.get_data(as_text=True)
     # a refused self-drawn claim offered as a false mahjong keeps its self-drawn flag
-    converted = post(organiser_client, url, hand_form(ids, hand=UNDER_5, discarder_id="", convert="1"), url)
+    converted = post(organiser_client, url, hand_form(ids, hand=UNDER_5, discarder_id="self", convert="1"), url)
     assert 'checked id="false_mahjongs-0-self_drawn"' in converted.get_data(as_text=True)
     assert post(organiser_client, url, fm, url).status_code == 302
     db.session.expire_all()

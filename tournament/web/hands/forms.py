@@ -15,7 +15,7 @@ from wtforms import (
     StringField,
     SubmitField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from tournament.constants import MAX_INT, MIN_INT
 from tournament.models import HANDS_PER_SESSION
@@ -32,6 +32,9 @@ FALSE_MAHJONG_CHOICES = [
 
 
 FALSE_MAHJONG_FLAGS = ("self_drawn", "last_tile", "wall_last", "kong")
+# The discarder's explicit "nobody: the winner drew it" choice. There is no default: a referee who forgot to
+# say who discarded gets an error next to the field, never a silent self-draw (issue 21).
+SELF_DRAWN = "self"
 NOT_SCORED_CHOICE = ("not_scored", "Not scored: stopped by the time call (its false mahjongs still pay)")
 
 
@@ -55,12 +58,14 @@ class HandForm(IdempotentForm):
                                               NumberRange(1, HANDS_PER_SESSION, "Hands are 1 to 16.")])
     result = RadioField("Result", choices=[("win", "Mahjong (a win)"), ("draw", "Draw: wall exhausted")],
                         default="win")
-    winner_id = SelectField("Winner", choices=[], validate_choice=False)
-    discarder_id = SelectField("Discarded by", choices=[], validate_choice=False)
+    # Seat buttons (radios): the values are player ids, and SELF_DRAWN for the discarder.
+    winner_id = RadioField("Winner", choices=[], validate_choice=False)
+    discarder_id = RadioField("Discarded by", choices=[], validate_choice=False)
     hand = StringField("Winning hand", validators=[Optional(), Length(max=120)],
                        description="Declared sets first ([123m] chow, [555p] pung, {EEEE} concealed kong), "
                                    "then the concealed tiles; the last tile is the winning tile.",
-                       render_kw={"data-tile-picker": "", "data-hand-param": "hand", "autocomplete": "off",
+                       # the picker is drawn above the seats, in #hand-picker (hands/_hand_bits.html)
+                       render_kw={"data-tile-picker": "hand-picker", "data-hand-param": "hand", "autocomplete": "off",
                                   "spellcheck": "false", "autocapitalize": "off"})
     flowers = IntegerField("Flowers", default=0,
                            validators=[Optional(), NumberRange(0, 8, "Flowers are 0 to 8.")],
@@ -80,8 +85,8 @@ class HandForm(IdempotentForm):
 
     def set_players(self, players: list[SeatedPlayer], labels: dict[int, str]) -> None:
         options = [(str(sp.player_id), labels[sp.player_id]) for sp in players]
-        self.winner_id.choices = [("", "Choose the winner"), *options]
-        self.discarder_id.choices = [("", "Nobody: self-drawn"), *options]
+        self.winner_id.choices = options
+        self.discarder_id.choices = [*options, (SELF_DRAWN, "Self-drawn")]
         while len(self.false_mahjongs) < len(players):
             self.false_mahjongs.append_entry()
         for entry, sp in zip(self.false_mahjongs, players, strict=False):
@@ -99,8 +104,10 @@ class HandForm(IdempotentForm):
         if summary["result"] == NOT_SCORED_CHOICE[0]:
             self.allow_not_scored()
         self.result.data = summary["result"] if summary["result"] in ("win", "draw", "not_scored") else "draw"
+        win = summary["result"] == "win"
         self.winner_id.data = str(summary["winner_id"] or "")
-        self.discarder_id.data = str(summary["discarder_id"] or "")
+        self.discarder_id.data = str(summary["discarder_id"]) if summary["discarder_id"] else (
+            SELF_DRAWN if win else "")
         self.hand.data = summary["hand"]
         self.flowers.data = summary["flowers"]
         self.last_tile.data = summary["last_tile"]
@@ -115,6 +122,21 @@ class HandForm(IdempotentForm):
             if claim:
                 entry.kind.data = "engine" if claim["hand"] else claim["kind"]
                 entry.hand.data = claim["hand"]
+
+    def is_win(self) -> bool:
+        return self.result.data == "win"
+
+    def is_self_drawn(self) -> bool:
+        return self.discarder_id.data == SELF_DRAWN
+
+    def validate_winner_id(self, field) -> None:
+        if self.is_win() and not field.data:
+            raise ValidationError("Who won? Choose the winner.")
+
+    def validate_discarder_id(self, field) -> None:
+        # anything but a player id or SELF_DRAWN is no answer either (never read as a self-draw)
+        if self.is_win() and not (field.data == SELF_DRAWN or _int(field.data) is not None):
+            raise ValidationError("Who discarded the winning tile? Choose the player, or Self-drawn.")
 
     def false_mahjong_rows(self) -> list[tuple[int, FalseMahjongData]]:
         """(row index, claim) for every row with a false mahjong, in seat order."""
@@ -137,7 +159,7 @@ class HandForm(IdempotentForm):
             number=self.number.data,
             result=self.result.data or "",
             winner_id=_int(self.winner_id.data) if win else None,
-            discarder_id=_int(self.discarder_id.data) if win else None,
+            discarder_id=None if not win or self.is_self_drawn() else _int(self.discarder_id.data),
             hand=(self.hand.data or "").strip() if win else None,
             flowers=(self.flowers.data or 0) if win else 0,
             last_tile=bool(self.last_tile.data) and win,
