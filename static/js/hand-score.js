@@ -18,6 +18,9 @@
 //     <input type=hidden data-hand-param="ruleset" value="ema">   ema | chinese (a fixed value is fine)
 //     <button type=button data-hand-score-copy hidden>     optional: shown, copies the link to this hand
 //     <span data-hand-score-copy-status role=status>       optional: says "Link copied"
+//   <form data-hand-score-texts='{"empty": ..., "failed": ..., "unreachable": ..., "copied": ...,
+//         "copy_this": ...}'>                         optional: this script's own sentences in the page's
+//                                                     language (English without it)
 //   [data-hand-score-share] / [data-hand-score-share-link]  optional, anywhere: shown and kept pointing at
 //                                                     the link to the hand
 //   [data-hand-score-summary]                         optional, in the form: the verdict's one line (the
@@ -28,7 +31,8 @@
 //   prevalent_wind=E&flowers=0..8&ruleset=ema ->
 //   200 {verdict: "valid"|"under_minimum"|"not_winning"|"invalid", is_win, reason, fans: [{name, points,
 //        count, sets: ["123m", ...]}] (flowers last as "Flower Tiles"), fan_points, flower_points, total,
-//        code, field, tiles}
+//        code, field, tiles, result_html, reason_text}: result_html is the result drawn by the server
+//        (templates/checker/_result.html, in the reader's language), shown as it is
 //   400 {error, field} for a parameter value it cannot take.
 // After each answer the form gets a "hand-score" event whose detail is the JSON (or {error, field}, or
 // {verdict: "", empty: true} when the hand is emptied), so a page can, for example, offer to record a false mahjong when detail.verdict is not "valid".
@@ -36,11 +40,13 @@
   "use strict";
 
   var DELAY_MS = 250;
-  var SUITS = { m: "characters", p: "dots", s: "bamboo" };
-  var HONOURS = { E: "East wind", S: "South wind", W: "West wind", N: "North wind",
-    C: "Red dragon", F: "Green dragon", P: "White dragon" };
-  var SHORT = { E: "East", S: "South", W: "West", N: "North", C: "Red", F: "Green", P: "White" };
-  var Z = "ESWNCFP";
+  var TEXTS = {
+    empty: "Build or type a hand to see its fans.",
+    failed: "The hand could not be checked.",
+    unreachable: "The checker could not be reached. Check the connection and try again.",
+    copied: "Link copied.",
+    copy_this: "Copy this address:"
+  };
 
   function el(tag, className, text) {
     var node = document.createElement(tag);
@@ -49,114 +55,9 @@
     return node;
   }
 
-  function setCodes(group) {
-    var out = [];
-    var digits = "";
-    group.split("").forEach(function (ch) {
-      if (/[0-9]/.test(ch)) digits += ch;
-      else if (ch === "z") { digits.split("").forEach(function (d) { out.push(Z.charAt(+d - 1)); }); digits = ""; }
-      else if (SUITS[ch]) { digits.split("").forEach(function (d) { out.push(d + ch); }); digits = ""; }
-      else if (HONOURS[ch]) out.push(ch);
-    });
-    return out;
-  }
-
-  function tileLabel(code) {
-    return code.length === 1 ? HONOURS[code] : code.charAt(0) + " " + SUITS[code.charAt(1)];
-  }
-
-  function setLabel(group) {
-    var codes = setCodes(group);
-    if (!codes.length) return group;
-    if (codes.length > 1 && codes.every(function (c) { return c === codes[0]; })) {
-      return tileLabel(codes[0]) + " ×" + codes.length;
-    }
-    var suit = codes[0].charAt(1);
-    if (suit && codes.every(function (c) { return c.length === 2 && c.charAt(1) === suit; })) {
-      return codes.map(function (c) { return c.charAt(0); }).join(" ") + " " + SUITS[suit];
-    }
-    return codes.map(tileLabel).join(", ");
-  }
-
-  function tile(code) {
-    var honour = code.length === 1;
-    var node = el("span", "tile tile-sm " + (honour ? "tile-honour tile-" + code : "tile-" + code.charAt(1)));
-    node.setAttribute("aria-hidden", "true");
-    node.appendChild(el("span", "tile-rank", honour ? code : code.charAt(0)));
-    node.appendChild(el("span", "tile-suit", honour ? SHORT[code] : code.charAt(1)));
-    return node;
-  }
-
-  function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
-
-  // The same markup as templates/checker/_result.html (hand_result).
+  // The server draws the result (templates/checker/_result.html) in the reader's language: one markup.
   function renderResult(out, data) {
-    out.textContent = "";
-    var verdict = el("p", "verdict verdict-" + data.verdict);
-    if (data.verdict === "valid") {
-      verdict.appendChild(el("strong", "", "Mahjong: " + plural(data.total, "point")));
-      if (data.flower_points) {
-        verdict.appendChild(document.createTextNode(
-          " (" + data.fan_points + " + " + plural(data.flower_points, "flower") + ")"));
-      }
-    } else {
-      verdict.appendChild(el("strong", "", data.verdict === "invalid" ? "Cannot check:" : "No win:"));
-      verdict.appendChild(document.createTextNode(" " + data.reason));
-    }
-    out.appendChild(verdict);
-    if (!data.fans.length) return;
-    var wrap = el("div", "table-wrap");
-    var table = el("table", "fan-table");
-    var caption = el("caption", "visually-hidden", "Fans of the hand");
-    table.appendChild(caption);
-    var head = el("thead");
-    var hr = el("tr");
-    [["Fan", ""], ["Sets used", ""], ["Points", "num"]].forEach(function (h) {
-      var th = el("th", h[1], h[0]);
-      th.scope = "col";
-      hr.appendChild(th);
-    });
-    head.appendChild(hr);
-    table.appendChild(head);
-    var body = el("tbody");
-    data.fans.forEach(function (fan) {
-      var tr = el("tr");
-      var name = el("th", "", fan.name);
-      name.scope = "row";
-      tr.appendChild(name);
-      var sets = el("td", "fan-sets");
-      if (fan.name === "Flower Tiles") {
-        sets.appendChild(el("span", "muted", plural(fan.count, "flower") + ", not counted toward the minimum"));
-      } else if (!fan.sets.length) {
-        sets.appendChild(el("span", "muted", "whole hand"));
-      }
-      fan.sets.forEach(function (group) {
-        var set = el("span", "tile-set");
-        set.setAttribute("role", "img");
-        set.setAttribute("aria-label", setLabel(group));
-        setCodes(group).forEach(function (code) { set.appendChild(tile(code)); });
-        sets.appendChild(set);
-      });
-      tr.appendChild(sets);
-      var points = el("td", "num", fan.count > 1 ? fan.points + " × " + fan.count + " = " : "");
-      points.appendChild(el("strong", "", String(fan.points * fan.count)));
-      tr.appendChild(points);
-      body.appendChild(tr);
-    });
-    table.appendChild(body);
-    var foot = el("tfoot");
-    var fr = el("tr");
-    var total = el("th", "", "Total");
-    total.scope = "row";
-    total.colSpan = 2;
-    fr.appendChild(total);
-    var sum = el("td", "num");
-    sum.appendChild(el("strong", "", String(data.total)));
-    fr.appendChild(sum);
-    foot.appendChild(fr);
-    table.appendChild(foot);
-    wrap.appendChild(table);
-    out.appendChild(wrap);
+    out.innerHTML = data.result_html;
   }
 
   function message(out, className, text) {
@@ -164,8 +65,19 @@
     out.appendChild(el("p", className, text));
   }
 
+  function pageTexts(form) {
+    var texts = {};
+    Object.keys(TEXTS).forEach(function (key) { texts[key] = TEXTS[key]; });
+    try {
+      var own = JSON.parse(form.dataset.handScoreTexts || "{}");
+      Object.keys(own).forEach(function (key) { texts[key] = own[key]; });
+    } catch (e) { /* the English ones */ }
+    return texts;
+  }
+
   function enhance(form) {
     var url = form.dataset.handScore;
+    var texts = pageTexts(form);
     var out = (form.dataset.handScoreOutput && document.getElementById(form.dataset.handScoreOutput)) ||
       form.querySelector("[data-hand-score-output]");
     if (!url || !out) return;
@@ -241,7 +153,7 @@
       if (!(query.get("hand") || "").trim()) {
         if (controller) controller.abort();
         asked++;
-        message(out, "empty", "Build or type a hand to see its fans.");
+        message(out, "empty", texts.empty);
         summarize("Build or type a hand to see its points.", "");
         markFields("", "");
         if (share) share.hidden = true;
@@ -265,10 +177,10 @@
             renderResult(out, answer.data);
             var line = out.querySelector(".verdict");
             summarize(line ? line.textContent : "", answer.data.verdict);
-            markFields(answer.data.verdict === "invalid" ? answer.data.field : "", answer.data.reason);
+            markFields(answer.data.verdict === "invalid" ? answer.data.field : "", answer.data.reason_text);
           } else {
-            message(out, "error", answer.data.error || "The hand could not be checked.");
-            summarize(answer.data.error || "The hand could not be checked.", "invalid");
+            message(out, "error", answer.data.error || texts.failed);
+            summarize(answer.data.error || texts.failed, "invalid");
             markFields(answer.data.field, answer.data.error);
           }
           publish(answer.data);
@@ -277,7 +189,7 @@
           if (error && error.name === "AbortError") return;
           if (mine !== asked) return;
           out.removeAttribute("aria-busy");
-          message(out, "error", "The checker could not be reached. Check the connection and try again.");
+          message(out, "error", texts.unreachable);
           summarize("The checker could not be reached.", "invalid");
         });
     }
@@ -297,7 +209,7 @@
       copy.addEventListener("click", function () {
         var link = pageLink(params());
         function done(ok) {
-          if (copyStatus) copyStatus.textContent = ok ? "Link copied." : "Copy this address: " + link;
+          if (copyStatus) copyStatus.textContent = ok ? texts.copied : texts.copy_this + " " + link;
         }
         if (navigator.clipboard && window.isSecureContext) {
           navigator.clipboard.writeText(link).then(function () { done(true); }, function () { done(fallback(link)); });

@@ -3,6 +3,8 @@ Accept-Language; <html lang>; the footer's switcher; the hand checker and the lo
 
 from __future__ import annotations
 
+import html
+import json
 import re
 
 import pytest
@@ -116,9 +118,30 @@ def test_flowers_and_their_plural_in_finnish(client):
     assert "Mahjong: 193 pistettä (191 + 2 kukkaa)" in two
 
 
-def test_the_json_keeps_the_engines_english_names(client):
-    data = client.get(f"/check/score.json?hand={FOUR_WINDS}&lang=fi").get_json()
+def test_the_json_keeps_the_engines_english_names_and_adds_the_readers_result(client):
+    response = client.get(f"/check/score.json?hand={FOUR_WINDS}&lang=fi")
+    data = response.get_json()
     assert [f["name"] for f in data["fans"]][:2] == ["Big Four Winds", "Four Concealed Pungs"]
+    # the page's live result draws result_html as it is: the same markup as the page, in Finnish
+    assert '<th scope="row">Neljä isoa tuulta</th>' in data["result_html"]
+    assert "Mahjong: 191 pistettä" in data["result_html"] and "Big Four Winds" not in data["result_html"]
+    assert "Accept-Language" in response.headers["Vary"]  # a shared cache keeps one answer per language
+    short = client.get("/check/score.json?hand=123456789m123s5p&lang=sv").get_json()
+    assert (short["reason"], short["reason_text"]) == ("13 tiles, 14 expected", "13 brickor, 14 väntades")
+
+
+def test_the_live_results_own_sentences_in_the_readers_language(client):
+    body = client.get("/check?lang=es").get_data(as_text=True)
+    match = re.search(r'data-hand-score-texts="([^"]+)"', body)
+    assert match
+    texts = json.loads(html.unescape(match.group(1)))
+    assert texts == {
+        "empty": "Construya o escriba una mano para ver sus fan.",
+        "failed": "No se pudo comprobar la mano.",
+        "unreachable": "No se pudo contactar con el comprobador. Revise la conexión e inténtelo de nuevo.",
+        "copied": "Enlace copiado.",
+        "copy_this": "Copie esta dirección:",
+    }
 
 
 def test_login_page_in_finnish(client):

@@ -4,14 +4,16 @@
                              (the GET form renders server-side too, so it works without JavaScript)
     GET /check/score.json    the check as JSON, for the page's live result and the referee's hand entry:
                              200 for every verdict (a hand that is no win is an answer, not an error);
-                             400 {"error", "field"} for a parameter value the checker cannot take
+                             400 {"error", "field"} for a parameter value the checker cannot take.
+                             The engine's fields stay English (fan names, reason); "result_html" (the
+                             result as the page draws it) and "reason_text" are in the reader's language
 """
 
 from __future__ import annotations
 
 from urllib.parse import urlencode
 
-from flask import Blueprint, jsonify, render_template, request, url_for
+from flask import Blueprint, get_template_attribute, jsonify, render_template, request, url_for
 
 from tournament.services.hand_check import check_hand
 from tournament.web.checker import tiles
@@ -65,7 +67,9 @@ def score_json():
         field, message = next(iter(errors.items()))
         return jsonify({"error": message, "field": field, "errors": errors}), 400
     result = check_hand(check_request.hand, **check_request.flags())
-    response = jsonify(result.to_json())
+    hand_result = get_template_attribute("checker/_result.html", "hand_result")
+    response = jsonify({**result.to_json(), "result_html": str(hand_result(result)),
+                        "reason_text": reason_text(result)})
     response.cache_control.public = True  # same query, same answer: caches may keep it a while
     response.cache_control.max_age = 60
     return response
