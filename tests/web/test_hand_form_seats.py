@@ -43,6 +43,11 @@ def test_the_form_offers_four_seats_with_their_winds_and_self_drawn_and_chooses_
     for sp in players:  # each seat button: the seat wind in hand 1 (the drawn wind) and the name
         assert re.search(rf'data-seat-wind="{sp.player_id}">{sp.start_wind}</span>', html)
         assert sp.player.full_name in html
+    # The tiles first, then the winner, the discarder, the hand as text; the false-mahjong part folded.
+    order = [html.index(part) for part in ('id="hand-picker"', 'id="winner_id"', 'id="discarder_id"', 'name="hand"',
+                                           'class="panel false-mahjongs"', 'class="entry-bar"')]
+    assert order == sorted(order)
+    assert re.search(r'<details class="panel false-mahjongs" data-entry="false-mahjongs">', html)  # not open
     # In hand 5 (South round) the winds have turned: the buttons show that hand's winds.
     later = organiser_client.get(form_url(t) + "?hand=5").get_data(as_text=True)
     winds = play.hand_winds(5).seat_winds
@@ -62,6 +67,9 @@ def test_a_forgotten_discarder_is_an_error_next_to_the_field_not_a_self_draw(org
     # Not a player id, not "self": no answer either.
     assert post_form(organiser_client, form_url(t), win(ids, discarder_id="nobody")).status_code == 422
     assert post_form(organiser_client, form_url(t), win(ids, discarder_id="")).status_code == 422
+    # The winner as the discarder: said in the words of the seat buttons.
+    answer = post_form(organiser_client, form_url(t), win(ids, discarder_id=ids[0]))
+    assert answer.status_code == 422 and "choose who did, or Self-drawn" in answer.get_data(as_text=True)
     # And a forgotten winner says so too.
     missing = win(ids)
     del missing["winner_id"]
