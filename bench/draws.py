@@ -7,7 +7,8 @@ instances where zero repeats is impossible or hard (no target, only the time lim
 balanced winds), and a session-by-session row: ``draw_session`` one session at a time
 with ``total_sessions`` (a fresh process, no cached plan), its slowest draw and the total.  Last, the
 dynamic weekend over many seeds (``--weekends``): each session drawn on its own with a new seed, with and
-without a withdrawal and a late arrival, against the plan: clashes, repeats, players off wind balance.
+without a withdrawal and a late arrival, and with a no-show, against the plan: clashes, repeats, players off
+wind balance, over all seeds and over the seeds whose plan has none.
 """
 
 from __future__ import annotations
@@ -82,16 +83,22 @@ def _weekend_figures(schedule, groups, substitutes, sessions):
     return len(q.clashes), q.excess_repeats, off, two_subs
 
 
-def weekend(seed: int, changes: bool) -> tuple[int, int, int, int]:
-    players = list(range(1, WEEKEND_PLAYERS + 1))
+def weekend(seed: int, changes: str = "") -> tuple[int, int, int, int]:
+    """One weekend drawn session by session; ``changes``: "" (the same field throughout), "withdrawal" (one
+    player withdraws before session 3, a late arrival checks in before session 5) or "no-show" (one player
+    absent from session 4 only, back for session 5)."""
+    everyone = list(range(1, WEEKEND_PLAYERS + 1))
     groups = {p: (p - 1) // WEEKEND_TEAM for p in range(1, WEEKEND_PLAYERS + 2)}
+    players = everyone
     history: list = []
     seeds: list[int] = []
     for k in range(WEEKEND_SESSIONS):
-        if changes and k == 2:
+        if changes == "withdrawal" and k == 2:
             players = [p for p in players if p != 1 + seed % WEEKEND_PLAYERS]  # a withdrawal
-        if changes and k == 4:
+        if changes == "withdrawal" and k == 4:
             players = players + [WEEKEND_PLAYERS + 1]  # a late arrival
+        if changes == "no-show":
+            players = [p for p in everyone if k != 3 or p != 1 + seed % WEEKEND_PLAYERS]
         s = seed * 1000 + k
         history.append(draw_session(players, seed=s, history=history, groups=groups, substitutes=WEEKEND_SUBS,
                                     total_sessions=WEEKEND_SESSIONS, history_seeds=seeds))
@@ -102,30 +109,42 @@ def weekend(seed: int, changes: bool) -> tuple[int, int, int, int]:
 def weekend_table(count: int) -> None:
     print(f"dynamic weekend over {count} seeds: {WEEKEND_PLAYERS} players in teams of {WEEKEND_TEAM}, "
           f"{len(WEEKEND_SUBS)} substitutes, {WEEKEND_SESSIONS} sessions drawn one at a time, a new seed each")
-    head = f"{'case':<28} {'clashes':>7} {'repeats':>7} {'off':>5} {'2 subs':>6} {'clean':>9} {'s/weekend':>9}"
+    head = (f"{'case':<28} {'clashes':>7} {'repeats':>7} {'off':>5} {'2 subs':>6} {'clean':>9} "
+            f"{'where plan clean':>16} {'s/weekend':>9}")
     print(head)
     print("-" * len(head))
     groups = {p: (p - 1) // WEEKEND_TEAM for p in range(1, WEEKEND_PLAYERS + 1)}
+    # the plan from the seed session 1 is drawn with: the weekend's first session is its first session
     cases = [("plan (same field, up front)", lambda sd: _weekend_figures(
-                 plan_tournament(list(groups), WEEKEND_SESSIONS, seed=sd, groups=groups), groups, (),
+                 plan_tournament(list(groups), WEEKEND_SESSIONS, seed=sd * 1000, groups=groups), groups, (),
                  WEEKEND_SESSIONS)),
-             ("session by session", lambda sd: weekend(sd, False)),
-             ("withdrawal + late arrival", lambda sd: weekend(sd, True))]
+             ("session by session", lambda sd: weekend(sd)),
+             ("withdrawal + late arrival", lambda sd: weekend(sd, "withdrawal")),
+             ("no-show for one session", lambda sd: weekend(sd, "no-show"))]
+    plan_clean: set[int] = set()
     for name, run in cases:
         totals = [0, 0, 0, 0]
+        where_clean = [0, 0, 0]
         clean = 0
         t0 = time.perf_counter()
         for sd in range(count):
             engine._plan_cached.cache_clear()
             engine._ahead_cached.cache_clear()
+            engine._replan_cached.cache_clear()
             figures = run(sd)
             totals = [a + b for a, b in zip(totals, figures, strict=True)]
             clean += not any(figures)
+            if name.startswith("plan") and not any(figures):
+                plan_clean.add(sd)
+            if sd in plan_clean:
+                where_clean = [a + b for a, b in zip(where_clean, figures[:3], strict=True)]
         dt = (time.perf_counter() - t0) / max(count, 1)
+        shown = "/".join(map(str, where_clean))
         print(f"{name:<28} {totals[0]:>7} {totals[1]:>7} {totals[2]:>5} {totals[3]:>6} "
-              f"{clean:>4}/{count:<4} {dt:>9.2f}")
+              f"{clean:>4}/{count:<4} {shown:>16} {dt:>9.2f}")
     print("clashes: tables with teammates, repeats: excess meetings, off: players who played every session with a\n"
-          "wind outside floor/ceil, 2 subs: tables with two substitutes; totals over all seeds")
+          "wind outside floor/ceil, 2 subs: tables with two substitutes; totals over all seeds; where plan clean:\n"
+          f"clashes/repeats/off over the {len(plan_clean)} seeds whose plan has none")
 
 
 def main() -> int:

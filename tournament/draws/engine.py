@@ -9,6 +9,7 @@ player ids are sorted before use, so a draw is a function of its seed and its in
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
@@ -88,6 +89,7 @@ MATCH_BUDGET = 3_000  # backtracking steps to recognise a history as part of a d
 AHEAD_REPAIRS = 40  # player swaps tried to let every seat wind of a look-ahead plan end within floor/ceil
 AHEAD_CANDIDATES = 8  # swaps compared per try
 AHEAD_SETTLE_ITERS = 1_000  # seat swaps per candidate
+REPAIR_EXACT = 6  # newcomers placed by trying every assignment to the seats left free (6! = 720)
 
 
 def _evals(n: int, base: int) -> int:
@@ -534,15 +536,25 @@ def _plan_ahead(field: _Field, state: _History, cont: list[list[list[int]]], ses
                          start=cont, apart=apart)
     if sessions > 1:
         new = _clean_first(field, state, new, rng)
-    seated, left = settle_winds(new, state.counts, state.played, field.subs_flag, rng)
+    return _seat_ahead(field, state, new, rng)
+
+
+def _seat_ahead(field: _Field, state: _History, new: list[list[list[int]]], rng: random.Random,
+                recolour: bool = True) -> list[list[list[int]]]:
+    """Seat orders for the planned sessions so that every player's winds end within floor/ceil of the sessions
+    they play; players still off swap tables with someone whose swap adds no repeat or clash."""
+    sessions = len(new)
+    seated, left = settle_winds(new, state.counts, state.played, field.subs_flag, rng, recolour=recolour)
     if not left:
         return seated
     pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp)
-    for rnd in state.fixed + new:
+    # without recolouring, the swaps start from the seat orders just settled
+    start = [[list(t) for t in rnd] for rnd in (new if recolour else seated)]
+    for rnd in state.fixed + start:
         for t in rnd:
             pc.add_table(t)
     first = len(state.fixed)
-    sched = S.Schedule(pc, state.fixed + new, mutable=range(first, first + sessions))
+    sched = S.Schedule(pc, state.fixed + start, mutable=range(first, first + sessions))
     for _ in range(AHEAD_REPAIRS):
         bad = wind_misses(seated, state.counts, state.played, field.subs_flag)
         if not bad:
@@ -554,7 +566,7 @@ def _plan_ahead(field: _Field, state: _History, cont: list[list[list[int]]], ses
         for y in rng.sample(others, min(len(others), AHEAD_CANDIDATES)):
             sched.apply_swap(r, x, y)
             tried, now = settle_winds(sched.rounds[first:], state.counts, state.played, field.subs_flag, rng,
-                                      iters=AHEAD_SETTLE_ITERS)
+                                      iters=AHEAD_SETTLE_ITERS, recolour=recolour)
             sched.apply_swap(r, x, y)
             if now <= left and (best is None or now < best[0]):
                 best = (now, y, tried)
@@ -611,7 +623,8 @@ def _design_repair_budget(sched: S.Schedule, r: int, cost_of: dict[int, list[int
 def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequence[Sequence[int]]] = (),
                  groups: Mapping[int, Hashable] | None = None, substitutes: Sequence[int] = (),
                  ranking: Sequence[int] | None = None, total_sessions: int | None = None,
-                 history_seeds: Sequence[int] | None = None) -> list[Table]:
+                 history_seeds: Sequence[int] | None = None,
+                 ahead: Sequence[Sequence[Sequence[int]]] | None = None) -> list[Table]:
     """The tables of the next session given all previous sessions' tables (E, S, W, N).
 
     ``history_seeds`` (the seed each earlier session was drawn with) lets the draw find the plan it is
@@ -622,6 +635,9 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
     ``ranking`` (best first) asks for Swiss seating: ranks 1-4 at table 1, 5-8 at table 2 ...
     ``total_sessions`` makes the draw a plan of the remaining sessions with the played ones fixed (no repeats,
     groups apart, every seat wind ending within floor/ceil), of which this session is the first.
+    ``ahead`` (with ``total_sessions``): the sessions already drawn from this one on, before the field changed;
+    they are the plan in force, repaired where the field changed (who left gives their seats to who came)
+    unless a fresh plan does better.
 
     The first strategy that applies: follow the up-front plan (same seed, same field), Swiss, plan ahead, or
     (no known end) continue a design or a greedy round with a tabu search, then settle the seat winds.
@@ -631,8 +647,8 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
     total = total_sessions if total_sessions and total_sessions >= k else None
     rng = random.Random(seed)
 
-    planned = _follow_plan(players, history, field, seed=seed, groups=groups, substitutes=substitutes,
-                           total=total, ranking=ranking)
+    planned = None if ahead else _follow_plan(players, history, field, seed=seed, groups=groups,
+                                              substitutes=substitutes, total=total, ranking=ranking)
     if planned is not None:
         return planned
 
@@ -640,24 +656,18 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
     if ranking is not None:
         return _swiss_tables(field, state, ranking, (total - k) if total is not None else 0)
     if total is not None:
-        in_force = _plan_in_force(history, history_seeds or (), groups, substitutes, total)
-        kept = None
-        if in_force is not None and {p for t in in_force[k - 1] for p in t} == set(field.ids):
-            kept = list(in_force[k - 1])
-            if not _flaws(kept, history, groups, field):
-                return kept
+        if ahead:
+            prior = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in ahead)[:total - k + 1]
+        else:
+            in_force = _plan_in_force(history, history_seeds or (), groups, substitutes, total)
+            prior = in_force[k - 1:] if in_force is not None else None
+        if prior is not None and _seated(prior[0]) == set(field.ids) and not _flaws(prior[0], history, groups,
+                                                                                      field):
+            return list(prior[0])
         actives = tuple(sorted(p for p in field.ids if not field.subs_flag[field.index[p]]))
         used = tuple(sorted(p for p in field.ids if field.subs_flag[field.index[p]]))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history)
-        fresh = list(_ahead_cached(actives, used, past, int(seed), _group_key(groups), total)[0])
-        # a plan in force with a repeat or clash in this session gives way to a fresh plan of the remaining
-        # sessions only when that does better over all of them (winds included)
-        if kept is not None and in_force is not None:
-            fresh_all = _ahead_cached(actives, used, past, int(seed), _group_key(groups), total)
-            if _plan_flaws(in_force[k - 1:], history, groups, field) <= _plan_flaws(fresh_all, history, groups,
-                                                                                  field):
-                return kept
-        return fresh
+        return list(_replan_cached(prior, actives, used, past, int(seed), _group_key(groups), total)[0])
 
     cont = _design_continuation(field, state, rng, history)
     cost_of = _wind_costs(field, state, 0)
@@ -734,11 +744,113 @@ def _plan_in_force(history: Sequence[Sequence[Sequence[int]]], seeds: Sequence[i
         used = tuple(sorted(p for p in seated if p in subs))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history[:j])
         try:
-            rounds = _ahead_cached(actives, used, past, int(seed), _group_key(groups), total)
+            rounds = _replan_cached(plan[j:] if plan is not None else None, actives, used, past, int(seed),
+                                    _group_key(groups), total)
         except DrawError:
             rounds = None
         plan = past + rounds if rounds is not None and _same(rounds[0], tables) else None  # type: ignore[operator]
     return plan
+
+
+def _seated(tables: Sequence[Sequence[int]]) -> set[int]:
+    return {int(p) for t in tables for p in t}
+
+
+@functools.lru_cache(maxsize=64)
+def _replan_cached(prior: tuple[tuple[Table, ...], ...] | None, actives: tuple[int, ...], used: tuple[int, ...],
+                   past: tuple[tuple[Table, ...], ...], seed: int, groups: tuple[tuple[int, int], ...] | None,
+                   total: int) -> tuple[tuple[Table, ...], ...]:
+    """Sessions len(past)+1..total drawn from this field when ``prior`` (the same sessions of the plan in force,
+    or None) no longer does: the plan in force repaired where the field changed (who left gives their seats to
+    who came), or a fresh plan of the remaining sessions, whichever has fewer flaws over all of them (repeats,
+    then team/club and substitute pairs, then players whose winds end off floor/ceil); the plan in force kept
+    as it is when the field is the same and no fresh plan does better."""
+    group_map = dict(groups) if groups else None
+    field = _draw_field(actives, used, past, group_map)
+    repaired = None
+    if prior is not None:
+        if _seated(prior[0]) == set(field.ids):
+            repaired = prior
+        else:
+            state = _load_history(past, field)
+            rounds = _repair_plan(prior, field, state, random.Random(seed))
+            if rounds is not None:
+                repaired = tuple(tuple(tuple(field.ids[p] for p in t) for t in rnd)  # type: ignore[misc]
+                                 for rnd in rounds)
+        if repaired is not None and not _plan_flaws(repaired, past, group_map, field):
+            return repaired
+    fresh = _ahead_cached(actives, used, past, seed, groups, total)
+    if repaired is not None and _plan_flaws(repaired, past, group_map, field) <= _plan_flaws(
+            fresh[:len(repaired)], past, group_map, field):
+        return repaired
+    return fresh
+
+
+def _slot_cost(pc: S.PairCosts, rounds: Sequence[Sequence[Sequence[int]]], player: int, slot: int) -> int:
+    """Pair cost of ``player`` taking the seats marked ``slot`` in every planned round: repeats of the history
+    and of these rounds, team/club and substitute pairs (the other slots' occupants left out)."""
+    n = pc.n
+    met: dict[int, int] = {}
+    cost = 0
+    for rnd in rounds:
+        for t in rnd:
+            if slot not in t:
+                continue
+            for q in t:
+                if q < 0:
+                    continue
+                i = player * n + q
+                c = pc.cnt[i] + met.get(q, 0)
+                cost += pc.clash[i] + (pc.wrep[i] + pc.sec[i] * (2 * c - 1) if c >= 1 else 0)
+                met[q] = met.get(q, 0) + 1
+    return cost
+
+
+def _repair_plan(prior: Sequence[Sequence[Sequence[int]]], field: _Field, state: _History,
+                 rng: random.Random) -> list[list[list[int]]] | None:
+    """The remaining sessions of the plan in force over this field's indices, each seat of a player who left
+    (withdrawn, absent, a substitute no longer needed or not their turn) taken by one who came (a late
+    arrival, a returning player, the substitute whose turn it is), or None when the number of tables changed.
+
+    Everyone else keeps their table and seat, so what the plan promised them (no repeats, teams apart, winds
+    ending within floor/ceil) still holds. Who takes which seats is the assignment of least pair cost; a
+    tabu search then removes what the newcomers still cause where it can, and their winds are settled."""
+    seated = [_seated(rnd) for rnd in prior]
+    if any(s != seated[0] for s in seated):
+        return None
+    departed = sorted(seated[0] - set(field.ids))
+    arrivals = sorted(field.index[p] for p in set(field.ids) - seated[0])
+    if len(departed) != len(arrivals) or not departed:
+        return None
+    slot_of = {p: -1 - i for i, p in enumerate(departed)}
+    rounds = [[[field.index[int(p)] if int(p) in field.index else slot_of[int(p)] for p in t] for t in rnd]
+              for rnd in prior]
+    cost = [[_slot_cost(state.pc, rounds, f, -1 - i) for i in range(len(departed))] for f in arrivals]
+    if len(arrivals) <= REPAIR_EXACT:
+        order = min(itertools.permutations(range(len(departed))),
+                    key=lambda perm: sum(cost[a][i] for a, i in enumerate(perm)))
+    else:  # many at once: the cheapest seats first, greedily
+        free, order = set(range(len(departed))), []
+        for a in range(len(arrivals)):
+            i = min(free, key=lambda i: cost[a][i])
+            free.discard(i)
+            order.append(i)
+    taker = {-1 - i: arrivals[a] for a, i in enumerate(order)}
+    rounds = [[[taker[p] if p < 0 else p for p in t] for t in rnd] for rnd in rounds]
+    pc = _history_costs(field, state)
+    target = S.cost_lower_bound(pc, len(rounds))
+    for rnd in rounds:
+        for t in rnd:
+            pc.add_table(t)
+    first = len(state.fixed)
+    sched = S.Schedule(pc, state.fixed + rounds, mutable=range(first, first + len(rounds)))
+    if sched.cost() > target:
+        S.tabu(sched, rng, max_iter=_max_iter(field.n, len(rounds)), target=target,
+               evals=_evals(field.n, LOOKAHEAD_EVALS))
+    rounds = sched.rounds[first:]
+    if not wind_misses(rounds, state.counts, state.played, field.subs_flag):
+        return rounds
+    return _seat_ahead(field, state, rounds, rng, recolour=False)
 
 
 def _group_key(groups: Mapping[int, Hashable] | None) -> tuple[tuple[int, int], ...] | None:

@@ -119,17 +119,19 @@ def best_seating(table: Sequence[int], cost: dict[int, list[int]]) -> tuple[int,
 
 def settle_winds(rounds: Sequence[Sequence[Sequence[int]]], counts: Sequence[Sequence[int]], played: Sequence[int],
                  skip: Sequence[bool], rng: random.Random, iters: int = 20_000,
-                 stall: int = 1_000) -> tuple[list[list[list[int]]], int]:
+                 stall: int = 1_000, recolour: bool = True) -> tuple[list[list[list[int]]], int]:
     """Seat orders for the remaining ``rounds`` (tables of player indices) so that every player ends within
     floor/ceil of their own total (``played`` sessions with ``counts`` so far, plus the rounds they sit in).
 
     The history's winds are fixed, so de Werra's colouring alone does not do: it seats the new rounds
     equitably, then a walk swaps two seats of one table while that lowers (or keeps) the players' distance
     from their final floor/ceil. Players in ``skip`` (substitutes) have no target. Returns the seated
-    rounds and the distance left (0: everyone balanced)."""
+    rounds and the distance left (0: everyone balanced). ``recolour=False`` starts the walk from the seat
+    orders given (a repaired plan whose seat orders already suit most players)."""
     n = len(counts)
     seats = [list(t) for rnd in rounds for t in rnd]
-    balance_winds(seats, n)
+    if recolour:
+        balance_winds(seats, n)
     sizes = [len(rnd) for rnd in rounds]
     cnt = [list(c) for c in counts]
     total = list(played)

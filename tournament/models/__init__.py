@@ -6,6 +6,8 @@ from tournament.models.clock import ClockEvent, ClockEventKind
 from tournament.models.draws import (
     SEAT_WIND_NAMES,
     SEAT_WINDS,
+    DrawAction,
+    DrawEvent,
     DrawMethod,
     Seat,
     SessionStatus,
@@ -71,6 +73,8 @@ __all__ = [
     "DRAW_SEPARATIONS",
     "SEAT_WINDS",
     "SEAT_WIND_NAMES",
+    "DrawAction",
+    "DrawEvent",
     "DrawMethod",
     "Seat",
     "Substitution",

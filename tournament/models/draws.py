@@ -12,7 +12,8 @@ from tournament.draws.model import SEAT_WIND_NAMES, SEAT_WINDS
 from tournament.extensions import db
 from tournament.models._common import EnumText, utcnow
 
-__all__ = ["SEAT_WINDS", "SEAT_WIND_NAMES", "DrawMethod", "Seat", "SessionStatus", "TournamentSession"]
+__all__ = ["SEAT_WINDS", "SEAT_WIND_NAMES", "DrawAction", "DrawEvent", "DrawMethod", "Seat", "SessionStatus",
+           "TournamentSession"]
 
 
 class SessionStatus(StrEnum):
@@ -98,3 +99,38 @@ class Seat(db.Model):
     @property
     def wind_order(self) -> int:
         return SEAT_WINDS.index(self.seat_wind)
+
+
+class DrawAction(StrEnum):
+    PLANNED = "planned"        # every session not in play drawn up front
+    DRAWN = "drawn"            # one session drawn from who is present
+    REDRAWN = "redrawn"        # the last session drawn again
+    REPLANNED = "re-planned"   # sessions drawn ahead repaired after a withdrawal, a no-show or a late arrival
+    SWAPPED = "swapped"        # two players exchanged by hand
+
+
+class DrawEvent(db.Model):
+    """The provenance of a tournament's seatings: each draw, plan, re-plan and swap, by whom and when, with the
+    seed it used. Keyed by session number, not by session row: a redraw replaces the row, the history stays."""
+
+    __tablename__ = "draw_events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id", ondelete="CASCADE"), index=True)
+    session_number: Mapped[int]
+    action: Mapped[DrawAction] = mapped_column(EnumText(DrawAction, 20))
+    seed: Mapped[int | None]
+    detail: Mapped[str] = mapped_column(String(500), default="")
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    user_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    user: Mapped[User | None] = relationship()  # noqa: F821
+
+    @validates("action")
+    def _action_member(self, key: str, value: str) -> DrawAction:
+        return DrawAction(value)
+
+    @property
+    def who(self) -> str:
+        return self.user.display_name if self.user else (self.user_label or "")

@@ -20,6 +20,8 @@ from tournament.constants import MAX_SEED
 from tournament.extensions import db
 from tournament.models import (
     SEAT_WINDS,
+    DrawAction,
+    DrawEvent,
     DrawMethod,
     Hand,
     Player,
@@ -28,6 +30,7 @@ from tournament.models import (
     SessionStatus,
     Tournament,
     TournamentSession,
+    User,
 )
 from tournament.models._common import utcnow
 from tournament.services import registration
@@ -164,7 +167,7 @@ def _refuse_locked(sessions: Sequence[TournamentSession]) -> None:
         )
 
 
-def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
+def plan_all(t: Tournament, seed: int | None = None, user: User | None = None) -> list[TournamentSession]:
     """Draw every session not yet in play, up front, from one recorded seed.
 
     Sessions already in play are kept as history; the rest are (re)drawn so that the whole
@@ -204,11 +207,16 @@ def plan_all(t: Tournament, seed: int | None = None) -> list[TournamentSession]:
             for number, tables in enumerate(planned, start=len(kept) + 1)
         ]
         _continue_versions(stored, versions)
+        span = _span([s.number for s in stored])
+        for s in stored:
+            record_event(t, s.number, DrawAction.PLANNED, user, seed=seed,
+                         detail=f"sessions {span} planned up front" if len(stored) > 1 else "")
     return stored
 
 
 def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | None = None,
-              number: int | None = None, expected_number: int | None = None) -> TournamentSession:
+              number: int | None = None, expected_number: int | None = None,
+              user: User | None = None) -> TournamentSession:
     """Draw one session from the players present now and the seating of the earlier sessions.
 
     `number` defaults to the first session not drawn yet; naming the last drawn session redraws
@@ -257,6 +265,8 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
         db.session.flush()
         session = _store(t, number, tables, seed, method)
         _continue_versions([session], versions)
+        record_event(t, number, DrawAction.REDRAWN if replaced else DrawAction.DRAWN, user, seed=seed,
+                     detail="by the standings (Swiss)" if ranking else "")
     return session
 
 
@@ -309,7 +319,7 @@ def check_ahead(t: Tournament) -> AheadCheck:
     return AheadCheck(hit, sorted(out), sorted(missing))
 
 
-def replan_ahead(t: Tournament) -> str:
+def replan_ahead(t: Tournament, user: User | None = None) -> str:
     """Sessions drawn ahead and not in play that seat a withdrawn or disqualified player, or leave out a
     player checked in since a plan, are drawn again (from the first of them on, the sessions in play kept),
     keeping their status; says what changed."""
@@ -324,16 +334,20 @@ def replan_ahead(t: Tournament) -> str:
     players, substitutes = field_for_draw(t, planning=planning)
     history, seeds = schedule(kept), [s.seed for s in kept]
     seed = ahead[0].seed
+    drawn = schedule(ahead)
     try:
         planned = []
-        for _ in ahead:
+        for i in range(len(ahead)):
+            # the sessions drawn ahead are the plan in force: repaired where the field changed
             tables = engine.draw_session(players, seed=seed, history=history + planned, groups=groups_for(t),
                                          substitutes=substitutes, total_sessions=t.session_count,
-                                         history_seeds=seeds + [seed] * len(planned))
+                                         history_seeds=seeds + [seed] * len(planned), ahead=drawn[i:])
             planned.append([tuple(x) for x in tables])
     except engine.DrawError as exc:
         # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning
         return f"Sessions drawn ahead could not be re-planned: {exc}. {check.message}"
+    said = ([f"without {', '.join(check.gone)}"] if check.gone else []) + (
+        [f"with {', '.join(check.missing)}"] if check.missing else [])
     with _drawn_meanwhile(ahead[0].number):
         for s, tables in zip(ahead, planned, strict=True):
             for seat in list(s.seats):
@@ -342,19 +356,69 @@ def replan_ahead(t: Tournament) -> str:
             _seat(s, tables)
             s.drawn_at = utcnow()
             s.seed = seed
+            record_event(t, s.number, DrawAction.REPLANNED, user, seed=seed, detail=" and ".join(said))
     numbers = [s.number for s in ahead]
-    span = str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
-    said = ([f"without {', '.join(check.gone)}"] if check.gone else []) + (
-        [f"with {', '.join(check.missing)}"] if check.missing else [])
+    span = _span(numbers)
     return f"Session{'s' if len(numbers) > 1 else ''} {span} re-planned {' and '.join(said)}."
 
 
-def withdraw_player(player: Player, note: str = "") -> Player:
+def _span(numbers: Sequence[int]) -> str:
+    return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
+
+
+def withdraw_player(player: Player, note: str = "", user: User | None = None) -> Player:
     """Withdraw a player (the desk, the list, the API): seated in no later draw, and the sessions drawn ahead
     and not in play that seat them are re-planned at once."""
     registration.withdraw(player, note)
-    replan_ahead(db.session.get(Tournament, player.tournament_id))
+    replan_ahead(db.session.get(Tournament, player.tournament_id), user)
     return player
+
+
+# ----------------------------------------------------------------------------- provenance
+
+
+def record_event(t: Tournament, number: int, action: DrawAction, user: User | None, seed: int | None = None,
+                 detail: str = "") -> DrawEvent:
+    """One line of the seatings' history (flushed with the draw, swap or re-plan it describes)."""
+    event = DrawEvent(tournament_id=t.id, session_number=number, action=action, seed=seed, detail=detail[:500],
+                      user_id=user.id if user else None)
+    db.session.add(event)
+    return event
+
+
+def draw_events(t: Tournament) -> list[DrawEvent]:
+    """Every draw, plan, re-plan and swap of the tournament, oldest first."""
+    return list(db.session.scalars(select(DrawEvent).where(DrawEvent.tournament_id == t.id)
+                                   .options(joinedload(DrawEvent.user)).order_by(DrawEvent.at, DrawEvent.id)))
+
+
+# What made a session's current seating from its seed: a later swap changes it by hand.
+_DRAWING = (DrawAction.PLANNED, DrawAction.DRAWN, DrawAction.REDRAWN, DrawAction.REPLANNED)
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where a session's seating comes from: the event that drew it from its seed (None: drawn before the
+    history was kept) and the swaps made by hand since, after which the seed alone no longer reproduces it."""
+
+    drawn: DrawEvent | None
+    swaps: list[DrawEvent]
+
+    @property
+    def seed_reproduces(self) -> bool:
+        return not self.swaps
+
+
+def provenance(t: Tournament, session: TournamentSession, events: Sequence[DrawEvent] | None = None) -> Provenance:
+    mine = [e for e in (draw_events(t) if events is None else events) if e.session_number == session.number]
+    drawn = None
+    swaps: list[DrawEvent] = []
+    for event in mine:
+        if event.action in _DRAWING:
+            drawn, swaps = event, []
+        elif event.action == DrawAction.SWAPPED:
+            swaps.append(event)
+    return Provenance(drawn=drawn, swaps=swaps)
 
 
 def _lock_unchanged(sessions: Sequence[TournamentSession]) -> None:
@@ -391,13 +455,13 @@ def _drawn_meanwhile(number: int) -> Iterator[None]:
 
 
 def redraw(t: Tournament, session: TournamentSession, expected_version: int | None,
-           seed: int | None = None) -> TournamentSession:
+           seed: int | None = None, user: User | None = None) -> TournamentSession:
     """Draw the last drawn session again, unless it changed since the page was loaded."""
     expect_version(session, expected_version, _stale_message(session))
     # The row the page showed, locked: a redraw committed since this request loaded it (a new row under the
     # same number) is a conflict here, not a second redraw of the winner's seating.
     _lock_unchanged([session])
-    return draw_next(t, seed=seed, number=session.number)
+    return draw_next(t, seed=seed, number=session.number, user=user)
 
 
 def _draw_error_message(exc: engine.DrawError, planning: bool) -> str:
@@ -454,7 +518,7 @@ class SwapResult:
 
 
 def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int,
-         expected_version: int | None) -> SwapResult:
+         expected_version: int | None, user: User | None = None) -> SwapResult:
     """Exchange two players' seats in a session; an unseated player takes the seated one's place."""
     if session.tournament_id != t.id:
         raise NotFound("No such session in this tournament.")
@@ -483,6 +547,10 @@ def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int
         db.session.flush()
         _seat(session, swapped)
         session.drawn_at = utcnow()  # bumps the version: other open pages see the change
+        a, b = players[player_a].full_name, players[player_b].full_name
+        record_event(t, session.number, DrawAction.SWAPPED, user,
+                     detail=f"{a} ⇄ {b}" if player_a in seated and player_b in seated else
+                     f"{b if player_a in seated else a} seated instead of {a if player_a in seated else b}")
     db.session.refresh(session)
     return SwapResult(session=session, before=before, after=quality(t, upto=session.number))
 

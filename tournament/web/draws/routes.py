@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_login import current_user
 
 from tournament.models import Player, PlayerStatus, SessionStatus
 from tournament.services import ConflictError, ServiceError, scoring
@@ -46,6 +47,7 @@ def _render_index(t, plan_form=None, draw_form=None, separation_form=None, statu
     players, substitutes = draw_service.field_for_draw(t, planning=False)
     planned_players, planned_subs = draw_service.field_for_draw(t, planning=True)
     separation_form = separation_form or SeparationForm(separation=t.draw_separation)
+    events = draw_service.draw_events(t)
     return render_template(
         "draws/index.html",
         tournament=t,
@@ -61,6 +63,8 @@ def _render_index(t, plan_form=None, draw_form=None, separation_form=None, statu
         names=_names(t),
         ahead=draw_service.check_ahead(t),
         replan_form=ReplanForm(),
+        events=events,
+        provenance={s.number: draw_service.provenance(t, s, events) for s in sessions},
     ), status
 
 
@@ -86,7 +90,7 @@ def plan(tournament_id: int):
     form = PlanForm()
     done = submit_form(
         form,
-        lambda: draw_service.plan_all(t, seed=form.seed.data),
+        lambda: draw_service.plan_all(t, seed=form.seed.data, user=current_user),
         lambda stored: (f"Planned sessions {stored[0].number}–{stored[-1].number} (seed {stored[0].seed}). "
                         "Check the quality, then publish.", url_for("draws.index", tournament_id=t.id)),
     )
@@ -101,7 +105,7 @@ def draw_next(tournament_id: int):
     if form.validate_on_submit():
         try:
             session = draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t),
-                                             expected_number=_number(form.number.data))
+                                             expected_number=_number(form.number.data), user=current_user)
         except ConflictError as exc:  # drawn by another request at the same moment
             flash(exc.message, "error")
             return _render_index(t, status=409)
@@ -132,7 +136,7 @@ def replan(tournament_id: int):
     form = ReplanForm()
     if form.validate_on_submit():
         try:
-            said = draw_service.replan_ahead(t)
+            said = draw_service.replan_ahead(t, user=current_user)
         except ServiceError as exc:
             flash(exc.message, "error")
             return _render_index(t, status=exc.status_code)
@@ -179,6 +183,7 @@ def _render_session(t, session, swap_form=None, redraw_form=None, status=200, be
         status_actions=STATUS_ACTIONS,
         is_last=session.number == len(draw_service.drawn_sessions(t)),
         names=_names(t),
+        provenance=draw_service.provenance(t, session),
     ), status
 
 
@@ -197,7 +202,7 @@ def redraw(tournament_id: int, number: int):
     form = RedrawForm()
     if form.validate_on_submit():
         try:
-            session = draw_service.redraw(t, current, form_version(form), seed=form.seed.data)
+            session = draw_service.redraw(t, current, form_version(form), seed=form.seed.data, user=current_user)
         except ServiceError as exc:
             flash(exc.message, "error")
             if exc.status_code == 409:
@@ -243,7 +248,7 @@ def swap(tournament_id: int, number: int):
     if form.validate_on_submit():
         try:
             result = draw_service.swap(t, session, form.player_a.data, form.player_b.data,
-                                       expected_version=form_version(form))
+                                       expected_version=form_version(form), user=current_user)
         except ServiceError as exc:
             if exc.status_code == 409:
                 flash(exc.message, "error")
