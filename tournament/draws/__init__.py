@@ -7,7 +7,7 @@ East, South, West, North.
 
 from __future__ import annotations
 
-from .engine import draw_session, plan_tournament
+from .engine import draw_session, place_fixed_tables, plan_tournament
 from .model import DrawError, Table
 from .report import QualityReport, quality_report, swap_players
 
@@ -16,6 +16,7 @@ __all__ = [
     "QualityReport",
     "Table",
     "draw_session",
+    "place_fixed_tables",
     "plan_tournament",
     "quality_report",
     "swap_players",

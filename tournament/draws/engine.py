@@ -99,8 +99,9 @@ def _evals(n: int, base: int) -> int:
 # ---------------------------------------------------------------- designs
 
 def _relabel_for_groups(rounds: list[list[list[int]]], grp: Sequence[int | None], rng: random.Random,
-                        iters: int) -> list[int]:
-    """A permutation label[point] -> player making few group clashes in the design."""
+                        iters: int, apart: Sequence[bool] = ()) -> list[int]:
+    """A permutation label[point] -> player making few group clashes in the design (and players keeping
+    different fixed tables, ``apart``, never together)."""
     n = len(grp)
     label = rng.sample(range(n), n)
     nbrs: list[list[int]] = [[] for _ in range(n)]
@@ -111,6 +112,8 @@ def _relabel_for_groups(rounds: list[list[list[int]]], grp: Sequence[int | None]
 
     def same(u: int, v: int) -> int:
         gu, gv = grp[label[u]], grp[label[v]]
+        if apart and apart[label[u]] and apart[label[v]]:
+            return 2
         return 1 if gu is not None and gu == gv else 0
 
     def bad(u: int) -> int:
@@ -126,7 +129,7 @@ def _relabel_for_groups(rounds: list[list[list[int]]], grp: Sequence[int | None]
         u = confl[rng.randrange(len(confl))]
         best_v, best_d = -1, None
         for v in range(n):
-            if v == u or grp[label[u]] == grp[label[v]]:
+            if v == u or (grp[label[u]] == grp[label[v]] and not apart):
                 continue
             before = bad(u) + bad(v) - same(u, v) * nbrs[u].count(v)
             label[u], label[v] = label[v], label[u]
@@ -147,14 +150,15 @@ def _relabel_for_groups(rounds: list[list[list[int]]], grp: Sequence[int | None]
     return best_label
 
 
-def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.Random) -> list[list[list[int]]]:
+def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.Random,
+                  apart: Sequence[bool] = ()) -> list[list[list[int]]]:
     design = design_rounds(n)
     if not design:
         return []
     take = rng.sample(range(len(design)), min(sessions, len(design)))
     rounds = [design[i] for i in take]
-    if any(g is not None for g in grp):
-        perm = _relabel_for_groups(rounds, grp, rng, iters=DESIGN_RELABEL_ITERS)
+    if any(g is not None for g in grp) or any(apart):
+        perm = _relabel_for_groups(rounds, grp, rng, iters=DESIGN_RELABEL_ITERS, apart=apart)
     else:
         perm = rng.sample(range(n), n)
     return [[[perm[p] for p in t] for t in rnd] for rnd in rounds]
@@ -166,13 +170,14 @@ def _plan_internal(n: int, sessions: int, subs_flag: list[bool], grp: list[int |
                    history: list[list[list[int]]] | None = None,
                    evals: int | None = None,
                    start: list[list[list[int]]] | None = None,
-                   apart: Sequence[tuple[int, int]] = ()) -> list[list[list[int]]]:
+                   apart: Sequence[tuple[int, int]] = (),
+                   fixed_flag: Sequence[bool] = ()) -> list[list[list[int]]]:
     """Tables (internal indices, seat order not yet meaningful) for ``sessions`` new rounds.
 
     Without history the rounds start from a design (random rounds, relabelled); with
     history from ``start`` (zero-repeat continuations), then greedy rounds; a tabu search
     first fits the greedy rounds to the others, then works on all new rounds."""
-    pc = S.PairCosts(n, subs=subs_flag, groups=grp)
+    pc = S.PairCosts(n, subs=subs_flag, groups=grp, apart=fixed_flag)
     for a, b in apart:
         pc.add_clash(a, b, WIND_APART)
     fixed = [[list(t) for t in rnd] for rnd in (history or [])]
@@ -183,7 +188,7 @@ def _plan_internal(n: int, sessions: int, subs_flag: list[bool], grp: list[int |
     if fixed:
         rounds = [[list(t) for t in rnd] for rnd in (start or [])[:sessions]]
     else:
-        rounds = _design_start(n, sessions, grp, rng)
+        rounds = _design_start(n, sessions, grp, rng, fixed_flag)
     for rnd in rounds:
         for t in rnd:
             pc.add_table(t)
@@ -208,12 +213,12 @@ def _plan_internal(n: int, sessions: int, subs_flag: list[bool], grp: list[int |
 
 def plan_tournament(players: Sequence[int], sessions: int, *, seed: int,
                     groups: Mapping[int, Hashable] | None = None,
-                    substitutes: Sequence[int] = ()) -> list[list[Table]]:
+                    substitutes: Sequence[int] = (), fixed: Mapping[int, int] | None = None) -> list[list[Table]]:
     """Every session up front: ``sessions`` lists of tables (E, S, W, N player ids).
 
     ``groups`` maps a player to a team/club key; members of a group are kept apart where
     the sizes allow.  When the players are not a multiple of four the first substitutes
-    needed (in the given order) are seated.
+    needed (in the given order) are seated. ``fixed``: player -> the table number they keep in every session.
     """
     key_groups = None
     if groups:
@@ -222,19 +227,25 @@ def plan_tournament(players: Sequence[int], sessions: int, *, seed: int,
         key_groups = tuple(sorted((int(p), keys.setdefault(g, len(keys))) for p, g in
                                   sorted(groups.items(), key=lambda kv: int(kv[0])) if g is not None))
     plan = _plan_cached(tuple(sorted(int(p) for p in players)), int(sessions), int(seed),
-                        key_groups, tuple(int(s) for s in substitutes))
-    return [list(s) for s in plan]
+                        key_groups, tuple(int(s) for s in substitutes), _fixed_key(fixed))
+    if not fixed:
+        return [list(s) for s in plan]
+    placed: list[list[Table]] = []
+    for session in plan:
+        placed.append(place_fixed_tables(session, fixed, placed, groups, substitutes))
+    return placed
 
 
 @functools.lru_cache(maxsize=32)
 def _plan_cached(players: tuple[int, ...], sessions: int, seed: int,
-                 groups: tuple[tuple[int, int], ...] | None, substitutes: tuple[int, ...]) -> tuple[tuple[Table, ...], ...]:
-    plan = _plan(list(players), sessions, seed, dict(groups) if groups else None, substitutes)
+                 groups: tuple[tuple[int, int], ...] | None, substitutes: tuple[int, ...],
+                 fixed_ids: tuple[int, ...] = ()) -> tuple[tuple[Table, ...], ...]:
+    plan = _plan(list(players), sessions, seed, dict(groups) if groups else None, substitutes, fixed_ids)
     return tuple(tuple(s) for s in plan)
 
 
 def _plan(players: Sequence[int], sessions: int, seed: int, groups: Mapping[int, Hashable] | None,
-          substitutes: Sequence[int]) -> list[list[Table]]:
+          substitutes: Sequence[int], fixed_ids: Sequence[int] = ()) -> list[list[Table]]:
     if sessions < 0:
         raise DrawError("the number of sessions cannot be negative")
     active, used = _seat_field(players, substitutes)
@@ -244,7 +255,14 @@ def _plan(players: Sequence[int], sessions: int, seed: int, groups: Mapping[int,
     rng = random.Random(seed)
     subs_flag = [False] * len(active) + [True] * len(used)
     grp = _group_index(ids, groups)
+    apart = _apart_flags(ids, fixed_ids)
     rounds = _plan_internal(len(ids), sessions, subs_flag, grp, rng)
+    if apart:
+        # players keeping fixed tables take over the places of teammates (or of themselves) who never meet, so
+        # the plan stays as good as without them; else a search that keeps them apart
+        swapped = _swap_roles(rounds, [i for i, a in enumerate(apart) if a], grp, subs_flag)
+        rounds = swapped if swapped is not None else _plan_internal(len(ids), sessions, subs_flag, grp, rng,
+                                                                    fixed_flag=apart)
     seats = [list(t) for rnd in rounds for t in rnd]
     for t in seats:
         rng.shuffle(t)
@@ -328,6 +346,7 @@ class _Field:
     index: dict[int, int]
     subs_flag: list[bool]
     grp: list[int | None]
+    apart: list[bool]  # players keeping different fixed tables: never at one table
 
     @property
     def n(self) -> int:
@@ -345,7 +364,7 @@ class _History:
 
 
 def _draw_field(players: Sequence[int], substitutes: Sequence[int], history: Sequence[Sequence[Sequence[int]]],
-                groups: Mapping[int, Hashable] | None) -> _Field:
+                groups: Mapping[int, Hashable] | None, fixed_ids: Sequence[int] = ()) -> _Field:
     # Substitutes who have sat out most are seated first.
     sub_use: dict[int, int] = {}
     for session in history:
@@ -355,17 +374,64 @@ def _draw_field(players: Sequence[int], substitutes: Sequence[int], history: Seq
     active, used = _seat_field(players, substitutes, sub_use)
     ids = active + used
     return _Field(ids=ids, index={p: i for i, p in enumerate(ids)},
-                  subs_flag=[False] * len(active) + [True] * len(used), grp=_group_index(ids, groups))
+                  subs_flag=[False] * len(active) + [True] * len(used), grp=_group_index(ids, groups),
+                  apart=_apart_flags(ids, fixed_ids))
+
+
+def _swap_roles(rounds: list[list[list[int]]], keep: Sequence[int], grp: Sequence[int | None],
+                subs_flag: Sequence[bool]) -> list[list[list[int]]] | None:
+    """The rounds with each player of ``keep`` exchanged with a player of the same team/club (or none, or
+    themselves) so that no two of ``keep`` ever share a table; None when no such exchange exists. An exchange
+    of two players of one group keeps every repeat, clash and seat-wind count of the plan."""
+    n = len(grp)
+    met = [set() for _ in range(n)]
+    for rnd in rounds:
+        for t in rnd:
+            for a in t:
+                met[a].update(b for b in t if b != a)
+    options = [[p] + [q for q in range(n) if q != p and q not in keep and grp[q] == grp[p]
+                      and subs_flag[q] == subs_flag[p]] for p in keep]
+    chosen: list[int] = []
+
+    def search(i: int) -> bool:
+        if i == len(keep):
+            return True
+        for role in options[i]:
+            if role not in chosen and not any(role in met[c] for c in chosen):
+                chosen.append(role)
+                if search(i + 1):
+                    return True
+                chosen.pop()
+        return False
+
+    if not search(0):
+        return None
+    swap = list(range(n))
+    for p, role in zip(keep, chosen, strict=True):
+        swap[p], swap[role] = role, p
+    return [[[swap[p] for p in t] for t in rnd] for rnd in rounds]
+
+
+def _apart_flags(ids: Sequence[int], fixed_ids: Sequence[int]) -> list[bool]:
+    """Players who keep a fixed table, when two or more of them are seated (one alone needs no separating)."""
+    present = set(fixed_ids) & set(ids)
+    return [p in present for p in ids] if len(present) > 1 else []
+
+
+def _fixed_key(fixed: Mapping[int, int] | None) -> tuple[int, ...]:
+    """The players to keep apart for fixed tables: only that matters to the search (the numbers are given to the
+    tables afterwards)."""
+    return tuple(sorted(int(p) for p in fixed)) if fixed else ()
 
 
 def _follow_plan(players: Sequence[int], history: Sequence[Sequence[Sequence[int]]], field: _Field, *, seed: int,
                  groups: Mapping[int, Hashable] | None, substitutes: Sequence[int], total: int | None,
-                 ranking: Sequence[int] | None) -> list[Table] | None:
+                 ranking: Sequence[int] | None, fixed: Mapping[int, int]) -> list[Table] | None:
     """Strategy 1: an unchanged field drawn from the same seed follows its own up-front plan."""
     k = len(history) + 1
     if total is None or ranking is not None:
         return None
-    plan = plan_tournament(players, total, seed=seed, groups=groups, substitutes=substitutes)
+    plan = plan_tournament(players, total, seed=seed, groups=groups, substitutes=substitutes, fixed=fixed)
     prefix = [{frozenset(t) for t in s} for s in plan[:k - 1]]
     if prefix == [{frozenset(int(p) for p in t) for t in s} for s in history]:
         return plan[k - 1]
@@ -374,7 +440,7 @@ def _follow_plan(players: Sequence[int], history: Sequence[Sequence[Sequence[int
 
 def _load_history(history: Sequence[Sequence[Sequence[int]]], field: _Field) -> _History:
     n = field.n
-    state = _History(pc=S.PairCosts(n, subs=field.subs_flag, groups=field.grp), fixed=[], played=[0] * n,
+    state = _History(pc=S.PairCosts(n, subs=field.subs_flag, groups=field.grp, apart=field.apart), fixed=[], played=[0] * n,
                      counts=[[0, 0, 0, 0] for _ in range(n)])
     for rnd in _history_index(history, field.index):
         kept = []
@@ -476,7 +542,7 @@ def _lookahead_round(field: _Field, state: _History, cont: list[list[list[int]]]
                      rng: random.Random) -> S.Schedule:
     """Strategy 4: plan this and the remaining sessions together; only this one is kept (see `_keep_first`)."""
     new = _plan_internal(field.n, sessions, field.subs_flag, field.grp, rng, history=state.fixed,
-                         evals=LOOKAHEAD_EVALS, start=cont)
+                         evals=LOOKAHEAD_EVALS, start=cont, fixed_flag=field.apart)
     for t in new[0]:
         state.pc.add_table(t)
     return S.Schedule(state.pc, state.fixed + [new[0]], mutable=[len(state.fixed)])
@@ -486,7 +552,7 @@ def _clean_first(field: _Field, state: _History, new: list[list[list[int]]],
                  rng: random.Random) -> list[list[list[int]]]:
     """Unavoidable repeats or clashes of a look-ahead belong in its later sessions, which a later draw plans
     again: the session published now is searched alone against the history, then the later ones refitted."""
-    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp)
+    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp, apart=field.apart)
     for rnd in state.fixed + new[:1]:
         for t in rnd:
             pc.add_table(t)
@@ -504,7 +570,7 @@ def _clean_first(field: _Field, state: _History, new: list[list[list[int]]],
 
 
 def _history_costs(field: _Field, state: _History) -> S.PairCosts:
-    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp)
+    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp, apart=field.apart)
     for rnd in state.fixed:
         for t in rnd:
             pc.add_table(t)
@@ -533,7 +599,7 @@ def _plan_ahead(field: _Field, state: _History, cont: list[list[list[int]]], ses
                 need[p] = ok[0]
         apart = [(p, q) for p in need for q in need if p != q and need[p] == need[q]]
     new = _plan_internal(field.n, sessions, field.subs_flag, field.grp, rng, history=state.fixed,
-                         start=cont, apart=apart)
+                         start=cont, apart=apart, fixed_flag=field.apart)
     if sessions > 1:
         new = _clean_first(field, state, new, rng)
     return _seat_ahead(field, state, new, rng)
@@ -547,7 +613,7 @@ def _seat_ahead(field: _Field, state: _History, new: list[list[list[int]]], rng:
     seated, left = settle_winds(new, state.counts, state.played, field.subs_flag, rng, recolour=recolour)
     if not left:
         return seated
-    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp)
+    pc = S.PairCosts(field.n, subs=field.subs_flag, groups=field.grp, apart=field.apart)
     # without recolouring, the swaps start from the seat orders just settled
     start = [[list(t) for t in rnd] for rnd in (new if recolour else seated)]
     for rnd in state.fixed + start:
@@ -624,7 +690,8 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
                  groups: Mapping[int, Hashable] | None = None, substitutes: Sequence[int] = (),
                  ranking: Sequence[int] | None = None, total_sessions: int | None = None,
                  history_seeds: Sequence[int] | None = None,
-                 ahead: Sequence[Sequence[Sequence[int]]] | None = None) -> list[Table]:
+                 ahead: Sequence[Sequence[Sequence[int]]] | None = None,
+                 fixed: Mapping[int, int] | None = None) -> list[Table]:
     """The tables of the next session given all previous sessions' tables (E, S, W, N).
 
     ``history_seeds`` (the seed each earlier session was drawn with) lets the draw find the plan it is
@@ -639,16 +706,30 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
     they are the plan in force, repaired where the field changed (who left gives their seats to who came)
     unless a fresh plan does better.
 
+    ``fixed`` maps a player with access needs to the table number they keep (1 is the first table): the
+    tables are numbered around them (see `place_fixed_tables`).
+
     The first strategy that applies: follow the up-front plan (same seed, same field), Swiss, plan ahead, or
     (no known end) continue a design or a greedy round with a tabu search, then settle the seat winds.
     """
-    field = _draw_field(players, substitutes, history, groups)
+    tables = _draw_session(players, seed=seed, history=history, groups=groups, substitutes=substitutes,
+                           ranking=ranking, total_sessions=total_sessions, history_seeds=history_seeds, ahead=ahead,
+                           fixed=fixed or {})
+    return place_fixed_tables(tables, fixed or {}, history, groups, substitutes)
+
+
+def _draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequence[Sequence[int]]],
+                  groups: Mapping[int, Hashable] | None, substitutes: Sequence[int],
+                  ranking: Sequence[int] | None, total_sessions: int | None,
+                  history_seeds: Sequence[int] | None, ahead: Sequence[Sequence[Sequence[int]]] | None,
+                  fixed: Mapping[int, int]) -> list[Table]:
+    field = _draw_field(players, substitutes, history, groups, _fixed_key(fixed))
     k = len(history) + 1
     total = total_sessions if total_sessions and total_sessions >= k else None
     rng = random.Random(seed)
 
     planned = None if ahead else _follow_plan(players, history, field, seed=seed, groups=groups,
-                                              substitutes=substitutes, total=total, ranking=ranking)
+                                              substitutes=substitutes, total=total, ranking=ranking, fixed=fixed)
     if planned is not None:
         return planned
 
@@ -659,7 +740,7 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
         if ahead:
             prior = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in ahead)[:total - k + 1]
         else:
-            in_force = _plan_in_force(history, history_seeds or (), groups, substitutes, total)
+            in_force = _plan_in_force(history, history_seeds or (), groups, substitutes, total, fixed)
             prior = in_force[k - 1:] if in_force is not None else None
         if prior is not None and _seated(prior[0]) == set(field.ids) and not _flaws(prior[0], history, groups,
                                                                                       field):
@@ -667,7 +748,8 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
         actives = tuple(sorted(p for p in field.ids if not field.subs_flag[field.index[p]]))
         used = tuple(sorted(p for p in field.ids if field.subs_flag[field.index[p]]))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history)
-        return list(_replan_cached(prior, actives, used, past, int(seed), _group_key(groups), total)[0])
+        return list(_replan_cached(prior, actives, used, past, int(seed), _group_key(groups), total,
+                                   _fixed_key(fixed))[0])
 
     cont = _design_continuation(field, state, rng, history)
     cost_of = _wind_costs(field, state, 0)
@@ -725,7 +807,7 @@ def _same(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> bool:
 
 def _plan_in_force(history: Sequence[Sequence[Sequence[int]]], seeds: Sequence[int],
                    groups: Mapping[int, Hashable] | None, substitutes: Sequence[int],
-                   total: int) -> tuple[tuple[Table, ...], ...] | None:
+                   total: int, fixed: Mapping[int, int] | None = None) -> tuple[tuple[Table, ...], ...] | None:
     """The plan (every session 1..total) the history has followed so far, or None.
 
     Session j was drawn from the players seated in it and seed j: either it is the next session of the plan
@@ -736,8 +818,14 @@ def _plan_in_force(history: Sequence[Sequence[Sequence[int]]], seeds: Sequence[i
         return None
     subs = {int(s) for s in substitutes}
     plan: tuple[tuple[Table, ...], ...] | None = None
+
+    def drawn(planned: Sequence[Table], j: int) -> bool:
+        # a session as published: players with fixed tables moved apart if the plan seated two together
+        return _same(planned, history[j]) or bool(fixed) and _same(
+            place_fixed_tables(planned, fixed, history[:j], groups, substitutes, strict=False), history[j])
+
     for j, (tables, seed) in enumerate(zip(history, seeds, strict=True)):
-        if plan is not None and _same(plan[j], tables):
+        if plan is not None and drawn(plan[j], j):
             continue
         seated = [int(p) for t in tables for p in t]
         actives = tuple(sorted(p for p in seated if p not in subs))
@@ -745,10 +833,10 @@ def _plan_in_force(history: Sequence[Sequence[Sequence[int]]], seeds: Sequence[i
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history[:j])
         try:
             rounds = _replan_cached(plan[j:] if plan is not None else None, actives, used, past, int(seed),
-                                    _group_key(groups), total)
+                                    _group_key(groups), total, _fixed_key(fixed))
         except DrawError:
             rounds = None
-        plan = past + rounds if rounds is not None and _same(rounds[0], tables) else None  # type: ignore[operator]
+        plan = past + rounds if rounds is not None and drawn(rounds[0], j) else None  # type: ignore[operator]
     return plan
 
 
@@ -759,14 +847,14 @@ def _seated(tables: Sequence[Sequence[int]]) -> set[int]:
 @functools.lru_cache(maxsize=64)
 def _replan_cached(prior: tuple[tuple[Table, ...], ...] | None, actives: tuple[int, ...], used: tuple[int, ...],
                    past: tuple[tuple[Table, ...], ...], seed: int, groups: tuple[tuple[int, int], ...] | None,
-                   total: int) -> tuple[tuple[Table, ...], ...]:
+                   total: int, fixed_ids: tuple[int, ...] = ()) -> tuple[tuple[Table, ...], ...]:
     """Sessions len(past)+1..total drawn from this field when ``prior`` (the same sessions of the plan in force,
     or None) no longer does: the plan in force repaired where the field changed (who left gives their seats to
     who came), or a fresh plan of the remaining sessions, whichever has fewer flaws over all of them (repeats,
     then team/club and substitute pairs, then players whose winds end off floor/ceil); the plan in force kept
     as it is when the field is the same and no fresh plan does better."""
     group_map = dict(groups) if groups else None
-    field = _draw_field(actives, used, past, group_map)
+    field = _draw_field(actives, used, past, group_map, fixed_ids)
     repaired = None
     if prior is not None:
         if _seated(prior[0]) == set(field.ids):
@@ -779,7 +867,7 @@ def _replan_cached(prior: tuple[tuple[Table, ...], ...] | None, actives: tuple[i
                                  for rnd in rounds)
         if repaired is not None and not _plan_flaws(repaired, past, group_map, field):
             return repaired
-    fresh = _ahead_cached(actives, used, past, seed, groups, total)
+    fresh = _ahead_cached(actives, used, past, seed, groups, total, fixed_ids)
     if repaired is not None and _plan_flaws(repaired, past, group_map, field) <= _plan_flaws(
             fresh[:len(repaired)], past, group_map, field):
         return repaired
@@ -863,13 +951,13 @@ def _group_key(groups: Mapping[int, Hashable] | None) -> tuple[tuple[int, int], 
 
 @functools.lru_cache(maxsize=64)
 def _ahead_cached(actives: tuple[int, ...], used: tuple[int, ...], past: tuple[tuple[Table, ...], ...], seed: int,
-                  groups: tuple[tuple[int, int], ...] | None, total: int) -> tuple[tuple[Table, ...], ...]:
+                  groups: tuple[tuple[int, int], ...] | None, total: int,
+                  fixed_ids: tuple[int, ...] = ()) -> tuple[tuple[Table, ...], ...]:
     """Sessions len(past)+1..total as draw_session plans them (its first session is what it publishes)."""
     group_map = dict(groups) if groups else None
     if not past:
-        return tuple(tuple(s) for s in plan_tournament(actives, total, seed=seed, groups=group_map,
-                                                       substitutes=used))
-    field = _draw_field(actives, used, past, group_map)
+        return _plan_cached(actives, total, seed, groups, used, fixed_ids)
+    field = _draw_field(actives, used, past, group_map, fixed_ids)
     state = _load_history(past, field)
     rng = random.Random(seed)
     cont = _design_continuation(field, state, rng, past)
@@ -897,4 +985,73 @@ def _swiss_tables(field: _Field, state: _History, ranking: Sequence[int], sessio
     return out
 
 
-__all__ = ["plan_tournament", "draw_session", "wind_counts"]
+def place_fixed_tables(tables: Sequence[Sequence[int]], fixed: Mapping[int, int],
+                       history: Sequence[Sequence[Sequence[int]]] = (), groups: Mapping[int, Hashable] | None = None,
+                       substitutes: Sequence[int] = (), strict: bool = True) -> list[Table]:
+    """The tables of one session numbered so that every seated player with a fixed table (player -> number,
+    from 1) sits at that number; the other tables keep their order in the numbers left.
+
+    Two such players drawn at one table are first moved apart: the later one changes places with the player in
+    the same seat (so both keep their seat wind) at a table with no fixed player, where that makes the fewest
+    repeats, team/club pairs and substitute pairs. ``strict``: a number beyond the tables or given to two
+    players present is a DrawError (else such players are left where they are)."""
+    out = [list(t) for t in tables]
+    here = {int(p): int(n) for p, n in fixed.items() if any(int(p) in t for t in out)}
+    problems = sorted(p for p, n in here.items() if not 1 <= n <= len(out))
+    if problems and strict:
+        raise DrawError(f"player {problems[0]} keeps table {here[problems[0]]}, but there "
+                        f"{'is' if len(out) == 1 else 'are'} only {len(out)} table{'s' if len(out) != 1 else ''}")
+    taken: dict[int, int] = {}
+    for p in sorted(here):
+        n = here[p]
+        if n in taken:
+            if strict:
+                raise DrawError(f"players {taken[n]} and {p} both keep table {n}: one player per fixed table")
+            continue
+        if 1 <= n <= len(out):
+            taken[n] = p
+    keep = {p: n for n, p in taken.items()}
+    met = {frozenset((int(a), int(b))) for rnd in history for t in rnd for i, a in enumerate(t) for b in t[i + 1:]}
+    subs = {int(s) for s in substitutes}
+    groups = groups or {}
+
+    def flaws(t: Sequence[int]) -> int:
+        bad = 0
+        for i, a in enumerate(t):
+            for b in t[i + 1:]:
+                if frozenset((a, b)) in met and a not in subs and b not in subs:
+                    bad += 100
+                elif (groups.get(a) is not None and groups.get(a) == groups.get(b)) or (a in subs and b in subs):
+                    bad += 1
+        return bad
+
+    for ti, t in enumerate(out):
+        while sum(p in keep for p in t) > 1:
+            x = [p for p in t if p in keep][-1]
+            seat = t.index(x)
+            best = None
+            for tj, u in enumerate(out):
+                if tj == ti or any(p in keep for p in u):
+                    continue
+                a, b = list(t), list(u)
+                a[seat], b[seat] = u[seat], x
+                cost = flaws(a) + flaws(b)
+                if best is None or cost < best[0]:
+                    best = (cost, tj)
+            if best is None:
+                raise DrawError("more players keep a fixed table than there are tables")
+            u = out[best[1]]
+            t[seat], u[seat] = u[seat], x
+    numbered: list[Table | None] = [None] * len(out)
+    rest = []
+    for t in out:
+        n = next((keep[p] for p in t if p in keep), None)
+        if n is None:
+            rest.append(tuple(t))
+        else:
+            numbered[n - 1] = tuple(t)  # type: ignore[assignment]
+    free = iter(rest)
+    return [t if t is not None else next(free) for t in numbered]  # type: ignore[misc]
+
+
+__all__ = ["plan_tournament", "draw_session", "place_fixed_tables", "wind_counts"]

@@ -26,13 +26,15 @@ from collections.abc import Sequence
 
 REPEAT = 1_000_000
 CLASH = 10_000
+APART = 10 * REPEAT  # two players who each keep a different fixed table cannot share one
 SUB_REPEAT = 100
 
 
 class PairCosts:
     """Pair weights and meeting counts, flat n*n lists for speed."""
 
-    def __init__(self, n: int, *, subs: Sequence[bool] = (), groups: Sequence[int | None] = ()) -> None:
+    def __init__(self, n: int, *, subs: Sequence[bool] = (), groups: Sequence[int | None] = (),
+                 apart: Sequence[bool] = ()) -> None:
         self.n = n
         size = n * n
         self.cnt = [0] * size
@@ -52,6 +54,8 @@ class PairCosts:
                     self.clash[i] = CLASH
                 elif a != b and is_sub[a] and is_sub[b]:
                     self.clash[i] = CLASH  # substitutes spread one per table, like a team
+                if a != b and apart and apart[a] and apart[b]:
+                    self.clash[i] += APART
 
         # marginal costs, kept up to date with the counts: ``inc[i]`` of one more meeting
         # of pair i, ``dec[i]`` saved by one meeting fewer (meaningful when cnt[i] >= 1)
