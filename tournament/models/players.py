@@ -41,6 +41,7 @@ class Player(db.Model):
     is_substitute: Mapped[bool] = mapped_column(default=False)
     status: Mapped[PlayerStatus] = mapped_column(EnumText(PlayerStatus, 20), default=PlayerStatus.REGISTERED)
     notes: Mapped[str] = mapped_column(String(1000), default="")
+    fixed_table: Mapped[int | None]  # access needs: the table number the player keeps in every draw
     checked_in_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     version: Mapped[int] = mapped_column(default=1)

@@ -77,6 +77,11 @@ def groups_for(t: Tournament) -> dict[int, Hashable]:
     return groups
 
 
+def fixed_tables(t: Tournament) -> dict[int, int]:
+    """Players with access needs -> the table number they keep in every draw."""
+    return {p.id: p.fixed_table for p in registration.players_of(t) if p.fixed_table}
+
+
 def substitute_ids(t: Tournament) -> list[int]:
     return [p.id for p in registration.players_of(t) if p.is_substitute]
 
@@ -183,17 +188,18 @@ def plan_all(t: Tournament, seed: int | None = None, user: User | None = None) -
     _refuse_locked(existing[len(kept):])
     players, substitutes = field_for_draw(t, planning=True)
     groups = groups_for(t)
+    fixed = fixed_tables(t)
     try:
         if kept:
             history = schedule(kept)
             planned = []
             for _ in range(len(kept), t.session_count):
                 tables = engine.draw_session(players, seed=seed, history=history + planned, groups=groups,
-                                             substitutes=substitutes, total_sessions=t.session_count)
+                                             substitutes=substitutes, total_sessions=t.session_count, fixed=fixed)
                 planned.append([tuple(x) for x in tables])
         else:
             planned = engine.plan_tournament(players, t.session_count, seed=seed, groups=groups,
-                                             substitutes=substitutes)
+                                             substitutes=substitutes, fixed=fixed)
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=True)) from exc
     with _drawn_meanwhile(len(kept) + 1):
@@ -253,7 +259,7 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     try:
         tables = engine.draw_session(players, seed=seed, history=history, groups=groups_for(t),
                                      substitutes=substitutes, ranking=ranking, total_sessions=t.session_count,
-                                     history_seeds=[s.seed for s in earlier])
+                                     history_seeds=[s.seed for s in earlier], fixed=fixed_tables(t))
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=False)) from exc
     method = DrawMethod.SWISS if ranking else DrawMethod.DRAW
@@ -335,13 +341,15 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:
     history, seeds = schedule(kept), [s.seed for s in kept]
     seed = ahead[0].seed
     drawn = schedule(ahead)
+    fixed = fixed_tables(t)
     try:
         planned = []
         for i in range(len(ahead)):
             # the sessions drawn ahead are the plan in force: repaired where the field changed
             tables = engine.draw_session(players, seed=seed, history=history + planned, groups=groups_for(t),
                                          substitutes=substitutes, total_sessions=t.session_count,
-                                         history_seeds=seeds + [seed] * len(planned), ahead=drawn[i:])
+                                         history_seeds=seeds + [seed] * len(planned), ahead=drawn[i:],
+                                         fixed=fixed)
             planned.append([tuple(x) for x in tables])
     except engine.DrawError as exc:
         # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning

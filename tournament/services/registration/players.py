@@ -15,6 +15,8 @@ from tournament.services.records import expect_version, get_or_404
 from tournament.services.registration.countries import country_code
 from tournament.services.registration.statuses import STATUS_LABELS, move
 
+MAX_FIXED_TABLE = 999  # a fixed table (access needs) is a table number in this range
+
 # Limits shared by the form and the service: the column sizes.
 LIMITS = {name: Player.__table__.c[name].type.length for name in ("first_name", "last_name", "club", "team", "notes")}
 
@@ -32,6 +34,7 @@ class PlayerData:
     is_substitute: bool = False
     status: str = PlayerStatus.REGISTERED
     notes: str = ""
+    fixed_table: int | None = None  # access needs: the table number kept in every draw
 
     @classmethod
     def from_player(cls, p: Player) -> PlayerData:
@@ -75,6 +78,9 @@ def validate(data: PlayerData) -> dict[str, str]:
     if data.status not in STATUS_LABELS:
         errors["status"] = f"Unknown status '{data.status}': use {', '.join(STATUS_LABELS)}."
     data.is_substitute = bool(data.is_substitute)
+    if data.fixed_table is not None and (isinstance(data.fixed_table, bool) or not isinstance(data.fixed_table, int)
+                                         or not 1 <= data.fixed_table <= MAX_FIXED_TABLE):
+        errors["fixed_table"] = f"A fixed table is a table number from 1 to {MAX_FIXED_TABLE}, or empty."
     return errors
 
 

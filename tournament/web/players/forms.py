@@ -8,12 +8,13 @@ from wtforms import (
     SubmitField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, InputRequired, Length, NumberRange
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 from wtforms.widgets import HiddenInput
 
 from tournament.constants import MAX_ID
 from tournament.models import PlayerStatus
 from tournament.services.registration import LIMITS, STATUS_LABELS, PlayerData
+from tournament.services.registration.players import MAX_FIXED_TABLE
 from tournament.web.forms import VersionedForm, choices
 from tournament.web.idempotency import IdempotentForm
 
@@ -50,6 +51,14 @@ class PlayerForm(IdempotentForm):
     status = SelectField("Status", choices=choices(STATUS_LABELS), default=PlayerStatus.REGISTERED.value)
     notes = TextAreaField("Notes", validators=[Length(max=LIMITS["notes"])],
                           description="Only the staff see the notes.")
+    fixed_table = IntegerField(
+        "Fixed table (access needs)",
+        validators=[Optional(), NumberRange(min=1, max=MAX_FIXED_TABLE,
+                                            message=f"A table number from 1 to {MAX_FIXED_TABLE}, or empty.")],
+        description="The player keeps this table number in every draw and plan; the draw works around it. "
+                    "Leave empty otherwise.",
+        render_kw={"inputmode": "numeric"},
+    )
     submit = SubmitField("Save player")
 
     def to_data(self) -> PlayerData:
@@ -63,13 +72,15 @@ class PlayerForm(IdempotentForm):
             is_substitute=bool(self.is_substitute.data),
             status=self.status.data,
             notes=self.notes.data or "",
+            fixed_table=self.fixed_table.data,
         )
 
 
 
 class EditPlayerForm(VersionedForm, PlayerForm):
     def fill_from(self, data: PlayerData, version: int) -> None:
-        for name in ("first_name", "last_name", "country", "club", "team", "is_substitute", "status", "notes"):
+        for name in ("first_name", "last_name", "country", "club", "team", "is_substitute", "status", "notes",
+                     "fixed_table"):
             getattr(self, name).data = getattr(data, name)
         self.ema_number.data = data.ema_number or ""
         self.version.data = str(version)
