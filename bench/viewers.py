@@ -1,6 +1,6 @@
 """Many viewers behind nginx's micro-cache (issue 23): ``python bench/viewers.py``.
 
-Options: ``[--viewers 2000] [--poll-interval 10] [--tables 100] [--hand-interval 6] [--phase-seconds 25]
+Options: ``[--viewers 2000] [--poll-interval 10] [--tables 100] [--hand-interval 6] [--cycles 4]
 [--json-share 0.1] [--player-share 0] [--no-cache]``; DATABASE_URL names a PostgreSQL database of its own
 (default postgresql://postgres@127.0.0.1:5432/bench_viewers, created if missing; its schema is DROPPED and
 rebuilt first).
@@ -9,20 +9,21 @@ The stack as deployed on this machine: gunicorn with deploy/gunicorn.conf.py, Po
 deploy/nginx-site.conf (its own nginx.conf: two workers, 4,096 connections each). Builds a tournament through
 the API (4 x tables players, session 1 drawn and started), then, in one run:
 
-1. the tables enter hands through nginx and the API (one client per table, a hand every ~hand-interval
-   seconds, 0.5x to 1.5x at random, each with its Idempotency-Key), alone, for phase-seconds;
-2. the viewers join: each with its own keep-alive connection, its Accept-Language (one of five) and gzip,
-   polls one public page every poll-interval seconds with the ETag it last got (If-None-Match), as
-   static/js/live.js does: the standings page, or the live standings JSON (json-share of them, the
-   projector and stream overlays), or a player's own page (player-share); they start at random moments
-   within their first interval, and hand entry is measured once they all have, for phase-seconds;
-3. the viewers leave, the tables go on alone for phase-seconds.
+- the tables enter hands through nginx and the API all along (one client per table, in a process of its
+  own, a hand every ~hand-interval seconds, 0.5x to 1.5x at random, each with its Idempotency-Key);
+- after a first round of hands, windows of one poll interval follow: the tables alone, then with the
+  viewers, `cycles` times. In a viewers' window each viewer, with its own keep-alive connection, its
+  Accept-Language (one of five) and gzip, polls its public page once at its own moment (a random offset,
+  the same in every window) with the ETag it last got (If-None-Match), as static/js/live.js does every
+  10 s: the standings page, or the live standings JSON (json-share of them: the projector and stream
+  overlays), or a player's own page (player-share). Alternating windows share out between both conditions
+  whatever else the machine is doing.
 
-Prints the viewers' p50/p95/p99 and what nginx answered (HIT, REVALIDATED, ...), the requests that reached
-gunicorn against those nginx took, hand entry p50/p95/p99 with the viewers and without (phases 1 and 3)
-as a ratio, and where the CPU went. The tables run in a process of their own, so that the viewers' event
-loop does not delay their timings; both load generators share the machine's 2 cores with the servers (their
-CPU is printed too). ``--no-cache`` serves the same site with the micro-cache switched off, to compare.
+Prints the viewers' p50/p95/p99, by page and by what nginx answered (HIT, UPDATING, EXPIRED ...), how late
+the load generator's own loop woke (included in those figures), the requests that reached gunicorn (its
+access log) against those nginx took, hand entry p50/p95/p99 with the viewers and without, as a ratio, and
+where the CPU went (others: processes outside the bench). Both load generators share the machine's cores
+with the servers. ``--no-cache`` serves the same site with the micro-cache switched off, to compare.
 """
 
 from __future__ import annotations
@@ -188,7 +189,6 @@ class Plan:
     tid: int
     seats: dict[int, list[int]]
     start: float
-    phases: list[tuple[str, float, float]]  # (name, from, to)
     hand_interval: float
     stop: float
 
@@ -245,32 +245,39 @@ def enter_hands(plan: Plan, results, measured) -> None:
 class Viewers:
     timings: list[float] = field(default_factory=list)
     statuses: Counter = field(default_factory=Counter)
-    cache: Counter = field(default_factory=Counter)
     by_page: dict[str, list[float]] = field(default_factory=dict)
+    by_cache: dict[str, list[float]] = field(default_factory=dict)
+    lag: list[float] = field(default_factory=list)  # how late the load generator's own loop woke up
     errors: list[str] = field(default_factory=list)
     waiting: int = 0  # requests sent in the measured time and not answered yet
 
 
-async def watch(plan: Plan, pages: list[tuple[str, str]], poll: float, start: float, stop: float,
+async def watch(plan: Plan, pages: list[tuple[str, str]], windows: list[tuple[float, float]], poll: float,
                 out: Viewers) -> None:
-    """Every viewer polls its page until `stop`; only answers to requests sent between `start` + one poll
-    interval (all have joined) and `stop` are counted."""
-    measured_from = start + poll
+    """Every viewer polls its page every `poll` seconds from its own moment (a random offset), during the
+    `windows` only: a window of one poll interval holds one request of each viewer."""
+    first, last = windows[0][0], windows[-1][1]
     timeout = aiohttp.ClientTimeout(total=30)
 
-    async def viewer(kind: str, path: str, language: str) -> None:
+    def in_window(moment: float) -> bool:
+        return any(begin <= moment < end for begin, end in windows)
+
+    async def viewer(kind: str, path: str, language: str, offset: float) -> None:
         connector = aiohttp.TCPConnector(limit=1)
         # gzip asked for, as browsers do, but not unpacked: the load generator spares the CPU it shares.
         async with aiohttp.ClientSession(connector=connector, timeout=timeout, auto_decompress=False,
                                          headers={"Accept-Language": language,
                                                   "Accept-Encoding": "gzip"}) as session:
-            await asyncio.sleep(max(0.0, start - time.monotonic()) + random.uniform(0, poll))
             etag = None
-            while time.monotonic() < stop:
+            moment = first + offset
+            while moment < last:
+                if not in_window(moment) or moment < time.monotonic():  # paused, or that poll's time is gone
+                    moment += poll
+                    continue
+                await asyncio.sleep(moment - time.monotonic())
                 headers = {"If-None-Match": etag} if etag else {}
                 sent = time.monotonic()
-                counted = sent >= measured_from
-                out.waiting += counted
+                out.waiting += 1
                 try:
                     async with session.get(plan.base + path, headers=headers) as answer:
                         await answer.read()
@@ -282,16 +289,24 @@ async def watch(plan: Plan, pages: list[tuple[str, str]], poll: float, start: fl
                     if len(out.errors) < 5:
                         out.errors.append(f"{path}: {error!r}")
                 elapsed = time.monotonic() - sent
-                out.waiting -= counted
-                if counted:
-                    out.timings.append(elapsed)
-                    out.by_page.setdefault(kind, []).append(elapsed)
-                    out.statuses[status] += 1
-                    out.cache[cache] += 1
-                await asyncio.sleep(max(0.0, poll - elapsed))
+                out.waiting -= 1
+                out.timings.append(elapsed)
+                out.by_page.setdefault(kind, []).append(elapsed)
+                out.by_cache.setdefault(cache, []).append(elapsed)
+                out.statuses[status] += 1
+                moment += poll
 
-    await asyncio.gather(*(viewer(kind, path, LANGUAGES[i % len(LANGUAGES)])
-                           for i, (kind, path) in enumerate(pages)))
+    async def ticker() -> None:
+        """A latency measured here includes the time the loop itself was late: this says how late."""
+        while time.monotonic() < last:
+            before = time.monotonic()
+            await asyncio.sleep(0.05)
+            if in_window(before):
+                out.lag.append(time.monotonic() - before - 0.05)
+
+    rng = random.Random(11)
+    await asyncio.gather(ticker(), *(viewer(kind, path, LANGUAGES[i % len(LANGUAGES)], rng.uniform(0, poll))
+                                     for i, (kind, path) in enumerate(pages)))
 
 
 # ----------------------------------------------------------------------------- the run
@@ -308,7 +323,8 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=100)
     parser.add_argument("--hand-interval", type=float, default=6.0,
                         help="seconds a table waits after an answer before its next hand (0.5x to 1.5x)")
-    parser.add_argument("--phase-seconds", type=float, default=25.0)
+    parser.add_argument("--cycles", type=int, default=4,
+                        help="windows of one poll interval, tables alone then with the viewers, this many times")
     parser.add_argument("--json-share", type=float, default=0.1,
                         help="share of the viewers polling the live standings JSON (the projector's)")
     parser.add_argument("--player-share", type=float, default=0.0,
@@ -352,52 +368,44 @@ def main() -> None:
             else:
                 pages.append(("standings page", f"/t/{tid}/standings"))
 
-        # The timeline: tables alone, viewers joining (not measured), tables with viewers, tables alone.
-        p, poll = args.phase_seconds, args.poll_interval
+        # The timeline: after a first round of hands, windows of one poll interval, the tables alone and
+        # with the viewers in turn, so that whatever else the machine does weighs on both alike.
+        poll = args.poll_interval
         start = time.monotonic() + 2
-        alone_before = (start + args.hand_interval, start + args.hand_interval + p)
-        viewers_start = alone_before[1]
-        with_viewers = (viewers_start + poll, viewers_start + poll + p)
-        alone_after = (with_viewers[1] + 2, with_viewers[1] + 2 + p)
-        phases = [("alone, before", *alone_before), ("with viewers", *with_viewers), ("alone, after", *alone_after)]
-        if start + HANDS_PER_TABLE * args.hand_interval < alone_after[1]:
-            print(f"note: {HANDS_PER_TABLE} hands at ~{args.hand_interval:g} s end before the last phase does; "
+        first = start + args.hand_interval
+        windows = [(first + k * poll, first + (k + 1) * poll) for k in range(2 * args.cycles)]
+        alone, watched = windows[0::2], windows[1::2]
+        if start + HANDS_PER_TABLE * args.hand_interval < windows[-1][1]:
+            print(f"note: {HANDS_PER_TABLE} hands at ~{args.hand_interval:g} s end before the last window does; "
                   "fewer hands are measured in it")
-        plan = Plan(base=base, token=token, tid=tid, seats=seats, start=start, phases=phases,
-                    hand_interval=args.hand_interval, stop=alone_after[1])
+        plan = Plan(base=base, token=token, tid=tid, seats=seats, start=start, hand_interval=args.hand_interval,
+                    stop=windows[-1][1])
 
         receiver, sender = multiprocessing.Pipe(duplex=False)
         measured = multiprocessing.get_context("fork").Event()
         tables = multiprocessing.get_context("fork").Process(target=enter_hands, args=(plan, sender, measured))
         tables.start()
         access_log = folder / "gunicorn-access.log"
-        marks: dict[str, tuple] = {}
+        marks: list[tuple] = []  # at the start of each window, and at the end of the last
 
-        def mark(name: str) -> None:
-            marks[name] = (machine_cpu(), app_cpu(server.pid), database_cpu(), nginx_cpu(nginx.pid),
-                           time.process_time(), process_cpu(tables.pid), log_size(access_log))
+        def mark() -> None:
+            marks.append((machine_cpu(), app_cpu(server.pid), database_cpu(), nginx_cpu(nginx.pid),
+                          time.process_time(), process_cpu(tables.pid), log_size(access_log)))
 
         viewers = Viewers()
 
         async def timeline() -> None:
-            await asyncio.sleep(max(0.0, alone_before[0] - time.monotonic()))
-            mark("alone, before")
-            await asyncio.sleep(max(0.0, alone_before[1] - time.monotonic()))
-            mark("alone, before/end")
-            watching = asyncio.ensure_future(watch(plan, pages, poll, viewers_start, with_viewers[1], viewers))
-            await asyncio.sleep(max(0.0, with_viewers[0] - time.monotonic()))
-            mark("with viewers")
-            await asyncio.sleep(max(0.0, with_viewers[1] - time.monotonic()))
-            mark("with viewers/end")
-            # The viewers leave: whatever they still wait for (without the cache, up to 30 s) is dropped.
-            await asyncio.sleep(max(0.0, alone_after[0] - time.monotonic()))
+            watching = asyncio.ensure_future(watch(plan, pages, watched, poll, viewers))
+            for begin, _ in windows:
+                await asyncio.sleep(max(0.0, begin - time.monotonic()))
+                mark()
+            await asyncio.sleep(max(0.0, windows[-1][1] - time.monotonic()))
+            mark()
+            # Whatever the viewers still wait for (without the cache, up to 30 s) is dropped, and counted.
+            await asyncio.sleep(1)
             watching.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await watching
-            await asyncio.sleep(max(0.0, alone_after[0] - time.monotonic()))
-            mark("alone, after")
-            await asyncio.sleep(max(0.0, alone_after[1] - time.monotonic()))
-            mark("alone, after/end")
 
         asyncio.run(timeline())
         measured.set()
@@ -413,54 +421,69 @@ def main() -> None:
     threads = os.environ.get("GUNICORN_THREADS", "4")
     share = f"{args.json_share:.0%} standings.json" + (f", {args.player_share:.0%} player pages"
                                                         if args.player_share else "")
+    seconds = args.cycles * poll  # of each condition
     print(f"{args.viewers} viewers polling every {poll:g} s ({share}, the rest the standings page), "
           f"{args.tables} tables entering a hand every ~{args.hand_interval:g} s each "
           f"({args.tables / args.hand_interval:.1f} hands/s); micro-cache {'OFF' if args.no_cache else 'on'}; "
-          f"gunicorn {workers} x {threads}; {os.cpu_count()} cores; phases of {p:g} s")
+          f"gunicorn {workers} x {threads}; {os.cpu_count()} cores; {args.cycles} x ({poll:g} s tables alone, "
+          f"{poll:g} s with the viewers)")
     print()
     values = viewers.timings
-    print(f"viewers (measured {p:g} s, all joined): {len(values)} requests, {len(values) / p:.0f}/s; "
-          f"p50 {ms(values, 0.5).strip()} ms, p95 {ms(values, 0.95).strip()} ms, p99 {ms(values, 0.99).strip()} ms")
+    print(f"viewers: {len(values)} requests in {seconds:g} s, {len(values) / seconds:.0f}/s; p50 "
+          f"{ms(values, 0.5).strip()} ms, p95 {ms(values, 0.95).strip()} ms, p99 {ms(values, 0.99).strip()} ms")
     for kind, kind_values in sorted(viewers.by_page.items()):
         print(f"  {kind:<16} {len(kind_values):>6} requests  p50 {ms(kind_values, 0.5)}  p95 {ms(kind_values, 0.95)}"
               f"  p99 {ms(kind_values, 0.99)} ms")
+    for name, cache_values in sorted(viewers.by_cache.items(), key=lambda item: -len(item[1])):
+        print(f"  nginx {name:<10} {len(cache_values):>6} requests  p50 {ms(cache_values, 0.5)}  p95 "
+              f"{ms(cache_values, 0.95)}  p99 {ms(cache_values, 0.99)} ms")
+    print(f"  the load generator's loop woke late by p50 {ms(viewers.lag, 0.5).strip()} ms, p95 "
+          f"{ms(viewers.lag, 0.95).strip()} ms, p99 {ms(viewers.lag, 0.99).strip()} ms (included in the figures above)")
     print("  answers: " + ", ".join(f"{status or 'failed'} x{count}" for status, count in sorted(viewers.statuses.items())))
-    print("  nginx cache: " + ", ".join(f"{name} x{count}" for name, count in viewers.cache.most_common()))
     if viewers.waiting:
         print(f"  {viewers.waiting} requests still unanswered when the viewers left (not in the figures)")
     for error in viewers.errors:
         print("  error:", error)
 
-    def span(first: str, last: str):
-        a, b = marks[first], marks[last]
-        return [after - before if not isinstance(before, tuple) else (after[0] - before[0], after[1] - before[1])
-                for before, after in zip(a, b, strict=True)]
+    def totals(which: list[tuple[float, float]]) -> tuple[list[float], Counter]:
+        """CPU seconds (machine busy, machine capacity, gunicorn, PostgreSQL, nginx, viewers' client, tables'
+        client) and the requests gunicorn logged, summed over the windows."""
+        cpu = [0.0] * 7
+        reached: Counter = Counter()
+        for window in which:
+            k = windows.index(window)
+            before, after = marks[k], marks[k + 1]
+            cpu[0] += after[0][0] - before[0][0]
+            cpu[1] += after[0][1] - before[0][1]
+            for i in range(1, 6):
+                cpu[i + 1] += after[i] - before[i]
+            reached += requests_between(access_log, before[6], after[6])
+        return cpu, reached
 
-    reached = requests_between(access_log, marks["with viewers"][-1], marks["with viewers/end"][-1])
+    watched_cpu, reached = totals(watched)
     upstream = reached["viewers' pages"]
-    print(f"  requests that reached gunicorn in the phase: {upstream} from viewers ({upstream / p:.1f}/s), "
-          f"{reached['hands']} hands, {reached['other']} other; nginx took {len(values)} from viewers"
-          + ("" if args.no_cache else f": {1 - upstream / max(1, len(values)):.1%} answered by nginx alone"))
+    print(f"  requests that reached gunicorn: {upstream} from viewers ({upstream / seconds:.1f}/s); nginx took "
+          f"{len(values)}" + ("" if args.no_cache else f": {1 - upstream / max(1, len(values)):.1%} answered by "
+                               "nginx alone"))
     print()
-    print(f"{'hand entry':<16} {'hands':>6} {'per s':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'failed':>6}  "
+    print(f"{'hand entry':<14} {'hands':>6} {'per s':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'failed':>6}  "
           f"CPU s: machine busy, gunicorn, PostgreSQL, nginx, viewers' client, tables' client, others")
     figures = {}
-    for name, begin, end in phases:
-        chosen = [e for e in entries if begin <= e[0] < end]
-        taken = [seconds for _, seconds, _ in chosen]
+    for name, which in (("alone", alone), ("with viewers", watched)):
+        chosen = [e for e in entries if any(begin <= e[0] < end for begin, end in which)]
+        taken = [seconds_taken for _, seconds_taken, _ in chosen]
         failed = sum(1 for _, _, status in chosen if status != 201)
         figures[name] = taken
-        cpu, app_used, db_used, nginx_used, own_used, tables_used, _ = span(name, f"{name}/end")
-        others = cpu[0] - app_used - db_used - nginx_used - own_used - tables_used
-        print(f"{name:<16} {len(taken):>6} {len(taken) / p:6.1f} {ms(taken, 0.5)} {ms(taken, 0.95)} {ms(taken, 0.99)} "
-              f"{failed:>6}  {cpu[0] / max(cpu[1], 1e-9):.0%} of {cpu[1]:.0f}, {app_used:.1f}, {db_used:.1f}, "
-              f"{nginx_used:.1f}, {own_used:.1f}, {tables_used:.1f}, {others:.1f}")
-    alone = figures["alone, before"] + figures["alone, after"]
-    with_ = figures["with viewers"]
-    if alone and with_:
-        print(f"hand entry with viewers / without (phases 1 and 3 together): p50 x"
-              f"{statistics.median(with_) / statistics.median(alone):.2f}, p95 x"
-              f"{percentile(with_, 0.95) / percentile(alone, 0.95):.2f}")
+        cpu, _ = totals(which)
+        others = cpu[0] - sum(cpu[2:])
+        print(f"{name:<14} {len(taken):>6} {len(taken) / seconds:6.1f} {ms(taken, 0.5)} {ms(taken, 0.95)} "
+              f"{ms(taken, 0.99)} {failed:>6}  {cpu[0] / max(cpu[1], 1e-9):.0%} of {cpu[1]:.0f}, "
+              + ", ".join(f"{value:.1f}" for value in cpu[2:]) + f", {others:.1f}")
+    alone_taken, watched_taken = figures["alone"], figures["with viewers"]
+    if alone_taken and watched_taken:
+        print(f"hand entry with the viewers / without: p50 x"
+              f"{statistics.median(watched_taken) / statistics.median(alone_taken):.2f}, p95 x"
+              f"{percentile(watched_taken, 0.95) / percentile(alone_taken, 0.95):.2f}")
     print(f"the tables' own client used {tables_cpu:.1f} s of CPU in all; gunicorn log: {folder / 'gunicorn.log'}")
     failed_hands = [e for e in entries if e[2] != 201]
     if failed_hands or viewers.statuses.get(0) or any(s >= 500 for s in viewers.statuses):
