@@ -33,6 +33,8 @@ loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 access_log_format = '%({x-forwarded-for}i)s %(h)s "%(r)s" %(s)s %(b)s %(D)sus "%(a)s"'
 # Only nginx on this host may set X-Forwarded-*; the app's TRUSTED_PROXIES=1 then believes one hop.
 forwarded_allow_ips = "127.0.0.1"
+# Players' private link tokens are written as /p/… in the access log (tournament.web.log_privacy).
+logger_class = "tournament.web.log_privacy.GunicornLogger"
 
 
 def post_worker_init(worker):

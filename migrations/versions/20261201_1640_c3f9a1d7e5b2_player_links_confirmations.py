@@ -19,7 +19,7 @@ def upgrade():
     op.create_table('player_links',
     sa.Column('id', sa.Integer(), nullable=False),
     sa.Column('player_id', sa.Integer(), nullable=False),
-    sa.Column('token', sa.String(length=64), nullable=False),
+    sa.Column('nonce', sa.String(length=64), nullable=False),
     sa.Column('token_hash', sa.String(length=64), nullable=False),
     sa.Column('language', sa.String(length=10), nullable=True),
     sa.Column('created_at', sa.DateTime(), nullable=False),

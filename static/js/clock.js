@@ -126,7 +126,8 @@
     body.textContent = "";
     rows.forEach(function (r) {
       var row = document.createElement("tr");
-      row.className = "board-row" + (r.needs_referee ? " needs-referee" : "") + (r.over_time ? " over-time" : "");
+      row.className = "board-row" + (r.needs_referee ? " needs-referee" : "") + (r.over_time ? " over-time" : "") +
+        (r.disputed ? " disputed" : "");
       row.dataset.table = r.table;
       var link = document.createElement("a");
       link.href = tableUrl.replace(/\/0$/, "/" + r.table);

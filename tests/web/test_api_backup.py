@@ -19,7 +19,7 @@ pytestmark = pytest.mark.slow
 def test_export_and_import_round_trip(client, api, demo_tournament, referee):
     # Any member of the staff may download the backup (the referee here).
     document = Api(client, token_for(referee)).get(f"/tournaments/{demo_tournament.id}/export.json", expect=200).get_json()
-    assert document["format_version"] == 1 and document["hands"]
+    assert document["format_version"] == 2 and document["hands"]
     before = standing_rows(demo_tournament)
 
     response = api.post(f"/tournaments/import?staff={referee.email}", document, expect=201)

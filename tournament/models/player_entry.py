@@ -16,15 +16,16 @@ from tournament.models._common import EnumText, utcnow
 class PlayerLink(db.Model):
     """A player's private link: whoever holds the token is that player on their own page (no account).
 
-    Looked up by the SHA-256 of the token, then compared in constant time; the token itself is kept so the
-    desk can print it again (schedule cards, the links sheet). Renewing replaces the row's token: the old one
-    answers 404 from then on."""
+    The token is not stored: it is an HMAC of the row's random nonce under the app's secret key
+    (`services.player_links`), so the desk can print it again (schedule cards, the links sheet) while a copy of
+    the database alone opens no player's page. Looked up by its SHA-256, then compared in constant time.
+    Renewing draws a new nonce: the old token answers 404 from then on."""
 
     __tablename__ = "player_links"
 
     id: Mapped[int] = mapped_column(primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="CASCADE"), unique=True)
-    token: Mapped[str] = mapped_column(String(64))
+    nonce: Mapped[str] = mapped_column(String(64))
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
     language: Mapped[str | None] = mapped_column(String(10))  # the player's chosen language, once they pick one
     created_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -21,6 +21,7 @@ from tournament.pdf.style import (
     lines_markup,
     markup,
     paragraph_style,
+    qr_code,
     table_commands,
 )
 from tournament.text import fold
@@ -31,6 +32,8 @@ CARD_GAP = 6 * mm
 NOT_DRAWN = "–"
 CARD_HEADER = ("Session", "Table", "Seat")
 NAME_SIZE = 10.0
+QR_SHARE = 0.34  # of the card's width, beside the sessions, when the card carries the player's link
+QR_CAPTION = "Scan: your table, hands to confirm"
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,7 @@ class ScheduleCard:
     sort_name: str
     country: str
     entries: Sequence[CardEntry]   # the sessions the player is seated in
+    link: str = ""                 # the player's private page, printed as a QR code (none: no code)
 
 
 def card_rows(card: ScheduleCard, session_numbers: Sequence[int]) -> list[list[str]]:
@@ -68,10 +72,20 @@ def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float) -> T
     if card.country:
         title += f" <font size='7'>({markup(card.country, bold=True)})</font>"
     name = Paragraph(title, paragraph_style(NAME_SIZE, bold=True))
-    columns = [width * 0.34, width * 0.33, width * 0.33]
+    sessions_width = width * (1 - QR_SHARE) if card.link else width
+    columns = [sessions_width * 0.34, sessions_width * 0.33, sessions_width * 0.33]
     rows = card_rows(card, session_numbers)
     inner = Table([list(CARD_HEADER), *rows], colWidths=columns, repeatRows=1)
     inner.setStyle(TableStyle([*table_commands(BODY_SIZE), ("ALIGN", (0, 0), (1, -1), "CENTER")]))
+    if card.link:
+        code_width = width * QR_SHARE
+        caption = Paragraph(QR_CAPTION, paragraph_style(6.5, align="center"))
+        code = Table([[qr_code(card.link, code_width - 8)], [caption]], colWidths=[code_width])
+        code.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                                  ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))
+        inner = Table([[inner, code]], colWidths=[sessions_width, code_width])
+        inner.setStyle(TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                                   ("RIGHTPADDING", (0, 0), (-1, -1), 0), ("TOPPADDING", (0, 0), (-1, -1), 0)]))
     outer = Table([[name], [inner]], colWidths=[width])
     outer.setStyle(TableStyle([
         ("BOX", (0, 0), (-1, -1), 0.75, GRID),

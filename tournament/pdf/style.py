@@ -441,3 +441,15 @@ def build_table_pdf(title: str, subtitle: str, generated_at: datetime, header: S
     table = styled_table(header, rows, col_widths, right_aligned=right_aligned, size=size, split_rows=split_rows)
     story = [table] if rows else [table, Spacer(1, 4 * mm), Paragraph("No rows yet.", paragraph_style())]
     return build_story_pdf(title, subtitle, generated_at, story, wide=wide)
+
+
+def qr_code(data: str, size: float) -> Flowable:
+    """A QR code of `data`, `size` points square (a player's private link on their card and the desk's sheet)."""
+    from reportlab.graphics.barcode.qr import QrCodeWidget
+    from reportlab.graphics.shapes import Drawing
+
+    widget = QrCodeWidget(data, barLevel="M")
+    left, bottom, right, top = widget.getBounds()
+    drawing = Drawing(size, size, transform=[size / (right - left), 0, 0, size / (top - bottom), 0, 0])
+    drawing.add(widget)
+    return drawing

@@ -1,6 +1,6 @@
 """Backup and restore of a whole tournament as one JSON document.
 
-The document (format_version 1) holds every column of every row that belongs to the tournament: its
+The document (format_version 2; format 1 documents are still read) holds every column of every row that belongs to the tournament: its
 settings, staff, players, sessions, seats, session tables and totals, hands with payments and false
 mahjongs, penalties (cancelled ones too), clock events and the score-change history. Rows keep their ids,
 but those ids are local to the document: an import gives every row a new id and rewires the references.
@@ -33,8 +33,11 @@ from tournament.extensions import db
 from tournament.models import (
     Appeal,
     ClockEvent,
+    DrawEvent,
     FalseMahjong,
     Hand,
+    HandConfirmation,
+    HandDispute,
     HandPayment,
     HandResult,
     Penalty,
@@ -57,18 +60,24 @@ from tournament.services.errors import ServiceError
 from tournament.services.tournaments import TournamentData
 from tournament.services.tournaments import validate as validate_settings
 
-FORMAT_VERSION = 1
+# Format 2 is format 1 where every row carries every column: a format 1 document was written before some tables
+# and columns existed (ADDED_TABLES, ADDED_SINCE) and is read with their defaults; a format 2 document missing
+# one is refused, so a damaged backup is never taken for an old one.
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
 
 # Child tables in an order where every row's references come earlier; the document key is the table name.
 CHILD_MODELS: tuple[type[db.Model], ...] = (
     TournamentStaff, Player, TournamentSession, Seat, Substitution, SessionTable, TableTotal, Hand, HandPayment,
-    FalseMahjong, Penalty, ClockEvent, ScoreChange, Appeal,
+    FalseMahjong, Penalty, ClockEvent, ScoreChange, Appeal, HandConfirmation, HandDispute, DrawEvent,
 )
 # Tables added after format 1 was defined: a backup made before them has none of their rows.
-ADDED_TABLES = {"substitutions", "appeals"}
+ADDED_TABLES = {"substitutions", "appeals", "hand_confirmations", "hand_disputes", "draw_events"}
 # Tables of a tournament deliberately left out: a players CSV kept between its preview and its confirmation
 # is work in progress of one organiser, not part of the event.
-LEFT_OUT = {"player_imports"}
+# Players' links are secrets of this installation (an HMAC under its key): a restored copy makes new ones. A
+# player's idempotency keys are the answers to requests sent from their phone, not part of the event.
+LEFT_OUT = {"player_imports", "player_links", "idempotency_keys"}
 # Columns added after format 1 was defined, with the value a backup made before them stands for.
 ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("tournaments", "penalties_affect_table_points"): True,
@@ -78,6 +87,11 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("penalties", "foul"): "",
     ("hands", "ruled_points"): None,
     ("hands", "ruling"): "",
+    ("players", "fixed_table"): None,
+    ("tournaments", "entry_mode"): "referee",
+    ("hands", "entered_by_player_id"): None,
+    ("hands", "counted"): True,
+    ("hands", "staff_confirmed_at"): None,
 }
 
 
@@ -170,6 +184,9 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
         "clock_events": ClockEvent.session_id.in_(session_ids),
         "score_changes": ScoreChange.session_id.in_(session_ids),
         "appeals": Appeal.tournament_id == t.id,
+        "hand_confirmations": HandConfirmation.hand_id.in_(hand_ids),
+        "hand_disputes": HandDispute.hand_id.in_(hand_ids),
+        "draw_events": DrawEvent.tournament_id == t.id,
     }
     tournament_table: Table = Tournament.__table__  # type: ignore[assignment]
     document: dict[str, Any] = {
@@ -194,6 +211,7 @@ class _Reader:
     """Checks the document and turns it into rows for Core inserts, references still local."""
 
     def __init__(self, document: Any, users: dict[str, int], staff: set[str]) -> None:
+        self.version = FORMAT_VERSION  # set from the document by read()
         self.document = document
         self.users = users
         self.staff = staff  # the listed staff addresses the importer confirmed (lower case)
@@ -246,7 +264,8 @@ class _Reader:
         staff place the importer left out is still part of a well-formed document)."""
         if not isinstance(item, dict):
             raise _refuse(path, "must be a JSON object.")
-        item = {**{key: value for (name, key), value in ADDED_SINCE.items() if name == table.name}, **item}
+        if self.version == 1:
+            item = {**{key: value for (name, key), value in ADDED_SINCE.items() if name == table.name}, **item}
         expected = document_keys(table)
         if missing := sorted(expected - item.keys()):
             raise _refuse(f"{path}.{missing[0]}", "is missing.")
@@ -302,12 +321,14 @@ class _Reader:
             raise _refuse("document", "must be a JSON object.")
         version = doc.get("format_version")
         if not is_int(version):
-            raise _refuse("format_version", "must be an integer (this server reads format 1).")
-        if version != FORMAT_VERSION:
-            raise _refuse("format_version", f"format {version} is unknown here; this server reads format 1.")
+            raise _refuse("format_version", "must be an integer (this server reads formats 1 and 2).")
+        if version not in READABLE_VERSIONS:
+            raise _refuse("format_version", f"format {version} is unknown here; this server reads formats 1 and 2.")
+        self.version = version
         tables: dict[str, Table] = {m.__tablename__: m.__table__ for m in CHILD_MODELS}  # type: ignore[misc]
         expected = {"format_version", "tournament", *tables}
-        doc = {**dict.fromkeys(ADDED_TABLES & tables.keys(), []), **doc}
+        if version == 1:
+            doc = {**dict.fromkeys(ADDED_TABLES & tables.keys(), []), **doc}
         if missing := sorted(expected - doc.keys()):
             raise _refuse(missing[0], "is missing.")
         if extra := sorted(set(doc) - expected):

@@ -403,13 +403,22 @@ class BoardRow:
     over_time: bool
     needs_referee: bool
     reason: str
+    disputed: int = 0     # hands with an open dispute by a player (services.confirmations)
+    unconfirmed: int = 0  # players' entries not yet confirmed by all four
 
 
 def board(t: Tournament, number: int, now: datetime | None = None) -> tuple[ClockState, list[BoardRow]]:
     """Every table of a session with its clock and progress, the tables needing a referee first: time is up
-    and no time call recorded, then time called with hands still to enter, then the rest by least time left."""
+    and no time call recorded, then time called with hands still to enter, then the rest by least time left.
+    A table with a disputed hand comes before all of them: players are waiting for a referee there."""
+    from tournament.services import confirmations
+
     session = play.get_session(t, number)
     clock = state_of(t, session, now)
+    waiting = confirmations.unconfirmed_tables(session)
+    disputes: dict[int, list[str]] = {}
+    for dispute, hand in confirmations.open_disputes(t, number):
+        disputes.setdefault(hand.table_number, []).append(f"hand {hand.number} disputed: {dispute.reason}")
     counts = {row.table_number: (row.entered, row.last) for row in db.session.execute(
         select(Hand.table_number, func.count(Hand.id).label("entered"), func.max(Hand.number).label("last"))
         .where(Hand.session_id == session.id).group_by(Hand.table_number))}
@@ -433,7 +442,15 @@ def board(t: Tournament, number: int, now: datetime | None = None) -> tuple[Cloc
             needs, reason = True, "over time: call time and record the hand in progress"
         else:
             needs, reason = False, "finished" if done else ("playing" if started else "waiting")
-        rows.append(BoardRow(table_clock.table, table_clock, mode, entered, last, current, over, needs, reason))
-    # Over time without a time call first, then time called with hands to enter, then least time left.
-    rows.sort(key=lambda r: (not r.needs_referee, r.clock.time_called, r.clock.remaining_seconds, r.table))
+        counts_here = waiting.get(table_clock.table, {"pending": 0, "disputed": 0})
+        if table_clock.table in disputes:
+            needs, reason = True, "; ".join([*disputes[table_clock.table], *([reason] if needs else [])])
+        elif counts_here["pending"]:
+            reason = f"{reason}; {counts_here['pending']} hand{'s' if counts_here['pending'] != 1 else ''} " \
+                     "awaiting the players' confirmation"
+        rows.append(BoardRow(table_clock.table, table_clock, mode, entered, last, current, over, needs, reason,
+                             counts_here["disputed"], counts_here["pending"]))
+    # Disputes first, then over time without a time call, then time called with hands to enter, then least time left.
+    rows.sort(key=lambda r: (not r.disputed, not r.needs_referee, r.clock.time_called, r.clock.remaining_seconds,
+                             r.table))
     return clock, rows

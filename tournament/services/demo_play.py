@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from tournament.models import Tournament, User
-from tournament.services import penalties, play, scoring
+from tournament.services import confirmations, penalties, play, scoring
 from tournament.services.hand_check import Verdict, check_hand
 from tournament.services.scoring import FalseMahjongData, HandData
 
@@ -89,7 +89,8 @@ def play_session(t: Tournament, number: int, rng: random.Random, user: User | No
 
 
 def play_demo(t: Tournament, rng: random.Random, user: User | None) -> None:
-    """Session 1 played and closed (with a false mahjong, a penalty and a correction); session 2 half-way."""
+    """Session 1 played and closed (with a false mahjong, a penalty, a correction, players' confirmations and a
+    dispute ruled on); session 2 half-way."""
     play.start_session(t, 1)
     play_session(t, 1, rng, user)
     first = play.table_players(play.get_session(t, 1), 1)
@@ -104,6 +105,11 @@ def play_demo(t: Tournament, rng: random.Random, user: User | None) -> None:
         user, expected_version=old.version)
     penalties.give_penalty(t, player_id=first[3].player_id, session_number=1, amount=10,
                            reason="Late for the start of the session", user=user)
+    # The players of table 1 confirm hand 1 from their links; one disputes hand 2 and the referee rules it stands.
+    for seated in first:
+        confirmations.confirm(t, seated.player, 1, 1)
+    confirmations.dispute(t, first[0].player, 1, 2, "I think the discard was North's, not South's")
+    confirmations.rule_stands(t, 1, 1, 2, user)
     scoring.finish_session(t, 1)
     play.start_session(t, 2)
     play_session(t, 2, rng, user, hands=8)

@@ -9,7 +9,8 @@ ten sessions are 10,000 seats): no ORM objects per seat.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
@@ -20,10 +21,11 @@ from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, T
 from tournament.models._common import utcnow
 from tournament.pdf.cards import CardEntry, ScheduleCard, build_cards_pdf
 from tournament.pdf.penalties import PenaltyRow, build_penalties_pdf
+from tournament.pdf.player_links import LinkRow, build_links_pdf
 from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf
 from tournament.pdf.seating import SeatRow, build_seating_pdf
 from tournament.pdf.standings import build_standings_pdf
-from tournament.services import play
+from tournament.services import play, player_links
 from tournament.services import standings as standings_service
 from tournament.services.errors import NotFound
 
@@ -107,10 +109,30 @@ def schedule_cards(t: Tournament) -> list[ScheduleCard]:
     return out
 
 
-def schedule_cards_pdf(t: Tournament) -> Document:
+def schedule_cards_pdf(t: Tournament, link_url: Callable[[str], str] | None = None) -> Document:
+    """The cards; with `link_url` (a link token -> the page's address, from the web layer) each card carries its
+    player's private link as a QR code."""
+    cards = schedule_cards(t)
+    if link_url is not None:
+        links = player_links.links_of(t, list(db.session.scalars(
+            select(Player).where(Player.id.in_([c.player_id for c in cards])))))
+        cards = [replace(c, link=link_url(player_links.token_of(links[c.player_id]))) for c in cards]
     data = build_cards_pdf(f"{t.name}: schedule cards", "Your table and seat in every session",
-                           schedule_cards(t), session_numbers(t), utcnow())
+                           cards, session_numbers(t), utcnow())
     return Document(data, f"schedule-cards-{t.id}-{_stamp()}.pdf")
+
+
+def player_links_pdf(t: Tournament, link_url: Callable[[str], str]) -> Document:
+    """The desk's sheet of every player's private link (withdrawn and disqualified players left out)."""
+    players = [p for p in db.session.scalars(select(Player).where(Player.tournament_id == t.id))
+               if p.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)]
+    links = player_links.links_of(t, players)
+    rows = [LinkRow(p.id, p.full_name, p.sort_name, p.country or "", link_url(player_links.token_of(links[p.id])))
+            for p in players]
+    data = build_links_pdf(f"{t.name}: player links",
+                           "Private: each code opens that player's page (their table, confirmations, disputes). "
+                           "Renew a link that was shared by mistake.", rows, utcnow())
+    return Document(data, f"player-links-{t.id}-{_stamp()}.pdf")
 
 
 def standings_pdf(t: Tournament) -> Document:

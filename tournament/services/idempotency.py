@@ -70,6 +70,10 @@ class Rights:
         return [Rights(a, s) for a, s in itertools.product(sorted(set(ACCOUNT_RANK.values())), staff_ranks)]
 
 
+# A player's link carries the same rights as long as it opens at all (a renewed link answers 404 first).
+PLAYER_RIGHTS = Rights(0, None)
+
+
 def rights(user: User, tournament_id: int | None) -> Rights:
     """The user's rights now, on the tournament a request names (`tournament_id`, None for none)."""
     account = ACCOUNT_RANK.get(user.role, 0)
@@ -91,8 +95,10 @@ def check_key(key: str) -> str:
     return key
 
 
-def claim(user_id: int, key: str, request_digest: str, now: Rights) -> IdempotencyKey | Replay:
+def claim(user_id: int | None, key: str, request_digest: str, now: Rights, *,
+          player_id: int | None = None) -> IdempotencyKey | Replay:
     """The key's new row (the caller records the answer on it with `record`), or the first request's answer.
+    The key is the staff account's (`user_id`) or, sent from a player's private link, the player's (`player_id`).
 
     `request_digest` says what the request asks for (method, path, body), `now` the user's rights now: the
     first answer is given again only for the same request by a user who still has the rights it was first
@@ -102,18 +108,19 @@ def claim(user_id: int, key: str, request_digest: str, now: Rights) -> Idempoten
     # Also what makes SQLite (pysqlite) open its transaction before the savepoint below: a savepoint
     # opened outside one would commit the claim when released.
     db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < utcnow() - KEEP))
-    row = IdempotencyKey(user_id=user_id, key=key, fingerprint=fingerprint)
+    row = IdempotencyKey(user_id=user_id, player_id=player_id, key=key, fingerprint=fingerprint)
+    owner = IdempotencyKey.user_id == user_id if player_id is None else IdempotencyKey.player_id == player_id
     try:
         with db.session.begin_nested():
             db.session.add(row)
     except IntegrityError:
         stored = db.session.scalar(
             select(IdempotencyKey)
-            .where(IdempotencyKey.user_id == user_id, IdempotencyKey.key == key)
+            .where(owner, IdempotencyKey.key == key)
             .execution_options(populate_existing=True)
         )
         if stored is None:  # the holder rolled back and another took it meanwhile: rare, retry once
-            return claim(user_id, key, request_digest, now)
+            return claim(user_id, key, request_digest, now, player_id=player_id)
         if stored.fingerprint != fingerprint:
             # The same request under other rights? Then it is answered again only if nothing was taken away.
             then = next((r for r in now.all_alike() if _fingerprint(request_digest, r) == stored.fingerprint), None)

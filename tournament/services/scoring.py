@@ -19,11 +19,14 @@ from tournament.mcr import MCRError, settle_false_mahjong, settle_win
 from tournament.mcr.result import MINIMUM_POINTS
 from tournament.models import (
     HANDS_PER_SESSION,
+    DisputeResolution,
     FalseMahjong,
     FalseMahjongKind,
     Hand,
+    HandConfirmation,
     HandPayment,
     HandResult,
+    Player,
     ScoreChange,
     SessionStatus,
     SessionTable,
@@ -34,6 +37,7 @@ from tournament.models import (
     TournamentSession,
     User,
 )
+from tournament.models._common import utcnow
 from tournament.services import play, time_calls
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
@@ -106,7 +110,7 @@ class _Verdict:
 # ----------------------------------------------------------------------------- the engine decides
 
 
-def _check_number(number: Any) -> int:
+def check_number(number: Any) -> int:
     if not is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
         raise ServiceError(f"The hand number must be 1 to {HANDS_PER_SESSION}.", field="number")
     return number
@@ -166,7 +170,7 @@ def _false_mahjong_kind(
 
 def _decide(t: Tournament, session: TournamentSession, table_number: int, data: HandData) -> _Verdict:
     """Validate a hand against the table and the engine and work out its payments; writes nothing."""
-    number = _check_number(data.number)
+    number = check_number(data.number)
     players = play.players_at_hand(session, table_number, number)  # substitutes in from their hand on
     winds = play.hand_winds(number)
     payments = {seated.player_id: 0 for seated in players}
@@ -294,6 +298,12 @@ def hand_summary(hand: Hand) -> dict[str, Any]:
     }
 
 
+def hand_answer(hand: Hand) -> dict[str, Any]:
+    """A hand as every API answer gives it: the summary plus who at the table confirmed it and its status
+    (pending, confirmed, disputed). The history keeps the bare summary: confirmations are not score changes."""
+    return {**hand_summary(hand), "status": hand.status, "confirmed_by": hand.confirmed_by}
+
+
 def table_hands(t: Tournament, session_number: int, table_number: int) -> list[Hand]:
     session = play.get_session(t, session_number)
     play.table_players(session, table_number)
@@ -365,10 +375,28 @@ def _apply(hand: Hand, verdict: _Verdict) -> None:
         hand.false_mahjongs.append(FalseMahjong(player_id=player_id, kind=kind, tiles=tiles, amount=amount))
 
 
-def enter_hand(t: Tournament, session_number: int, table_number: int, data: HandData, user: User | None) -> Hand:
-    """Store a new hand with its fans, false mahjongs and payments, and note it in the history."""
+def _staff_took_over(hand: Hand, user: User | None) -> None:
+    """A staff correction: the hand now counts as staff recorded it, every open dispute is settled by it, and
+    the players confirm the corrected hand afresh."""
+    now = utcnow()
+    hand.confirmations.clear()
+    hand.staff_confirmed_at = None
+    hand.entered_by_player_id = None
+    hand.counted = True
+    for dispute in hand.open_disputes:
+        dispute.resolution = DisputeResolution.CORRECTED
+        dispute.resolved_at = now
+        dispute.resolved_by_id = user.id if user else None
+
+
+def enter_hand(t: Tournament, session_number: int, table_number: int, data: HandData, user: User | None,
+               player: Player | None = None) -> Hand:
+    """Store a new hand with its fans, false mahjongs and payments, and note it in the history.
+
+    `player`: entered by a player at the table from their link (`services.confirmations`); the hand then
+    counts once the table (or staff) confirmed it, and the player who entered it has confirmed it."""
     session, _ = _writable_table(t, session_number, table_number)
-    time_calls.check_hand_may_be_entered(t, session, table_number, _check_number(data.number))  # the end rule
+    time_calls.check_hand_may_be_entered(t, session, table_number, check_number(data.number))  # the end rule
     if data.result == HandResult.NOT_SCORED:
         raise ServiceError("Only a time call stores a hand as not scored (stop-immediately rule).", field="result")
     verdict = _decide(t, session, table_number, data)
@@ -381,9 +409,14 @@ def enter_hand(t: Tournament, session_number: int, table_number: int, data: Hand
         hand = Hand(session_id=session.id, table_number=table_number, number=data.number,
                     entered_by_id=user.id if user else None)
         _apply(hand, verdict)
+        if player is not None:
+            hand.entered_by_player_id = player.id
+            hand.counted = False
+            hand.confirmations.append(HandConfirmation(player_id=player.id))
         db.session.add(hand)
         db.session.flush()
-        record_score_change(session.id, table_number, hand.number, "hand entered", user, None, hand_summary(hand))
+        action = "hand entered by a player" if player is not None else "hand entered"
+        record_score_change(session.id, table_number, hand.number, action, user, None, hand_summary(hand))
     return hand
 
 
@@ -410,6 +443,7 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, hand_num
     before = hand_summary(hand)
     with changes():
         _apply(hand, verdict)
+        _staff_took_over(hand, user)
         db.session.flush()
         record_score_change(session.id, table_number, hand_number, "hand corrected", user, before, hand_summary(hand))
     return hand
@@ -618,6 +652,11 @@ def session_problems(t: Tournament, session_number: int) -> list[TableProblem]:
         for row in sheet.rows:
             if row.hand is not None and sum(p.delta for p in row.hand.payments) != 0:
                 problems.append(TableProblem(table_number, f"hand {row.number}'s payments do not sum to zero"))
+            if row.hand is not None and row.hand.open_disputes:
+                problems.append(TableProblem(table_number, f"hand {row.number} is disputed: a referee must "
+                                                           "correct it or rule that it stands"))
+            elif row.hand is not None and not row.hand.counted:
+                problems.append(TableProblem(table_number, f"hand {row.number} awaits the players' confirmation"))
     return problems
 
 

@@ -153,3 +153,25 @@ def succeeded(email: str, device: str | None = None) -> None:
     unit of work: should the request fail after all, they stay counted). Through a trusted device, those of
     the device only: guesses at the account from elsewhere keep slowing the elsewhere down."""
     db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == _key(email, device)))
+
+
+# Players' private links (services.player_links) share the per-address budget: a run guessing link tokens from
+# one address meets the same limit as one guessing passwords, and a venue behind one NAT stays well under it.
+LINK_KEY = "player-link"
+
+
+def link_throttled(address: str) -> Throttled | None:
+    """Guessing links from this address is refused for now (nothing is counted then)."""
+    with db.engine.connect() as conn:
+        wait = _address_wait(conn, address[:64], utcnow())
+    if wait is None:
+        return None
+    log.warning("player link throttled: address %s, retry after %ss", address[:64], wait)
+    return Throttled("from your network address", wait)
+
+
+def link_failed(address: str) -> None:
+    """An unknown or renewed link token was tried: counted at once, in a transaction of its own (the 404 that
+    answers it rolls the request back). The token itself is never written anywhere."""
+    with db.engine.connect() as conn, conn.begin():
+        conn.execute(insert(LoginAttempt).values(email=LINK_KEY, address=address[:64], created_at=utcnow()))

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from tournament.extensions import db
 from tournament.models import (
     EndRule,
+    EntryMode,
     Role,
     Ruleset,
     TieBreak,
@@ -61,6 +62,7 @@ class TournamentData:
     tie_breaks: tuple[str, ...] = DEFAULT_TIE_BREAKS
     penalties_affect_table_points: bool = True
     foul_types: tuple[str, ...] = DEFAULT_FOUL_TYPES
+    entry_mode: str = EntryMode.REFEREE  # who enters the hands: staff, or the players from their links
 
     @classmethod
     def from_tournament(cls, t: Tournament) -> TournamentData:
@@ -81,6 +83,7 @@ class TournamentData:
             tie_breaks=tuple(t.tie_break_list),
             penalties_affect_table_points=t.penalties_affect_table_points,
             foul_types=tuple(t.foul_type_list),
+            entry_mode=t.entry_mode,
         )
 
 
@@ -101,6 +104,8 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["ruleset"] = f"Choose a ruleset: {', '.join(Ruleset)}."
     if data.end_rule not in set(EndRule):
         errors["end_rule"] = f"Choose an end-of-session rule: {', '.join(EndRule)}."
+    if data.entry_mode not in set(EntryMode):
+        errors["entry_mode"] = f"Choose who enters the hands: {', '.join(EntryMode)}."
     for name in ("session_count", "session_minutes", "warning_minutes", "appeal_minutes",
                  "false_mahjong_under_minimum", "false_mahjong_not_winning"):
         low, high = LIMITS[name]

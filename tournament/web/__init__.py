@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from flask import Flask
 
-from tournament.web import converters, errors, helpers, idempotency, input_guard, security, static_files, unit
+from tournament.web import (
+    converters,
+    errors,
+    helpers,
+    idempotency,
+    input_guard,
+    log_privacy,
+    security,
+    static_files,
+    unit,
+)
 
 
 def init_web(app: Flask) -> None:
@@ -18,6 +28,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.exports.routes import bp as exports_bp
     from tournament.web.hands.routes import bp as hands_bp
     from tournament.web.live.routes import bp as live_bp
+    from tournament.web.player_page.routes import bp as player_page_bp
     from tournament.web.players.routes import bp as players_bp
     from tournament.web.public.routes import bp as public_bp
     from tournament.web.seating.routes import bp as seating_bp
@@ -41,9 +52,11 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(clock_bp)
     app.register_blueprint(exports_bp)
     app.register_blueprint(live_bp)
+    app.register_blueprint(player_page_bp)
     errors.init_app(app)
     unit.init_app(app)
     idempotency.init_app(app)  # after the unit of work: answers recorded before its commit
     helpers.init_app(app)
     security.init_app(app)
+    log_privacy.init_app(app)
     static_files.init_app(app)

@@ -7,7 +7,7 @@ from functools import wraps
 from typing import TypeVar
 from urllib.parse import urlsplit
 
-from flask import Flask, abort, flash, redirect
+from flask import Flask, abort, flash, redirect, request
 from flask_login import current_user, login_required
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
@@ -147,3 +147,8 @@ def init_app(app: Flask) -> None:
 
     # Jinja globals, not context: macros imported without context see them too.
     app.jinja_env.globals.update(wind_names=SEAT_WIND_NAMES, PlayerStatus=PlayerStatus, SessionStatus=SessionStatus)
+
+
+def client_address() -> str:
+    """The client's address (behind a reverse proxy, set TRUSTED_PROXIES so that this is not the proxy's)."""
+    return request.remote_addr or "unknown"

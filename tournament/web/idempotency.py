@@ -31,7 +31,7 @@ from sqlalchemy import inspect
 from wtforms import HiddenField
 
 from tournament.models import User
-from tournament.services import idempotency
+from tournament.services import idempotency, player_links
 from tournament.services.errors import ServiceError
 from tournament.web.api import auth as api_auth
 from tournament.web.errors import error_response
@@ -128,13 +128,20 @@ def init_app(app: Flask) -> None:
         if found is None:
             return None
         key, source = found
-        user = _user()
-        if user is None:  # not logged in: the view refuses the request anyway
+        link_token = (request.view_args or {}).get("link_token")
+        # A player's own route: the link is the credential, whatever Authorization header comes along.
+        user = None if link_token is not None else _user()
+        player = player_links.player_for_token(link_token) if link_token else None
+        if user is None and player is None:  # not logged in: the view refuses the request anyway
             return None
         tournament_id = (request.view_args or {}).get("tournament_id")
         try:
-            now = idempotency.rights(user, tournament_id)
-            outcome = idempotency.claim(user.id, key, _fingerprint(source), now)
+            if player is not None:  # a player sending from their private link (an offline queue's retry)
+                outcome = idempotency.claim(None, key, _fingerprint(source), idempotency.PLAYER_RIGHTS,
+                                            player_id=player.id)
+            else:
+                now = idempotency.rights(user, tournament_id)
+                outcome = idempotency.claim(user.id, key, _fingerprint(source), now)
         except ServiceError as exc:
             return error_response(exc.status_code, "Idempotency key", exc.message)
         if isinstance(outcome, idempotency.Replay):

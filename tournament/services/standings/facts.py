@@ -105,7 +105,8 @@ def _table_statements(some_tables: bool) -> tuple[Select, Select, Select, Select
                 .select_from(TournamentSession)
                 .join(Hand, Hand.session_id == TournamentSession.id)
                 .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
-                .where(at(Hand))
+                # A players' entry counts once confirmed (services.confirmations): until then it is not a fact.
+                .where(at(Hand), Hand.counted.is_(True))
                 .group_by(Hand.session_id, Hand.table_number, HandPayment.player_id))
     totals = (select(SessionTable.session_id, SessionTable.table_number, SessionTable.mode,
                      TableTotal.player_id, TableTotal.score)

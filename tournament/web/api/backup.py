@@ -29,7 +29,7 @@ MAX_IMPORT_BYTES = 256 * 1024 * 1024
 MAX_IMPORT_VALUES = 12_000_000
 
 DOCUMENT = {"type": "object", "required": ["format_version"],
-            "properties": {"format_version": {"type": "integer", "enum": [backup_service.FORMAT_VERSION]}},
+            "properties": {"format_version": {"type": "integer", "enum": list(backup_service.READABLE_VERSIONS)}},
             "additionalProperties": True}
 
 

@@ -111,11 +111,13 @@ def _authenticate() -> None:
     authenticate()
 
 
-def api_blueprint(name: str, description: str) -> ApiBlueprint:
-    """A blueprint of the API: token required on every route, JSON errors, no CSRF (no cookies used)."""
+def api_blueprint(name: str, description: str, *, bearer: bool = True) -> ApiBlueprint:
+    """A blueprint of the API: token required on every route, JSON errors, no CSRF (no cookies used).
+    `bearer` False: the players' own routes, where the private link's token in the path is the credential."""
     bp = ApiBlueprint(name, __name__, url_prefix="/api/v1", description=description)
     csrf.exempt(bp)
-    bp.before_request(_authenticate)
+    if bearer:
+        bp.before_request(_authenticate)
     bp.register_error_handler(HTTPException, _http_error)
     bp.register_error_handler(ServiceError, _service_error)
     bp.register_error_handler(BadInput, _bad_input)

@@ -110,7 +110,10 @@ def _curl(base: str, method: str, path: str, body: Any) -> str:
     parts = ["curl"]
     if method != "get":
         parts.append(f"-X {method.upper()}")
-    parts.append('-H "Authorization: Bearer $TOKEN"')
+    if "{link_token}" in path:  # a player's own route: the link's token in the path is the credential
+        path = path.replace("{link_token}", "$LINK_TOKEN")
+    else:
+        parts.append('-H "Authorization: Bearer $TOKEN"')
     if body is not None:
         parts.append("-H 'Content-Type: application/json'")
         parts.append(f"-H \"Idempotency-Key: $(uuidgen)\" -d '{json.dumps(body, ensure_ascii=False)}'")
@@ -149,7 +152,8 @@ def operations(spec: dict[str, Any], base: str) -> list[dict[str, Any]]:
                 "id": f"{method}-{path}".replace("/", "-").replace("{", "").replace("}", ""),
                 "method": method.upper(), "path": path, "group": tags.get(op.get("tags", [""])[0], ""),
                 "summary": op.get("summary", ""), "description": op.get("description", ""),
-                "public": {} in op.get("security", ()),
+                # [{}]: a token is optional (the published clock); []: none is taken (a player's own routes).
+                "public": {} in op.get("security", ()) or op.get("security") == [],
                 "parameters": [{"name": p["name"], "in": p["in"], "required": p.get("required", False),
                                 "type": _type_of(spec, p.get("schema", {})), "rules": _rules(p.get("schema", {})),
                                 "description": p.get("description", "")} for p in parameters],

@@ -31,7 +31,7 @@ HAND = {"id": 1, **NEW_HAND, "self_drawn": False, "last_tile": False, "wall_last
                  {"name": "Mixed Double Chow", "points": 1, "count": 1}, {"name": "Single Wait", "points": 1,
                  "count": 1}, {"name": "Flower Tiles", "points": 1, "count": 2}],
         "fan_points": 22, "total": 24, "payments": {"1": 48, "2": -32, "3": -8, "4": -8}, "false_mahjongs": [],
-        "version": 1}
+        "version": 1, "status": "pending", "confirmed_by": []}
 
 TABLE = "/tournaments/<int:tournament_id>/sessions/<int:number>/tables/<int:table>"
 
@@ -72,7 +72,7 @@ def start(_: dict, t: Tournament, number: int):
 @bp.response(200, HandListSchema)
 def list_hands(t: Tournament, number: int, table: int):
     """The hands entered at a table, in hand order."""
-    return {"hands": [scoring.hand_summary(h) for h in scoring.table_hands(t, number, table)]}
+    return {"hands": [scoring.hand_answer(h) for h in scoring.table_hands(t, number, table)]}
 
 
 @bp.route(f"{TABLE}/hands", methods=["POST"])
@@ -84,7 +84,7 @@ def enter_hand(body: dict, t: Tournament, number: int, table: int):
     stored) or a draw, with any false mahjongs. Seat and prevalent winds come from the hand number and the
     draw. A hand number already entered at the table is a 409."""
     hand = scoring.enter_hand(t, number, table, hand_data(body, body["number"]), current_user())
-    return scoring.hand_summary(hand)
+    return scoring.hand_answer(hand)
 
 
 @bp.route(f"{TABLE}/hands/<int:hand_number>", methods=["PUT"])
@@ -97,7 +97,7 @@ def correct_hand(body: dict, t: Tournament, number: int, table: int, hand_number
     data = hand_data(body, body.get("number", hand_number))
     hand = scoring.correct_hand(t, number, table, hand_number, data, current_user(),
                                 expected_version=body.get("version"))
-    return scoring.hand_summary(hand)
+    return scoring.hand_answer(hand)
 
 
 @bp.route(f"{TABLE}/hands/<int:hand_number>", methods=["DELETE"])

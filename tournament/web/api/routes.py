@@ -17,6 +17,7 @@ from tournament.web.api import (
     exports,
     hands,
     penalties,
+    player_entry,
     players,
     sessions,
     standings,
@@ -27,7 +28,7 @@ from tournament.web.api.common import JsonApi
 from tournament.web.api.openapi import ApiConventionsPlugin
 
 AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp,
-         backup.bp, substitutions.bp, appeals.bp)
+         backup.bp, substitutions.bp, appeals.bp, player_entry.bp, player_entry.own)
 
 OPENAPI_CONFIG = {
     "API_TITLE": "MCR Tournament API",

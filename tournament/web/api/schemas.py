@@ -14,7 +14,7 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 from tournament.constants import MAX_ID, MAX_SEED
 from tournament.mcr.wincontext import MAX_FLOWERS
 from tournament.models import HANDS_PER_SESSION
-from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, RULESET_LABELS, TIE_BREAKS
+from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS
 from tournament.services.penalties import MAX_PENALTY
 from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
 from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
@@ -106,6 +106,10 @@ class TournamentInSchema(BodySchema):
     foul_types = fields.List(fields.String(validate=validate.Length(min=1, max=60)), metadata=documented(
         minItems=1, maxItems=30, uniqueItems=True,
         description="The fouls a referee chooses from (each once, letter case apart); default: the MERS list."))
+    entry_mode = fields.String(validate=validate.OneOf(list(ENTRY_MODES)), metadata={
+        "description": "Who enters the hands: `referee` (the default: staff enter, players may confirm from their "
+                       "links) or `players` (a player at the table enters a hand, the other three confirm; it "
+                       "counts in the standings once all four, or a referee, confirmed it)."})
     penalties_affect_table_points = StrictBoolean(metadata={
         "description": "Whether penalties count in the session score that decides table points (default true, "
                        "the Green Book); false: table points from the scores before penalties (the score still "
@@ -129,6 +133,7 @@ class TournamentSchema(Schema):
     table_points = fields.List(fields.Integer())
     tie_breaks = fields.List(fields.String())
     draw_separation = fields.String()
+    entry_mode = fields.String()
     penalties_affect_table_points = fields.Boolean()
     foul_types = fields.List(fields.String())
     version = fields.Integer()
@@ -291,9 +296,50 @@ class HandSchema(Schema):
                            metadata={"description": "Score change per player id, false mahjongs included."})
     false_mahjongs = fields.List(fields.Nested(FalseMahjongSchema))
     version = fields.Integer()
+    status = fields.String(metadata=documented(enum=["pending", "confirmed", "disputed"], description=(
+        "`confirmed`: all four players at the hand confirmed it (or a referee ruled it stands); `disputed`: a "
+        "player's dispute is open; else `pending`. A staff correction starts confirmation afresh.")))
+    confirmed_by = fields.List(fields.Integer(), metadata={"description": "Ids of the players who confirmed it."})
 
 
 class HandListSchema(Schema):
+    hands = fields.List(fields.Nested(HandSchema))
+
+
+# ----------------------------------------------------------------------------- players at the table
+
+
+class PlayerLinkSchema(Schema):
+    token = fields.String(metadata={"description": "The player's private token (256 bits, URL-safe)."})
+    url = fields.String(metadata={"description": "The player's page: opens with no login."})
+
+
+class DisputeSchema(Schema):
+    id = fields.Integer()
+    table = fields.Integer()
+    hand = fields.Integer()
+    player_id = fields.Integer()
+    reason = fields.String()
+    opened_at = fields.String()
+    hand_status = fields.String()
+
+
+class DisputeListSchema(Schema):
+    disputes = fields.List(fields.Nested(DisputeSchema))
+
+
+class DisputeInSchema(BodySchema):
+    reason = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(pattern=NOT_BLANK))
+
+
+class PlayerViewSchema(Schema):
+    player = fields.Dict(metadata={"description": "The link's player (as the players list gives one)."})
+    tournament = fields.Dict(metadata={"description": "id, name, entry_mode, ruleset."})
+    session = fields.Integer(allow_none=True, metadata={
+        "description": "The session in play, else the next published, else the last published; null before any."})
+    table = fields.Integer(allow_none=True, metadata={"description": "The player's table in that session."})
+    seat_wind = fields.String(allow_none=True, metadata={
+        "description": "The player's seat wind for the next hand of their table (E, S, W, N)."})
     hands = fields.List(fields.Nested(HandSchema))
 
 

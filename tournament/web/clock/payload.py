@@ -40,7 +40,8 @@ def board_json(clock: ClockState, rows: list[BoardRow]) -> dict[str, Any]:
              "current_hand": row.current_hand, "extra_seconds": row.clock.extra_seconds,
              "remaining_seconds": row.clock.remaining_seconds, "over_time": row.over_time,
              "time_called": row.clock.time_called, "hand_in_progress": row.clock.hand_in_progress,
-             "needs_referee": row.needs_referee, "reason": row.reason}
+             "needs_referee": row.needs_referee, "reason": row.reason, "disputed": row.disputed,
+             "unconfirmed": row.unconfirmed}
             for row in rows
         ],
     }

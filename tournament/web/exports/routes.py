@@ -77,7 +77,18 @@ def score_sheets(tournament_id: int, number: int):
 @bp.route("/schedule-cards.pdf")
 @login_required
 def schedule_cards(tournament_id: int):
-    return send(export_service.schedule_cards_pdf(refereed_tournament(tournament_id)))
+    # Each card carries its player's private link as a QR code (issue 23).
+    return send(export_service.schedule_cards_pdf(refereed_tournament(tournament_id), _link_url))
+
+
+def _link_url(token: str) -> str:
+    return url_for("player_page.page", link_token=token, _external=True)
+
+
+@bp.route("/player-links.pdf")
+@login_required
+def player_links(tournament_id: int):
+    return send(export_service.player_links_pdf(refereed_tournament(tournament_id), _link_url))
 
 
 @bp.route("/penalties.pdf")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import NamedTuple
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -37,6 +38,7 @@ from tournament.services import (
     ConflictError,
     NotFound,
     ServiceError,
+    confirmations,
     ema,
     penalties,
     play,
@@ -48,6 +50,7 @@ from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
 from tournament.web.hands.forms import (
     FALSE_MAHJONG_FLAGS,
+    SELF_DRAWN,
     CancelPenaltyForm,
     ConvertForm,
     DeleteHandForm,
@@ -211,6 +214,21 @@ def _winds_map(players: list[play.SeatedPlayer]) -> str:
     return json.dumps(out, separators=(",", ":"))
 
 
+class Seat(NamedTuple):
+    """One seat button of the hand form: the player and their seat wind in that hand."""
+
+    player_id: int
+    name: str
+    wind: str
+
+
+def _seats(players: list[play.SeatedPlayer], hand_number) -> list[Seat]:
+    """The table's seats in drawn order with their seat winds in that hand (hand 1's before a number is known)."""
+    number = hand_number if isinstance(hand_number, int) and 1 <= hand_number <= HANDS_PER_SESSION else 1
+    winds = play.hand_winds(number).seat_winds
+    return [Seat(sp.player_id, sp.player.full_name, winds[sp.start_wind]) for sp in players]
+
+
 def _place_errors(form: HandForm, exc: ServiceError, rows: list[int]) -> None:
     """Service fields like "false_mahjongs.1.hand" name the n-th claim; put them on that player's row."""
     for name, message in list(exc.errors.items()):
@@ -241,7 +259,8 @@ def _render_hand_form(t, s, table, players, form, *, editing=None, refusal=None,
     closed = _closed(s)
     return render_template(
         "hands/hand_form.html", tournament=t, session=s, table=table, players=players, form=form,
-        labels=_labels(players), winds_map=_winds_map(players), editing=editing, refusal=refusal,
+        labels=_labels(players), winds_map=_winds_map(players), seats=_seats(players, form.number.data),
+        self_drawn_value=SELF_DRAWN, editing=editing, refusal=refusal,
         delete_form=DeleteHandForm(version=editing.version) if editing else None, closed=closed,
         notice=notice, notice_hand=notice_hand, open_hands=open_hands,
     ), 409 if closed and status < 400 else status
@@ -271,7 +290,7 @@ def _offer_false_mahjong(form: HandForm, players: list[play.SeatedPlayer]) -> bo
         if entry.player_id.data == winner and winner:
             entry.kind.data = "engine"
             entry.hand.data = form.hand.data
-            entry.self_drawn.data = not form.discarder_id.data  # the claim keeps the win's context
+            entry.self_drawn.data = form.is_self_drawn()  # the claim keeps the win's context
             entry.last_tile.data, entry.wall_last.data, entry.kong.data = (
                 form.last_tile.data, form.wall_last.data, form.kong.data)
             form.winner_id.data = ""
@@ -336,6 +355,17 @@ def new_hand(tournament_id: int, number: int, table: int):
         flash(f"Hand {data.number} saved.", "info")
         return redirect(_table_url(t, number, table) + f"#hand-{data.number}")
     return _render_hand_form(t, s, table, players, form, status=422 if request.method == "POST" else 200)
+
+
+@bp.route("/<int:number>/tables/<int:table>/hands/<int:hand_number>/stands", methods=["POST"])
+@login_required
+def rule_stands(tournament_id: int, number: int, table: int, hand_number: int):
+    """A referee settles a players' dispute (or confirms a players' entry for the table): the hand stands."""
+    t = refereed_tournament(tournament_id)
+    return form_post(_table_url(t, number, table) + f"#hand-{hand_number}",
+                     lambda: confirmations.rule_stands(t, number, table, hand_number, current_user),
+                     f"Hand {hand_number} stands as entered: it counts, and its disputes are closed.",
+                     form=ConvertForm(), invalid="The form expired: try again.")
 
 
 @bp.route("/<int:number>/tables/<int:table>/hands/<int:hand_number>/edit", methods=["GET", "POST"])

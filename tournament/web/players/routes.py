@@ -33,7 +33,7 @@ from flask import (
 from flask_login import current_user, login_required
 
 from tournament.models import Player, Tournament
-from tournament.services import ConflictError, ServiceError
+from tournament.services import ConflictError, ServiceError, player_links
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.services import tournaments as tournament_service
@@ -98,7 +98,14 @@ def _form_page(t: Tournament, form: PlayerForm | EditPlayerForm, player: Player 
         player=player,
         country_names=registration_service.country_names(),
         team_names=list(registration_service.team_members(t)),
+        link_url=_link_url(t, player) if player is not None else None,
     ), status
+
+
+def _link_url(t: Tournament, player: Player) -> str:
+    """The player's private page (issue 23): made on first view of their edit page."""
+    token = player_links.token_of(player_links.link_of(t, player.id))
+    return url_for("player_page.page", link_token=token, _external=True)
 
 
 # --- Organiser pages --------------------------------------------------------------------------
@@ -161,6 +168,18 @@ def edit(tournament_id: int, player_id: int):
     elif not form.is_submitted():
         form.fill_from(PlayerData.from_player(player), player.version)
     return _form_page(t, form, player, 400 if form.is_submitted() else 200)
+
+
+@bp.route("/players/<int:player_id>/renew-link", methods=["POST"])
+@organiser_required
+def renew_link(tournament_id: int, player_id: int):
+    t = managed_tournament(tournament_id)
+    player = registration_service.get_player(t, player_id)
+    return form_post(url_for("players.edit", tournament_id=t.id, player_id=player.id) + "#private-link",
+                     lambda: player_links.renew(t, player.id),
+                     f"{player.full_name} has a new private link: the old one no longer opens their page. Print "
+                     "their schedule card again.", form=StatusForm(), category="success",
+                     invalid="The form expired: try again.")
 
 
 @bp.route("/players/<int:player_id>/<action>", methods=["POST"])

@@ -10,7 +10,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from tournament.models import END_RULES, RULESET_LABELS, TIE_BREAKS, EndRule, Role
+from tournament.models import END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS, EndRule, EntryMode, Role
 from tournament.models.tournaments import (
     DEFAULT_FOUL_TYPES,
     DEFAULT_RULESET,
@@ -48,6 +48,7 @@ class TournamentForm(FlaskForm):
     session_count = _range("session_count", "Sessions", default=7)
     session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
     end_rule = SelectField("When time is called", choices=choices(END_RULES), default=EndRule.FINISH_HAND)
+    entry_mode = SelectField("Who enters the hands", choices=choices(ENTRY_MODES), default=EntryMode.REFEREE)
     # Optional: a form posted without it (an older page, a script) keeps the usual 15 minutes.
     warning_minutes = IntegerField(
         "Clock warning (minutes before the end)", default=15,
@@ -110,6 +111,7 @@ class TournamentForm(FlaskForm):
             penalties_affect_table_points=self.penalties_affect_table_points.data != "0",
             foul_types=tuple(line.strip() for line in (self.foul_types.data or "").splitlines() if line.strip())
             or DEFAULT_FOUL_TYPES,
+            entry_mode=self.entry_mode.data or EntryMode.REFEREE,
         )
 
 
@@ -119,7 +121,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         for name in (
             "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
             "end_rule", "warning_minutes", "appeal_minutes", "false_mahjong_under_minimum",
-            "false_mahjong_not_winning",
+            "false_mahjong_not_winning", "entry_mode",
         ):
             getattr(self, name).data = getattr(data, name)
         for field, value in zip(

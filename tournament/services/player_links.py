@@ -1,0 +1,104 @@
+"""Players' private links: no account and no password; whoever holds the link is that player on their own
+page (their table, the hands to confirm or dispute, their schedule and standing).
+
+A token is an HMAC-SHA256 of the link's random nonce under the app's secret key, 256 bits written in URL-safe
+base64: unguessable, printable again whenever the desk needs it (the schedule card's QR code, the links
+sheet), and not in the database, which keeps only the nonce and the token's SHA-256 to look it up by. A
+lookup compares the token found in constant time. Renewing draws a new nonce, so the old link answers 404.
+Changing the secret key renews every link at once (the printed cards must then be printed again).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+
+from flask import current_app
+from sqlalchemy import select
+
+from tournament.constants import is_id
+from tournament.extensions import db
+from tournament.models import Player, PlayerLink, Tournament
+from tournament.models._common import utcnow
+from tournament.services.db import changes
+from tournament.services.errors import NotFound
+
+TOKEN_CHARACTERS = 43  # 256 bits in URL-safe base64, no padding
+USE_RESOLUTION = timedelta(minutes=1)  # last use recorded at most once a minute: a page's polls are not writes
+
+
+def token_of(link: PlayerLink) -> str:
+    key = current_app.config["SECRET_KEY"]
+    key = key.encode() if isinstance(key, str) else key
+    digest = hmac.new(key, b"player-link\0" + link.nonce.encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _player(t: Tournament, player_id: int) -> Player:
+    player = db.session.get(Player, player_id) if is_id(player_id) else None
+    if player is None or player.tournament_id != t.id:
+        raise NotFound(f"Player {player_id} is not registered in this tournament.")
+    return player
+
+
+def _set_nonce(link: PlayerLink) -> None:
+    link.nonce = secrets.token_urlsafe(24)
+    link.token_hash = _digest(token_of(link))
+    link.created_at = utcnow()
+    link.last_used_at = None
+
+
+def link_of(t: Tournament, player_id: int) -> PlayerLink:
+    """The player's link, made on first request (every player has one from then on)."""
+    player = _player(t, player_id)
+    link = db.session.scalar(select(PlayerLink).where(PlayerLink.player_id == player.id))
+    if link is None:
+        with changes():
+            link = PlayerLink(player_id=player.id)
+            _set_nonce(link)
+            db.session.add(link)
+    return link
+
+
+def renew(t: Tournament, player_id: int) -> PlayerLink:
+    """A new token for the player: the old link stops working at once."""
+    link = link_of(t, player_id)
+    with changes():
+        _set_nonce(link)
+    return link
+
+
+def links_of(t: Tournament, players: list[Player]) -> dict[int, PlayerLink]:
+    """Every listed player's link (made where missing), for the links sheet and the schedule cards."""
+    found = {link.player_id: link for link in db.session.scalars(
+        select(PlayerLink).where(PlayerLink.player_id.in_([p.id for p in players])))}
+    missing = [p for p in players if p.id not in found]
+    if missing:
+        with changes():
+            for player in missing:
+                link = PlayerLink(player_id=player.id)
+                _set_nonce(link)
+                db.session.add(link)
+                found[player.id] = link
+    return found
+
+
+def player_for_token(token: str) -> Player | None:
+    """The player a link token opens, or None for an unknown, renewed or malformed one."""
+    if not isinstance(token, str) or len(token) != TOKEN_CHARACTERS:
+        return None
+    link = db.session.scalar(select(PlayerLink).where(PlayerLink.token_hash == _digest(token)))
+    if link is None or not hmac.compare_digest(token_of(link), token):
+        return None
+    now = utcnow()
+    if link.last_used_at is None or now - link.last_used_at >= USE_RESOLUTION:
+        with changes():
+            link.last_used_at = now
+    return link.player

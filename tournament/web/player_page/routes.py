@@ -1,0 +1,155 @@
+"""A player's own page, opened by their private link (no account): their table now, their seat wind, the table's
+hands to confirm or dispute, the entry form when the players enter the hands, their schedule and standing.
+
+Routes (the token is the credential; an unknown or renewed one is a 404 counted like a failed login):
+    GET       /p/<token>                                      the page
+    GET POST  /p/<token>/hands/new                            enter a hand (the `players` entry mode)
+    POST      /p/<token>/tables/<t>/hands/<n>/confirm         confirm a hand of the player's table
+    POST      /p/<token>/tables/<t>/hands/<n>/dispute         dispute it, with a reason
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+
+from tournament.models import EntryMode, Player
+from tournament.rotation import HANDS_PER_SESSION
+from tournament.services import confirmations, draws, player_links, throttle
+from tournament.services import standings as standings_service
+from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.scoring import HandRefused
+from tournament.services.visibility import standings_visible_to
+from tournament.web.hands.forms import HandForm
+from tournament.web.hands.routes import (
+    SELF_DRAWN,
+    _labels,
+    _offer_false_mahjong,
+    _place_errors,
+    _seats,
+    _winds_map,
+)
+from tournament.web.helpers import client_address, form_post
+from tournament.web.player_page.forms import ConfirmForm, DisputeForm
+
+bp = Blueprint("player_page", __name__, url_prefix="/p/<link_token>")
+
+
+def by_link(view: Callable) -> Callable:
+    @wraps(view)
+    def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
+        address = client_address()
+        if throttle.link_throttled(address) is not None:
+            abort(429)
+        player = player_links.player_for_token(link_token)
+        if player is None:
+            throttle.link_failed(address)
+            abort(404)
+        return view(*args, player=player, token=link_token, **kwargs)
+
+    return wrapped
+
+
+def _private(response):
+    # The page is the player's alone: never kept by a shared cache, never named in another site's Referer.
+    response = make_response(response)
+    response.headers["Cache-Control"] = "private, no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def _standing(player: Player):
+    t = player.tournament
+    if not standings_visible_to(None, t):
+        return None
+    return next((row for row in standings_service.standings(t).rows if row.player_id == player.id), None)
+
+
+@bp.route("", methods=["GET"])
+@by_link
+def page(player: Player, token: str):
+    t = player.tournament
+    view = confirmations.player_view(t, player)
+    in_play = view.where.in_play and view.where.table_number is not None
+    return _private(render_template(
+        "player_page/page.html", tournament=t, player=player, view=view, token=token, labels=view.names,
+        in_play=in_play, can_enter=in_play and t.entry_mode == EntryMode.PLAYERS and view.next_hand is not None,
+        seats=_seats(view.seats, view.next_hand or HANDS_PER_SESSION) if view.seats else [],
+        schedule=draws.player_schedule(t, player.id), standing=_standing(player),
+        confirm_form=ConfirmForm()))
+
+
+def _page_url(token: str, anchor: str = "") -> str:
+    return url_for("player_page.page", link_token=token) + (f"#{anchor}" if anchor else "")
+
+
+@bp.route("/tables/<int:table>/hands/<int:hand_number>/confirm", methods=["POST"])
+@by_link
+def confirm(player: Player, token: str, table: int, hand_number: int):
+    return form_post(_page_url(token, f"hand-{hand_number}"),
+                     lambda: confirmations.confirm(player.tournament, player, table, hand_number),
+                     lambda hand: f"You confirmed hand {hand.number}." + (
+                         " All four have: it counts." if hand.status == "confirmed" else ""),
+                     form=ConfirmForm(), invalid="The form expired: confirm again.")
+
+
+@bp.route("/tables/<int:table>/hands/<int:hand_number>/dispute", methods=["POST"])
+@by_link
+def dispute(player: Player, token: str, table: int, hand_number: int):
+    form = DisputeForm()
+    return form_post(_page_url(token, f"hand-{hand_number}"),
+                     lambda: confirmations.dispute(player.tournament, player, table, hand_number, form.reason.data),
+                     f"Hand {hand_number} is disputed: a referee will come to your table.",
+                     form=form, invalid="Say what is wrong with the hand (at most 500 characters).")
+
+
+def _render_form(player: Player, token: str, view: confirmations.PlayerView, form: HandForm, *, refusal=None,
+                 status: int = 200):
+    players = view.seats
+    return _private((render_template(
+        "player_page/hand_form.html", tournament=player.tournament, player=player, token=token, view=view,
+        form=form, labels=_labels(players), winds_map=_winds_map(players), seats=_seats(players, form.number.data),
+        self_drawn_value=SELF_DRAWN, refusal=refusal), status))
+
+
+@bp.route("/hands/new", methods=["GET", "POST"])
+@by_link
+def new_hand(player: Player, token: str):
+    t = player.tournament
+    view = confirmations.player_view(t, player)
+    if t.entry_mode != EntryMode.PLAYERS:
+        flash("In this tournament the referees enter the hands: confirm them or dispute them here.", "info")
+        return redirect(_page_url(token))
+    if not view.where.in_play or view.where.table_number is None or view.next_hand is None:
+        flash("There is no hand to enter at your table now.", "info")
+        return redirect(_page_url(token))
+    form = HandForm()
+    form.set_players(view.seats, _labels(view.seats))
+    if request.method == "GET":
+        form.number.data = view.next_hand
+        return _render_form(player, token, view, form)
+    if request.form.get("convert") and form.validate_on_submit():  # the verdict's "record as a false mahjong"
+        _offer_false_mahjong(form, view.seats)
+        return _render_form(player, token, view, form)
+    if form.validate_on_submit():
+        rows = [index for index, _ in form.false_mahjong_rows()]
+        data = form.to_data()
+        try:
+            hand = confirmations.enter_hand(t, player, data)
+        except HandRefused as exc:
+            _place_errors(form, exc, rows)
+            return _render_form(player, token, view, form, refusal=exc.check, status=422)
+        except ConflictError as exc:
+            flash(exc.message, "error")
+            return _render_form(player, token, view, form, status=409)
+        except ServiceError as exc:
+            _place_errors(form, exc, rows)
+            return _render_form(player, token, view, form, status=exc.status_code if exc.status_code != 400 else 422)
+        flash(f"Hand {hand.number} saved: the other three players confirm it on their phones.", "success")
+        return redirect(_page_url(token, f"hand-{hand.number}"))
+    return _render_form(player, token, view, form, status=422)
+
