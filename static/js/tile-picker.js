@@ -11,36 +11,85 @@
 // Notation (see the rules' hand-notation.md): declared sets first, "[123m]" melded chow, "[555p]" pung,
 // "[5555p]" kong, "{5555p}" concealed kong; then the concealed tiles, the last one is the winning tile.
 // A declared kong counts 3 toward the 14 tiles (its fourth tile is the replacement draw).
+//
+// Words: English here; a page in another language gives them all as JSON in the field's
+// data-tile-picker-texts (tournament/web/checker/picker.py), "{name}" marking a value filled in.
 (function () {
   "use strict";
 
-  var SUITS = { m: "characters", p: "dots", s: "bamboo" };
-  var HONOURS = { E: "East wind", S: "South wind", W: "West wind", N: "North wind",
-    C: "Red dragon", F: "Green dragon", P: "White dragon" };
-  var SHORT = { E: "East", S: "South", W: "West", N: "North", C: "Red", F: "Green", P: "White" };
+  var ENGLISH = {
+    suits: { m: "characters", p: "dots", s: "bamboo" },
+    honours: { E: "East wind", S: "South wind", W: "West wind", N: "North wind",
+      C: "Red dragon", F: "Green dragon", P: "White dragon" },
+    "short": { E: "East", S: "South", W: "West", N: "North", C: "Red", F: "Green", P: "White" },
+    tile: "{ranks} {suit}",
+    chow: "Chow [ ]", chow_aria: "Melded chow: then pick its lowest tile",
+    pung: "Pung [ ]", pung_aria: "Melded pung: then pick its tile",
+    kong: "Kong [ ]", kong_aria: "Melded kong: then pick its tile",
+    concealed: "Concealed kong { }", concealed_aria: "Concealed kong: then pick its tile",
+    run: "Run", run_aria: "Run mode: each tile adds a run of three in the hand, from that tile up",
+    three: "Three", three_aria: "Three mode: each tile adds three of it in the hand",
+    pair: "Pair", pair_aria: "Pair mode: each tile adds two of it in the hand",
+    pick_chow: "Pick the lowest tile of the chow.",
+    pick_pung: "Pick the tile of the pung.",
+    pick_kong: "Pick the tile of the kong.",
+    pick_concealed: "Pick the tile of the concealed kong.",
+    pick_run: "Runs in the hand: pick the lowest tile of each; Run again for single tiles.",
+    pick_three: "Threes in the hand: pick each tile; Three again for single tiles.",
+    pick_pair: "Pairs in the hand: pick each tile; Pair again for single tiles.",
+    picker: "Tile picker",
+    tools: "Picker tools",
+    back: "Back", back_long: "remove the last tile or set",
+    clear: "Clear", clear_long: "clear the hand",
+    honour_grid: "Winds and dragons",
+    unreadable: "The picker cannot read the text: correct it, or press Clear.",
+    only_four: "There are only four {tile} tiles.",
+    hand_full: "The hand already has {n} tiles.",
+    chow_numbers: "A chow is three numbers in a row of one suit: pick a number tile.",
+    run_numbers: "A run is three numbers in a row of one suit: pick a number tile.",
+    max_sets: "At most four declared sets.",
+    no_room_set: "No room for another set in a {n}-tile hand.",
+    no_room_tiles: "No room for {count} more tiles in a {n}-tile hand.",
+    count_unknown: "tile count unknown",
+    count: "{n} of {total} tiles",
+    cannot_read: "The picker cannot read this text.",
+    unreadable_words: "unreadable text",
+    empty: "Click tiles below, or type.",
+    no_tiles: "no tiles yet",
+    concealed_set: "concealed", melded_set: "melded",
+    concealed_words: "concealed {tiles}", melded_words: "melded {tiles}",
+    winning_words: "winning tile {tile}",
+    hand_words: "Hand: {words}"
+  };
   var Z = "ESWNCFP";
   var HAND_TILES = 14;
   var MAX_SETS = 4;
   // Declared sets: one set, then back to single tiles.
-  var MODES = {
-    chow: { label: "Chow [ ]", aria: "Melded chow: then pick its lowest tile", size: 3 },
-    pung: { label: "Pung [ ]", aria: "Melded pung: then pick its tile", size: 3 },
-    kong: { label: "Kong [ ]", aria: "Melded kong: then pick its tile", size: 4 },
-    concealed: { label: "Concealed kong { }", aria: "Concealed kong: then pick its tile", size: 4 }
-  };
+  var MODES = { chow: { size: 3 }, pung: { size: 3 }, kong: { size: 4 }, concealed: { size: 4 } };
   // Groups in the concealed hand: the mode stays on, so a hand of four runs and a pair is seven taps
   // ("Run", four lowest tiles, "Pair", the pair's tile; the last tile added is the winning tile).
-  var GROUPS = {
-    run: { label: "Run", aria: "each tile adds a run of three in the hand, from that tile up", size: 3 },
-    three: { label: "Three", aria: "each tile adds three of it in the hand", size: 3 },
-    pair: { label: "Pair", aria: "each tile adds two of it in the hand", size: 2 }
-  };
+  var GROUPS = { run: { size: 3 }, three: { size: 3 }, pair: { size: 2 } };
   var ALL_MODES = Object.assign({}, MODES, GROUPS);
+  var T = ENGLISH;  // the words of the picker being drawn (one language per page)
+
+  // T[key] with its {name} marks filled in from values.
+  function word(key, values) {
+    return String(T[key]).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
+  }
+
+  function wordsOf(input) {
+    var words = Object.assign({}, ENGLISH);
+    try { Object.assign(words, JSON.parse(input.dataset.tilePickerTexts || "{}")); } catch (e) { /* English */ }
+    return words;
+  }
 
   function isHonour(code) { return code.length === 1; }
 
   function tileLabel(code) {
-    return isHonour(code) ? HONOURS[code] : code.charAt(0) + " " + SUITS[code.charAt(1)];
+    if (isHonour(code)) return T.honours[code];
+    return word("tile", { ranks: code.charAt(0), suit: T.suits[code.charAt(1)] });
   }
 
   function tileElement(tag, code) {
@@ -51,7 +100,7 @@
     rank.textContent = isHonour(code) ? code : code.charAt(0);
     var suit = document.createElement("span");
     suit.className = "tile-suit";
-    suit.textContent = isHonour(code) ? SHORT[code] : code.charAt(1);
+    suit.textContent = isHonour(code) ? T["short"][code] : code.charAt(1);
     rank.setAttribute("aria-hidden", "true");
     suit.setAttribute("aria-hidden", "true");
     el.appendChild(rank);
@@ -162,11 +211,12 @@
   }
 
   function enhance(input) {
+    T = wordsOf(input);
     var mode = "";
     var box = document.createElement("div");
     box.className = "tile-picker";
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", "Tile picker");
+    box.setAttribute("aria-label", T.picker);
 
     var row = document.createElement("div");
     row.className = "picker-hand-row";
@@ -186,19 +236,18 @@
     var tools = document.createElement("div");
     tools.className = "picker-tools";
     tools.setAttribute("role", "toolbar");
-    tools.setAttribute("aria-label", "Picker tools");
+    tools.setAttribute("aria-label", T.tools);
     var modeButtons = {};
     Object.keys(GROUPS).concat(Object.keys(MODES)).forEach(function (name) {
-      var b = button(ALL_MODES[name].label, GROUPS[name] ? GROUPS[name].label + " mode: " + GROUPS[name].aria
-        : MODES[name].aria, GROUPS[name] ? "picker-group" : "");
+      var b = button(T[name], T[name + "_aria"], GROUPS[name] ? "picker-group" : "");
       b.setAttribute("aria-pressed", "false");
       b.dataset.pickerMode = name;
       b.addEventListener("click", function () { setMode(mode === name ? "" : name); });
       modeButtons[name] = b;
       tools.appendChild(b);
     });
-    var back = button("Back", "remove the last tile or set", "picker-danger", "⌫");
-    var clear = button("Clear", "clear the hand", "picker-danger");
+    var back = button(T.back, T.back_long, "picker-danger", "⌫");
+    var clear = button(T.clear, T.clear_long, "picker-danger");
     tools.appendChild(back);
     tools.appendChild(clear);
     roving(Array.prototype.slice.call(tools.querySelectorAll("button")), function (items, index, key) {
@@ -218,7 +267,7 @@
       var grid = document.createElement("div");
       grid.className = "picker-grid";
       grid.setAttribute("role", "group");
-      grid.setAttribute("aria-label", suit === "honours" ? "Winds and dragons" : SUITS[suit]);
+      grid.setAttribute("aria-label", suit === "honours" ? T.honour_grid : T.suits[suit]);
       var codes = suit === "honours" ? ["E", "S", "W", "N", "", "C", "F", "P"]
         : [1, 2, 3, 4, 5, 6, 7, 8, 9].map(function (d) { return d + suit; });
       codes.forEach(function (code, column) {
@@ -283,11 +332,7 @@
       Object.keys(modeButtons).forEach(function (n) {
         modeButtons[n].setAttribute("aria-pressed", n === mode ? "true" : "false");
       });
-      if (mode === "chow") say("Pick the lowest tile of the chow.", true);
-      else if (mode === "run") say("Runs in the hand: pick the lowest tile of each; Run again for single tiles.", true);
-      else if (GROUPS[mode]) say(GROUPS[mode].label + "s in the hand: pick each tile; " + GROUPS[mode].label +
-        " again for single tiles.", true);
-      else if (mode) say("Pick the tile of the " + (mode === "concealed" ? "concealed kong" : mode) + ".", true);
+      if (mode) say(word("pick_" + mode), true);
       else say("");
       render();
     }
@@ -299,10 +344,10 @@
 
     function pick(code) {
       var hand = parse(input.value);
-      if (hand.error) { say("The picker cannot read the text: correct it, or press Clear."); return; }
+      if (hand.error) { say(word("unreadable")); return; }
       if (!mode) {
-        if (copies(hand, code) >= 4) { say("There are only four " + tileLabel(code) + " tiles."); return; }
-        if (tileCount(hand) >= HAND_TILES) { say("The hand already has " + HAND_TILES + " tiles."); return; }
+        if (copies(hand, code) >= 4) { say(word("only_four", { tile: tileLabel(code) })); return; }
+        if (tileCount(hand) >= HAND_TILES) { say(word("hand_full", { n: HAND_TILES })); return; }
         hand.tiles.push(code);
         say("");
         store(hand);
@@ -311,18 +356,18 @@
       if (GROUPS[mode]) { addGroup(hand, code); return; }
       var tiles;
       if (mode === "chow") {
-        if (isHonour(code)) { say("A chow is three numbers in a row of one suit: pick a number tile."); return; }
+        if (isHonour(code)) { say(word("chow_numbers")); return; }
         var low = Math.min(+code.charAt(0), 7);
         tiles = [low, low + 1, low + 2].map(function (d) { return d + code.charAt(1); });
       } else {
         tiles = [];
         for (var i = 0; i < MODES[mode].size; i++) tiles.push(code);
       }
-      if (hand.sets.length >= MAX_SETS) { say("At most four declared sets."); return; }
-      if (tileCount(hand) + 3 > HAND_TILES) { say("No room for another set in a " + HAND_TILES + "-tile hand."); return; }
+      if (hand.sets.length >= MAX_SETS) { say(word("max_sets")); return; }
+      if (tileCount(hand) + 3 > HAND_TILES) { say(word("no_room_set", { n: HAND_TILES })); return; }
       for (var k = 0; k < tiles.length; k++) {
         var need = tiles.filter(function (t) { return t === tiles[k]; }).length;
-        if (copies(hand, tiles[k]) + need > 4) { say("There are only four " + tileLabel(tiles[k]) + " tiles."); return; }
+        if (copies(hand, tiles[k]) + need > 4) { say(word("only_four", { tile: tileLabel(tiles[k]) })); return; }
       }
       hand.sets.push({ concealed: mode === "concealed", tiles: tiles });
       mode = "";
@@ -342,15 +387,15 @@
 
     // A run, three or pair added to the concealed tiles; the mode stays on for the next group.
     function addGroup(hand, code) {
-      if (mode === "run" && isHonour(code)) { say("A run is three numbers in a row of one suit: pick a number tile."); return; }
+      if (mode === "run" && isHonour(code)) { say(word("run_numbers")); return; }
       var tiles = groupTiles(code);
       if (tileCount(hand) + tiles.length > HAND_TILES) {
-        say("No room for " + tiles.length + " more tiles in a " + HAND_TILES + "-tile hand.");
+        say(word("no_room_tiles", { count: tiles.length, n: HAND_TILES }));
         return;
       }
       for (var k = 0; k < tiles.length; k++) {
         var need = tiles.filter(function (t) { return t === tiles[k]; }).length;
-        if (copies(hand, tiles[k]) + need > 4) { say("There are only four " + tileLabel(tiles[k]) + " tiles."); return; }
+        if (copies(hand, tiles[k]) + need > 4) { say(word("only_four", { tile: tileLabel(tiles[k]) })); return; }
       }
       hand.tiles = hand.tiles.concat(tiles);
       if (tileCount(hand) >= HAND_TILES) setMode("");  // the hand is complete: back to single tiles
@@ -360,7 +405,7 @@
 
     back.addEventListener("click", function () {
       var hand = parse(input.value);
-      if (hand.error) { say("The picker cannot read the text: correct it, or press Clear."); return; }
+      if (hand.error) { say(word("unreadable")); return; }
       if (hand.tiles.length) hand.tiles.pop();
       else if (hand.sets.length) hand.sets.pop();
       else return;
@@ -379,22 +424,22 @@
       shown.textContent = "";
       var n = tileCount(hand);
       count.textContent = hand.error ? "?/" + HAND_TILES : n + "/" + HAND_TILES;
-      count.setAttribute("aria-label", hand.error ? "tile count unknown" : n + " of " + HAND_TILES + " tiles");
+      count.setAttribute("aria-label", hand.error ? word("count_unknown") : word("count", { n: n, total: HAND_TILES }));
       count.classList.toggle("is-complete", !hand.error && n === HAND_TILES);
       count.classList.toggle("is-over", !hand.error && n > HAND_TILES);
       var words = [];
       if (hand.error) {
         var p = document.createElement("p");
         p.className = "empty";
-        p.textContent = "The picker cannot read this text.";
+        p.textContent = word("cannot_read");
         shown.appendChild(p);
-        words.push("unreadable text");
+        words.push(word("unreadable_words"));
       } else if (!n) {
         var e = document.createElement("p");
         e.className = "empty";
-        e.textContent = "Click tiles below, or type.";
+        e.textContent = word("empty");
         shown.appendChild(e);
-        words.push("no tiles yet");
+        words.push(word("no_tiles"));
       }
       if (!hand.error) {
         hand.sets.forEach(function (set) {
@@ -402,11 +447,11 @@
           group.className = "picker-set" + (set.concealed ? " picker-set-concealed" : "");
           var label = document.createElement("span");
           label.className = "picker-set-label";
-          label.textContent = set.concealed ? "concealed" : "melded";
+          label.textContent = word(set.concealed ? "concealed_set" : "melded_set");
           group.appendChild(label);
           set.tiles.forEach(function (code) { group.appendChild(tileElement("span", code)); });
           shown.appendChild(group);
-          words.push((set.concealed ? "concealed " : "melded ") + set.tiles.map(tileLabel).join(" "));
+          words.push(word(set.concealed ? "concealed_words" : "melded_words", { tiles: set.tiles.map(tileLabel).join(" ") }));
         });
         hand.tiles.forEach(function (code, index) {
           var el = tileElement("span", code);
@@ -414,11 +459,11 @@
           shown.appendChild(el);
         });
         if (hand.tiles.length) {
-          words.push("concealed " + hand.tiles.slice(0, -1).map(tileLabel).join(", "));
-          words.push("winning tile " + tileLabel(hand.tiles[hand.tiles.length - 1]));
+          words.push(word("concealed_words", { tiles: hand.tiles.slice(0, -1).map(tileLabel).join(", ") }));
+          words.push(word("winning_words", { tile: tileLabel(hand.tiles[hand.tiles.length - 1]) }));
         }
       }
-      shown.setAttribute("aria-label", "Hand: " + words.join("; "));
+      shown.setAttribute("aria-label", word("hand_words", { words: words.join("; ") }));
       Object.keys(tileButtons).forEach(function (code) {
         var full = !hand.error && copies(hand, code) >= 4;
         // a set or group needs its tiles still free (a pung or kong that many copies)

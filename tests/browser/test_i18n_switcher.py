@@ -32,6 +32,18 @@ def test_switch_to_finnish_and_check_a_hand_live(page):
     expect(page.locator("#hand-error")).to_have_count(0)
     hand.fill("")
     expect(result).to_have_text("Kokoa tai kirjoita käsi, niin näet sen fanit.")
+
+    # the tile picker speaks Finnish too: its tools, its tiles and what it says
+    picker = page.get_by_role("group", name="Tiilivalitsin")
+    expect(picker.locator(".picker-hand .empty")).to_have_text("Napsauta tiiliä alla tai kirjoita.")
+    picker.get_by_role("button", name="Pöydätty chow: valitse sitten sen pienin tiili").click()
+    expect(picker.locator(".picker-message")).to_have_text("Valitse chow’n pienin tiili.")
+    picker.get_by_role("button", name="(1 merkit)").click()
+    expect(hand).to_have_value("[123m]")
+    expect(picker.locator(".picker-hand")).to_have_attribute("aria-label", "Käsi: pöydätty 1 merkit 2 merkit 3 merkit")
+    expect(picker.locator(".picker-count")).to_have_attribute("aria-label", "3/14 tiiltä")
+    picker.get_by_role("button", name="Tyhjennä").click()
+    expect(hand).to_have_value("")
     assert page.evaluate("window.__noReload") is True  # all of it live, no reload
 
     page.get_by_role("link", name="Kirjaudu sisään").click()  # the cookie remembers the choice

@@ -28,6 +28,9 @@ SAME_AS_ENGLISH = {
     ("Fan", "sv"): "the Chinese scoring term (番) Swedish texts keep",
     ("Fan", "es"): "the Chinese scoring term (番) Spanish texts keep",
     ("Hand", "sv"): "the same word in Swedish",
+    ("Hand: %(words)s", "sv"): "the same word in Swedish",
+    **{(f"{term} [ ]", lang): "the tile picker's set button: the game term and the notation's brackets"
+       for term in ("Chow", "Pung", "Kong") for lang in ("fi", "sv", "es")},
     ("Total", "es"): "the same word in Spanish",
     ("%(ranks)s %(suit)s", "fi"): "only placeholders: numbers then suit, the English order",
     ("%(ranks)s %(suit)s", "sv"): "only placeholders: numbers then suit, the English order",

@@ -25,6 +25,7 @@ from tournament.web.checker.forms import (
     read_check_args,
 )
 from tournament.web.checker.messages import reason_text
+from tournament.web.checker.picker import picker_texts
 
 bp = Blueprint("checker", __name__, url_prefix="/check")
 
@@ -57,6 +58,7 @@ def page():
         flags=FLAGS,
         wind_labels=WIND_LABELS,
         ruleset_labels=RULESET_LABELS,
+        picker_texts=picker_texts(),
     )
 
 
