@@ -90,6 +90,11 @@ def test_the_switcher_in_the_footer_keeps_the_page_and_marks_the_current_languag
     assert html_lang(client.get(f"/check?hand={FOUR_WINDS}&lang=fi")) == "fi"
 
 
+def test_the_switcher_links_stay_on_this_site(client):
+    body = client.get("/%2Fother.example/x").get_data(as_text=True)  # the path "//other.example/x": a 404 page
+    assert 'href="/other.example/x?lang=fi"' in body and 'href="//' not in body
+
+
 @pytest.mark.parametrize(("lang", "verdicts"), [
     ("fi", ("Ei voittoa: 6 pistettä: alle 8 pisteen minimin", "Ei voi tarkistaa: 13 tiiltä, odotettiin 14",
             "Ei voittoa: käsi ei ole voittokäsi", "Kädessä on merkki, jota merkintätapa ei käytä.")),

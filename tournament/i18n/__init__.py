@@ -62,7 +62,9 @@ def language_url(code: str) -> str:
     """This page's address with ?lang=code (its other query parameters kept): the footer's switcher."""
     args = request.args.to_dict(flat=False)
     args[COOKIE] = [code]
-    return f"{request.path}?{urlencode(args, doseq=True)}"
+    # one leading slash: a 404 page for "//other.example/x" must not link to another site
+    path = "/" + request.path.lstrip("/")
+    return f"{request.script_root}{path}?{urlencode(args, doseq=True)}"
 
 
 def number(value) -> str:
