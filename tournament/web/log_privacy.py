@@ -39,12 +39,10 @@ except ImportError:  # pragma: no cover
 if _GunicornLogger is not None:
 
     class GunicornLogger(_GunicornLogger):  # type: ignore[misc,valid-type]
-        """gunicorn's logger with the request line, path, query and referrer of every access line masked
-        (deploy/gunicorn.conf.py names it as `logger_class`)."""
+        """gunicorn's logger with every text an access line may show masked: the request line, the path, the
+        referrer, any header or environ variable a format names (deploy/gunicorn.conf.py: `logger_class`)."""
 
         def atoms(self, resp, req, environ, request_time):  # type: ignore[no-untyped-def]
             atoms = super().atoms(resp, req, environ, request_time)
-            for key in ("r", "U", "f", "{referer}i"):
-                if isinstance(atoms.get(key), str):
-                    atoms[key] = mask_link_tokens(atoms[key])
-            return atoms
+            return {key: mask_link_tokens(value) if isinstance(value, str) else value
+                    for key, value in atoms.items()}
