@@ -10,7 +10,7 @@ import hashlib
 import os
 from functools import lru_cache
 
-from flask import Flask, Response, request
+from flask import Flask, Response, request, send_from_directory
 from werkzeug.security import safe_join
 
 YEAR = 365 * 24 * 3600
@@ -35,6 +35,15 @@ def static_version(folder: str | None, filename: str) -> str | None:
 
 
 def init_app(app: Flask) -> None:
+    @app.route("/sw.js")
+    def service_worker() -> Response:
+        """The service worker (static/sw.js) from the site's root, so that its scope covers the players' pages
+        and the referees' table pages it keeps for a network drop; asked for afresh on every check."""
+        response = send_from_directory(app.static_folder or "static", "sw.js", mimetype="text/javascript",
+                                       max_age=0)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
     @app.url_defaults
     def version_static_urls(endpoint: str, values: dict) -> None:
         if endpoint == "static" and "filename" in values and "v" not in values:

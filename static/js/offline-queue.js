@@ -1,0 +1,390 @@
+// Hands entered while the venue's network is down (issue 23). Loaded on every page; it acts only on a player's
+// pages (/p/<token>...) and the staff pages (/manage/...).
+//
+// - It registers the service worker (/sw.js) that keeps those pages for a drop, and asks it to keep this page,
+//   its files and the pages it links to with [data-offline-keep] when the page was loaded before it took charge.
+// - A form with [data-offline-queue] (the hand forms) saved with no network is kept in this browser
+//   (IndexedDB): its URL, its fields and a new idempotency key, then the form is cleared for the next hand.
+//   Online, the form is sent as usual: nothing here is in the way.
+// - The kept hands are sent, oldest first, when the network returns (the `online` event, a page load and a
+//   timer): the same fields and the same key each time, so a hand whose answer was lost on the way is stored
+//   once (the server answers a key it has seen with its first answer). A banner says how many are waiting.
+// - A hand the server refuses (the engine's 422, a 409 conflict, a 403 or 404) is kept with the server's message
+//   and shown to whoever entered it: on the player's pages only that player's hands, on the staff pages only
+//   the staff's. "Correct it" fills the form again with it; "Discard it" drops it.
+(function () {
+  "use strict";
+
+  var DB_NAME = "mcr-offline";
+  var STORE = "hands";
+  var RETRY_MS = 20000;
+  var path = window.location.pathname;
+  var own = /^\/p\/[A-Za-z0-9_-]+/.exec(path);
+  var scope = own ? own[0] + "/" : (path.indexOf("/manage/") === 0 ? "/manage/" : null);
+  if (!scope) return;
+
+  // ------------------------------------------------------------------ the service worker
+  function keepThisPage() {
+    var urls = [window.location.href];
+    Array.prototype.forEach.call(document.querySelectorAll("script[src], link[rel=stylesheet][href], [data-offline-keep][href]"),
+      function (el) { urls.push(el.src || el.href); });
+    navigator.serviceWorker.ready.then(function (registration) {
+      if (registration.active) registration.active.postMessage({ type: "keep", urls: urls });
+    });
+  }
+
+  if ("serviceWorker" in navigator) {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+      // A page the worker answered is kept already; one loaded before it took charge asks for itself.
+      if (!navigator.serviceWorker.controller) keepThisPage();
+      else {
+        var links = Array.prototype.map.call(document.querySelectorAll("[data-offline-keep][href]"),
+          function (a) { return a.href; });
+        if (links.length) navigator.serviceWorker.ready.then(function (registration) {
+          if (registration.active) registration.active.postMessage({ type: "keep", urls: links });
+        });
+      }
+    }).catch(function () { /* no worker (a private window): the queue below still works */ });
+  }
+
+  if (!("indexedDB" in window)) return;
+
+  // ------------------------------------------------------------------ the store
+  var opened = null;
+  function database() {
+    if (!opened) {
+      opened = new Promise(function (resolve, reject) {
+        var request = indexedDB.open(DB_NAME, 1);
+        request.onupgradeneeded = function () {
+          request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+        };
+        request.onsuccess = function () { resolve(request.result); };
+        request.onerror = function () { reject(request.error); };
+      });
+    }
+    return opened;
+  }
+
+  function transact(mode, work) {
+    return database().then(function (db) {
+      return new Promise(function (resolve, reject) {
+        var tx = db.transaction(STORE, mode);
+        var result = work(tx.objectStore(STORE));
+        tx.oncomplete = function () { resolve(result && "result" in result ? result.result : undefined); };
+        tx.onerror = function () { reject(tx.error); };
+        tx.onabort = function () { reject(tx.error); };
+      });
+    });
+  }
+
+  function all() {
+    return transact("readonly", function (store) { return store.getAll(); }).then(function (rows) {
+      return (rows || []).filter(function (row) { return row.url.indexOf(scope) === 0; })
+        .sort(function (a, b) { return a.id - b.id; });
+    });
+  }
+  function put(row) { return transact("readwrite", function (store) { return store.put(row); }); }
+  function drop(id) { return transact("readwrite", function (store) { return store.delete(id); }); }
+  function one(id) { return transact("readonly", function (store) { return store.get(id); }); }
+
+  function newKey() {
+    var bytes = new Uint8Array(24);
+    window.crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function fieldOf(body, name) {
+    return new URLSearchParams(body).get(name) || "";
+  }
+
+  function describe(url, body) {
+    var table = /\/tables\/(\d+)\//.exec(url);
+    return "Hand " + (fieldOf(body, "number") || "?") + (table ? " at table " + table[1] : "");
+  }
+
+  // ------------------------------------------------------------------ the banner
+  var banner = null;
+  var lastSent = [];
+  var sending = false;
+
+  function makeBanner() {
+    var main = document.getElementById("main") || document.body;
+    banner = document.createElement("section");
+    banner.className = "callout offline-queue";
+    banner.setAttribute("aria-label", "Hands kept on this device");
+    banner.setAttribute("tabindex", "-1");
+    banner.hidden = true;
+    var status = document.createElement("p");
+    status.setAttribute("role", "status");
+    status.setAttribute("data-offline-status", "");
+    banner.appendChild(status);
+    var list = document.createElement("ul");
+    list.setAttribute("data-offline-refused", "");
+    banner.appendChild(list);
+    main.insertBefore(banner, main.firstChild);
+  }
+
+  function plural(n) { return n + (n === 1 ? " hand" : " hands"); }
+
+  function show(rows, note) {
+    if (!banner) makeBanner();
+    var waiting = rows.filter(function (row) { return row.state !== "refused"; });
+    var refused = rows.filter(function (row) { return row.state === "refused"; });
+    var lines = [];
+    if (note) lines.push(note);
+    if (waiting.length) {
+      lines.push(plural(waiting.length) + " waiting to be sent" + (navigator.onLine === false
+        ? ": no network now; they are sent, and checked by the engine, when it is back." : (sending ? ": sending…" : ".")));
+    }
+    if (!waiting.length && lastSent.length) lines.push(lastSent.join(", ") + (lastSent.length === 1 ? " was" : " were") + " sent and saved.");
+    if (refused.length) lines.push(plural(refused.length) + " not saved: see below.");
+    banner.querySelector("[data-offline-status]").textContent = lines.join(" ");
+    var list = banner.querySelector("[data-offline-refused]");
+    list.textContent = "";
+    refused.forEach(function (row) {
+      var item = document.createElement("li");
+      item.className = "flash flash-error";
+      var text = document.createElement("p");
+      text.textContent = row.label + " was not saved: " + (row.message || "the server refused it") + ".";
+      item.appendChild(text);
+      var correct = document.createElement("a");
+      correct.className = "button button-secondary";
+      correct.href = row.page.split("#")[0] + "#offline-hand-" + row.id;
+      correct.textContent = "Correct it";
+      correct.addEventListener("click", function (event) {
+        if (restoreHere(row)) event.preventDefault();
+      });
+      var discard = document.createElement("button");
+      discard.type = "button";
+      discard.className = "button-danger";
+      discard.textContent = "Discard it";
+      discard.addEventListener("click", function () {
+        drop(row.id).then(refresh);
+      });
+      item.appendChild(correct);
+      item.appendChild(document.createTextNode(" "));
+      item.appendChild(discard);
+      list.appendChild(item);
+    });
+    list.hidden = !refused.length;
+    banner.hidden = !lines.length;
+  }
+
+  function refresh(note) {
+    return all().then(function (rows) { show(rows, typeof note === "string" ? note : ""); return rows; });
+  }
+
+  // ------------------------------------------------------------------ sending
+  // The server's own words for a refusal: the page it answered with (the form again, with its errors).
+  function refusal(response, text) {
+    var doc = new DOMParser().parseFromString(text || "", "text/html");
+    var parts = [];
+    doc.querySelectorAll(".flashes .flash-error, .form-summary li, [data-entry=notice] p, .refusal p, .error-page p, main h1")
+      .forEach(function (el) {
+        var line = el.textContent.replace(/\s+/g, " ").trim();
+        if (line && parts.indexOf(line) < 0 && parts.length < 3) parts.push(line);
+      });
+    return (parts.join(" ") || ("the server answered " + response.status)).replace(/[.:]$/, "");
+  }
+
+  // A saved form moves on to another page. A staff form does so only when the hand is stored (or was already:
+  // a double submit); a player's form also when there is no hand to enter any more (the session ended, the
+  // referees enter the hands), back to the player's page, where the hand kept must then be listed as theirs.
+  function saved(row, text) {
+    if (row.url.indexOf("/p/") !== 0) return true;
+    var doc = new DOMParser().parseFromString(text || "", "text/html");
+    var number = fieldOf(row.body, "number");
+    var hand = doc.getElementById("hand-" + number);
+    return Boolean(hand) && !hand.querySelector('form[action$="/hands/' + number + '/confirm"]');
+  }
+
+  function freshToken() {
+    var input = document.querySelector("input[name=csrf_token]");
+    return input ? input.value : "";
+  }
+
+  function sendOne(row) {
+    var body = new URLSearchParams(row.body);
+    var token = freshToken();  // the same session's: a form kept for long still passes
+    if (token) body.set("csrf_token", token);
+    return fetch(row.url, {
+      method: "POST", body: body, credentials: "same-origin", redirect: "follow", cache: "no-store",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" }
+    }).then(function (response) {
+      var landed = new URL(response.url, window.location.href).pathname;
+      if (landed === "/login") return "login";
+      if (response.status >= 500 || response.status === 429) return "later";
+      return response.text().then(function (text) {
+        if (response.ok && response.redirected && saved(row, text)) return "sent";
+        row.state = "refused";
+        row.message = refusal(response, text);
+        row.status = response.status;
+        return put(row).then(function () { return "refused"; });
+      });
+    }, function () { return "later"; });
+  }
+
+  function sendAll() {
+    if (sending || navigator.onLine === false) return Promise.resolve();
+    sending = true;
+    var note = "";
+    var run = function () {
+      return all().then(function (rows) {
+        var waiting = rows.filter(function (row) { return row.state !== "refused"; });
+        if (!waiting.length) return null;
+        show(rows, "");
+        return waiting.reduce(function (chain, row) {
+          return chain.then(function (stop) {
+            if (stop) return stop;
+            return sendOne(row).then(function (outcome) {
+              if (outcome === "sent") {
+                lastSent.push(row.label);
+                return drop(row.id).then(function () { return null; });
+              }
+              if (outcome === "login") { note = "Log in again to send the hands kept on this device."; return outcome; }
+              if (outcome === "later") return outcome;
+              return null;
+            });
+          });
+        }, Promise.resolve(null));
+      });
+    };
+    // One tab sends at a time (two would still store each hand once, by its key).
+    var locked = navigator.locks ? navigator.locks.request("mcr-offline-queue", run) : run();
+    return locked.then(function () { sending = false; return refresh(note); },
+      function () { sending = false; return refresh(note); });
+  }
+
+  // ------------------------------------------------------------------ the hand forms
+  function fire(el, type) { if (el) el.dispatchEvent(new Event(type, { bubbles: true })); }
+
+  // The form made ready for another hand: the fields as the page gave them, the next hand's number.
+  function clearForm(form, nextNumber) {
+    form.reset();
+    var number = form.elements.namedItem("number");
+    if (number && nextNumber) number.value = String(nextNumber);
+    fire(form.elements.namedItem("hand"), "input");
+    fire(number, "change");
+  }
+
+  function fill(form, body) {
+    form.reset();
+    new URLSearchParams(body).forEach(function (value, name) {
+      if (name === "csrf_token" || name === "idempotency_key") return;
+      Array.prototype.forEach.call(form.querySelectorAll('[name="' + name + '"]'), function (el) {
+        if (el.type === "radio" || el.type === "checkbox") {
+          if (el.value === value) el.checked = true;
+        } else if (el.type !== "submit" && el.type !== "button") {
+          el.value = value;
+        }
+      });
+    });
+    fire(form.elements.namedItem("hand"), "input");
+    fire(form.elements.namedItem("number"), "change");
+    var details = form.querySelector("[data-entry=false-mahjongs]");
+    if (details && /false_mahjongs-\d+-(kind|hand)=[^&]/.test(body)) details.open = true;
+  }
+
+  function queueForm() {
+    return document.querySelector("form[data-offline-queue]");
+  }
+
+  // "Correct it" on the page where the hand was entered: its fields go back into the form; the kept copy is
+  // dropped once the corrected hand is saved or kept again.
+  function restoreHere(row) {
+    var form = queueForm();
+    if (!form || row.page.split("#")[0] !== window.location.pathname + window.location.search) return false;
+    fill(form, row.body);
+    form.setAttribute("data-offline-restoring", String(row.id));
+    var message = document.createElement("p");
+    message.className = "flash flash-info";
+    message.setAttribute("role", "status");
+    message.textContent = row.label + " is back in the form: correct it and save it again, or discard it above.";
+    form.parentNode.insertBefore(message, form);
+    message.scrollIntoView({ block: "center" });
+    return true;
+  }
+
+  function keepForLater(form, submitter) {
+    var data = new FormData(form, submitter || undefined);
+    data.set("idempotency_key", newKey());  // each hand kept has its own key: a kept page's key may be used
+    var body = new URLSearchParams(data).toString();
+    var action = new URL(form.action, window.location.href);
+    var row = {
+      url: action.pathname + action.search, body: body, page: window.location.pathname + window.location.search,
+      label: describe(action.pathname, body), state: "waiting", created_at: new Date().toISOString()
+    };
+    var restoring = parseInt(form.getAttribute("data-offline-restoring"), 10);
+    form.removeAttribute("data-offline-restoring");
+    return (restoring ? drop(restoring) : Promise.resolve()).then(function () { return put(row); }).then(function () {
+      var number = parseInt(fieldOf(body, "number"), 10);
+      clearForm(form, number ? number + 1 : null);
+      return refresh(row.label + " is kept on this device.");
+    }).then(function () {
+      if (banner) banner.focus();
+    });
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    if (!form.hasAttribute || !form.hasAttribute("data-offline-queue")) {
+      // Any other form of these pages (confirm, dispute) needs the server: say so instead of the browser's error.
+      if (navigator.onLine === false && form.method === "post" && !event.defaultPrevented) {
+        event.preventDefault();
+        refresh("No network: that was not sent. Try again when the network is back.").then(function () {
+          if (banner) banner.focus();
+        });
+      }
+      return;
+    }
+    if (event.defaultPrevented) return;
+    var restoring = form.getAttribute("data-offline-restoring");
+    if (navigator.onLine !== false) {
+      // Sent now: the kept copy it corrects is done with once the server has it (the page then changes).
+      if (restoring) drop(parseInt(restoring, 10));
+      return;
+    }
+    event.preventDefault();
+    if (event.submitter && event.submitter.name === "convert") {
+      refresh("Recording a claim as a false mahjong needs the network: fill in the false mahjong part by hand, or save when the network is back.");
+      return;
+    }
+    keepForLater(form, event.submitter);
+  });
+
+  // Offline the engine cannot be asked: the verdict line says the hand is checked when it is sent.
+  var OFFLINE_VERDICT = "No network: the engine checks this hand when it is sent. Save keeps it on this device.";
+  function watchVerdict() {
+    var summary = document.querySelector("form[data-offline-queue] [data-hand-score-summary]");
+    if (!summary) return;
+    var mark = function () {
+      if (navigator.onLine === false && summary.textContent !== OFFLINE_VERDICT) {
+        summary.textContent = OFFLINE_VERDICT;
+        summary.className = "entry-verdict";
+      }
+    };
+    new MutationObserver(mark).observe(summary, { childList: true, characterData: true, subtree: true });
+    window.addEventListener("offline", mark);
+    window.addEventListener("online", function () { fire(queueForm().elements.namedItem("hand"), "input"); });
+    mark();
+  }
+
+  function start() {
+    watchVerdict();
+    var wanted = /^#offline-hand-(\d+)$/.exec(window.location.hash);
+    if (wanted) {
+      one(parseInt(wanted[1], 10)).then(function (row) { if (row) restoreHere(row); });
+    }
+    refresh().then(sendAll);
+    window.addEventListener("online", function () { sendAll(); });
+    window.addEventListener("offline", function () { refresh(); });
+    window.setInterval(function () {
+      all().then(function (rows) {
+        if (rows.some(function (row) { return row.state !== "refused"; })) sendAll();
+      });
+    }, RETRY_MS);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+}());

@@ -1,0 +1,148 @@
+// The service worker (served at /sw.js, scope "/"): the pages a table needs load when the venue's network is down.
+//
+// What it keeps, each under its own address (the key is the URL, and these URLs are private: a player's page
+// holds their link's token, a staff page is only ever fetched with the staff member's cookie):
+//   - a player's page /p/<token> and their hand form /p/<token>/hands/new,
+//   - a referee's table page and hand form /manage/tournaments/<id>/play/<n>/tables/<t>[/hands/new],
+//   - the static files (their URLs carry the file's version, so a kept copy is never stale).
+// Pages: the network first, the kept copy when there is no network. Nothing else is touched: the public pages,
+// the API, every POST (never kept: a POST goes to the network as it is).
+// A staff page is never shown to the wrong person: logging out or in empties the staff copies, and so does a
+// staff page that the server no longer gives (a redirect to the login page); a page the server answers 404
+// (a renewed link) is dropped at once.
+"use strict";
+
+var VERSION = "1";
+var PLAYER_PAGES = "player-pages-" + VERSION;
+var STAFF_PAGES = "staff-pages-" + VERSION;
+var STATIC_FILES = "static-" + VERSION;
+var KEPT = [PLAYER_PAGES, STAFF_PAGES, STATIC_FILES];
+
+var PLAYER_PAGE = /^\/p\/[A-Za-z0-9_-]+(\/hands\/new)?$/;
+var STAFF_PAGE = /^\/manage\/tournaments\/\d+\/play\/\d+\/tables\/\d+(\/hands\/new)?$/;
+
+function storeFor(path) {
+  if (PLAYER_PAGE.test(path)) return PLAYER_PAGES;
+  if (STAFF_PAGE.test(path)) return STAFF_PAGES;
+  if (path.indexOf("/static/") === 0) return STATIC_FILES;
+  return null;
+}
+
+function forgetStaff() {
+  return caches.delete(STAFF_PAGES);
+}
+
+function forget(store, url) {
+  return caches.open(store).then(function (cache) { return cache.delete(url, { ignoreSearch: store !== STATIC_FILES }); });
+}
+
+// Only a page given whole to this browser is kept: a 200 of this site, not the end of a redirect.
+function keepable(response) {
+  return response && response.status === 200 && response.type === "basic" && !response.redirected;
+}
+
+function keep(store, url, response) {
+  return caches.open(store).then(function (cache) { return cache.put(url, response); });
+}
+
+var NOT_KEPT = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>No network</title></head>" +
+  "<body><main><h1>No network</h1><p>This page was not kept on this device, and the server cannot be reached " +
+  "just now. Try again when the network is back.</p></main></body></html>";
+
+function notKept() {
+  return new Response(NOT_KEPT, {
+    status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }
+  });
+}
+
+function kept(store, request) {
+  return caches.open(store).then(function (cache) {
+    // A hand form asked for another hand (?hand=3) offline: the table's form kept for another number will do.
+    return cache.match(request.url).then(function (found) {
+      return found || cache.match(request.url, { ignoreSearch: true });
+    });
+  });
+}
+
+function page(event, store) {
+  var request = event.request;
+  return fetch(request).then(function (response) {
+    if (keepable(response)) {
+      event.waitUntil(keep(store, request.url, response.clone()));
+    } else if (response.type === "opaqueredirect" || response.status === 401 || response.status === 403 ||
+               response.status === 404 || response.status === 410) {
+      // A renewed link, a hand form with no hand to enter, a staff page for someone logged out: not kept.
+      event.waitUntil(store === STAFF_PAGES ? forgetStaff() : forget(store, request.url));
+    }
+    return response;
+  }, function () {
+    return kept(store, request).then(function (found) { return found || notKept(); });
+  });
+}
+
+function staticFile(event) {
+  var request = event.request;
+  return caches.open(STATIC_FILES).then(function (cache) {
+    return cache.match(request.url).then(function (found) {
+      if (found) return found;
+      return fetch(request).then(function (response) {
+        if (keepable(response)) event.waitUntil(cache.put(request.url, response.clone()));
+        return response;
+      });
+    });
+  });
+}
+
+self.addEventListener("install", function () {
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(caches.keys().then(function (names) {
+    return Promise.all(names.filter(function (name) { return KEPT.indexOf(name) < 0; })
+      .map(function (name) { return caches.delete(name); }));
+  }).then(function () { return self.clients.claim(); }));
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  if (request.method !== "GET") {
+    // Whoever logs out or in, the staff pages kept so far are not theirs to see.
+    if (url.pathname === "/logout" || url.pathname === "/login") event.waitUntil(forgetStaff());
+    return;
+  }
+  var store = storeFor(url.pathname);
+  if (store === STATIC_FILES) {
+    event.respondWith(staticFile(event));
+  } else if (store && request.mode === "navigate") {
+    event.respondWith(page(event, store));
+  }
+});
+
+// A page loaded before this worker took charge asks for itself, its files and the pages it links to for use at
+// the table ([data-offline-keep]) to be kept: only what this worker would keep anyway, fetched with this
+// browser's own credentials.
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (data.type !== "keep" || !Array.isArray(data.urls)) return;
+  event.waitUntil(Promise.all(data.urls.slice(0, 40).map(function (address) {
+    var url;
+    try { url = new URL(address, self.location.origin); } catch (e) { return null; }
+    var store = url.origin === self.location.origin ? storeFor(url.pathname) : null;
+    if (!store) return null;
+    url.hash = "";
+    return caches.open(store).then(function (cache) {
+      return cache.match(url.href).then(function (found) {
+        if (found && store === STATIC_FILES) return null;
+        return fetch(url.href, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+          if (keepable(response)) return cache.put(url.href, response);
+          if (store !== STATIC_FILES && (response.status === 404 || response.redirected)) return cache.delete(url.href);
+          return null;
+        });
+      });
+    }).catch(function () { return null; });
+  })));
+});
