@@ -479,6 +479,9 @@ def main() -> None:
         print(f"{name:<14} {len(taken):>6} {len(taken) / seconds:6.1f} {ms(taken, 0.5)} {ms(taken, 0.95)} "
               f"{ms(taken, 0.99)} {failed:>6}  {cpu[0] / max(cpu[1], 1e-9):.0%} of {cpu[1]:.0f}, "
               + ", ".join(f"{value:.1f}" for value in cpu[2:]) + f", {others:.1f}")
+        if others > 0.2 * cpu[1]:
+            print(f"{'':<14} warning: other processes took {others / max(cpu[1], 1e-9):.0%} of the machine in these "
+                  "windows: the figures are this machine's, not the stack's alone")
     alone_taken, watched_taken = figures["alone"], figures["with viewers"]
     if alone_taken and watched_taken:
         print(f"hand entry with the viewers / without: p50 x"
