@@ -77,8 +77,9 @@ def test_a_replan_keeps_the_other_players_at_their_tables(tournament):
     planned = [s.tables() for s in draw_service.plan_all(tournament, seed=4)]
     db.session.commit()
     registration.withdraw(players[0], "ill")
-    draw_service.replan_ahead(tournament)
+    said = draw_service.replan_ahead(tournament)
     db.session.commit()
+    assert said == f"Sessions 1–3 re-planned without {players[0].full_name} (everyone else keeps their table)."
     after = [s.tables() for s in draw_service.drawn_sessions(tournament)]
     gone = players[0].id
     for before, now in zip(planned, after, strict=True):

@@ -356,6 +356,10 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:
         return f"Sessions drawn ahead could not be re-planned: {exc}. {check.message}"
     said = ([f"without {', '.join(check.gone)}"] if check.gone else []) + (
         [f"with {', '.join(check.missing)}"] if check.missing else [])
+    moved = _moved(drawn, planned)
+    said_moved = ("everyone else keeps their table" if not moved else
+                  f"{moved} other player{'s' if moved > 1 else ''} change{'' if moved > 1 else 's'} table")
+    said = [" and ".join(said) + f" ({said_moved})"] if said else [f"({said_moved})"]
     with _drawn_meanwhile(ahead[0].number):
         for s, tables in zip(ahead, planned, strict=True):
             for seat in list(s.seats):
@@ -368,6 +372,16 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:
     numbers = [s.number for s in ahead]
     span = _span(numbers)
     return f"Session{'s' if len(numbers) > 1 else ''} {span} re-planned {' and '.join(said)}."
+
+
+def _moved(before: Sequence[Sequence[Sequence[int]]], after: Sequence[Sequence[Sequence[int]]]) -> int:
+    """Players seated before and after who sit at another table in some session."""
+    moved = set()
+    for old, new in zip(before, after, strict=True):
+        was = {p: i for i, t in enumerate(old) for p in t}
+        now = {p: i for i, t in enumerate(new) for p in t}
+        moved |= {p for p in was.keys() & now.keys() if was[p] != now[p]}
+    return len(moved)
 
 
 def _span(numbers: Sequence[int]) -> str:
