@@ -170,3 +170,12 @@ def test_login_required_message_and_welcome_in_spanish(client, organiser):
     welcome = login(client, organiser.email)
     assert welcome.status_code == 302
     assert f"Le damos la bienvenida, {organiser.display_name}." in client.get("/").get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", ["en", "fi", "sv", "es", "zh"])
+@pytest.mark.parametrize("url", ["/", "/check", "/login", "/no-such-page"])
+def test_public_pages_render_in_each_language(client, lang, url):
+    response = client.get(url, query_string={"lang": lang})
+    assert response.status_code == (404 if url == "/no-such-page" else 200)
+    assert html_lang(response) == lang
+    assert f'hreflang="{lang}" aria-current="true"' in response.get_data(as_text=True)
