@@ -21,9 +21,17 @@ class ClockEventKind(StrEnum):
     PAUSE = "pause"
     RESUME = "resume"
     END = "end"                            # time called for everyone
+    END_UNDONE = "end_undone"              # the End taken back: the clock as if it had not been pressed
     EXTEND = "extend"                      # extra time for one table, or every table when table_number is None
     TIME_CALLED = "time_called"            # at one table, with the hand that was in progress (or none)
     TIME_CALL_UNDONE = "time_call_undone"  # an organiser took a table's time call back
+    # Recorded by End under the finish_hand rule at each table without a call of its own: the hand after the
+    # last one entered is taken as in progress. Undoing the End takes these back, never a table's own call.
+    TIME_CALLED_AT_END = "time_called_at_end"
+
+
+# The events that set a table's standing time call (the latest of these and TIME_CALL_UNDONE wins).
+TIME_CALL_KINDS = (ClockEventKind.TIME_CALLED, ClockEventKind.TIME_CALLED_AT_END)
 
 
 class ClockEvent(db.Model):

@@ -8,6 +8,11 @@ When time is called at a table the referee records the hand in progress (or none
 rule then applies in score entry (see :func:`entry_limit`):
   - finish_hand (EMA 2019): the hand in progress is finished and entered; no later hand;
   - stop_immediately (GB 3.5.6): the hand in progress is stored as not scored; no later hand.
+
+End (time called for everyone) under finish_hand also records a time call at every table that has none, with
+the hand after the last one entered as the hand in progress: later hands are refused as after a table's own
+call, and a referee can still call time at that table to name the hand actually in progress. Undoing the End
+restores the clock as if it had not been pressed and takes back those calls (never a table's own).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from tournament.models import (
     User,
 )
 from tournament.models._common import utcnow
+from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
@@ -122,6 +128,7 @@ def clock_state(events: Iterable[EventLike], duration_seconds: int, warning_seco
     extra_all = 0
     extra: dict[int, int] = {}
     calls: dict[int, TimeCall] = {}
+    before_end: tuple[ClockPhase, float, datetime | None] | None = None  # what an undone End gives back
     for event in events:
         if event.at > now:
             continue
@@ -134,17 +141,21 @@ def clock_state(events: Iterable[EventLike], duration_seconds: int, warning_seco
         elif kind == ClockEventKind.RESUME and state == ClockPhase.PAUSED:
             state, running_since = ClockPhase.RUNNING, event.at
         elif kind == ClockEventKind.END and state in (ClockPhase.RUNNING, ClockPhase.PAUSED):
+            before_end = (state, elapsed, running_since)
             if running_since is not None:
                 elapsed += (event.at - running_since).total_seconds()
             state, running_since = ClockPhase.ENDED, None
+        elif kind == ClockEventKind.END_UNDONE and state == ClockPhase.ENDED and before_end is not None:
+            # As if End had not been pressed: a running clock kept running all along.
+            (state, elapsed, running_since), before_end = before_end, None
         elif kind == ClockEventKind.EXTEND and event.seconds:
             if event.table_number is None:
                 extra_all += event.seconds
             else:
                 extra[event.table_number] = extra.get(event.table_number, 0) + event.seconds
-        elif kind == ClockEventKind.TIME_CALLED and event.table_number is not None:
+        elif kind in TIME_CALL_KINDS and event.table_number is not None:
             calls[event.table_number] = TimeCall(event.table_number, event.hand_in_progress, event.last_hand,
-                                                 event.at)
+                                                 event.at, kind == ClockEventKind.TIME_CALLED_AT_END)
         elif kind == ClockEventKind.TIME_CALL_UNDONE and event.table_number is not None:
             calls.pop(event.table_number, None)
 
@@ -291,14 +302,56 @@ def resume(t: Tournament, number: int, user: User | None, now: datetime | None =
 
 
 def end(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
-    """Call time for everyone: the clock stops at zero for every table, extra time included."""
-    return _step(t, number, user, now, ClockEventKind.END, (ClockPhase.RUNNING, ClockPhase.PAUSED),
-                 "only a running or paused clock can be ended")
+    """Call time for everyone: the clock stops at zero for every table, extra time included. Under finish_hand,
+    each hands table without a time call of its own gets one with the hand after its last entered in progress:
+    that hand may be finished and entered, no later one (as a time call at the table)."""
+    state = _step(t, number, user, now, ClockEventKind.END, (ClockPhase.RUNNING, ClockPhase.PAUSED),
+                  "only a running or paused clock can be ended")
+    if t.end_rule != EndRule.FINISH_HAND:
+        # Under stop_immediately the hand in progress scores nothing: guessing it would store a finished
+        # hand as not scored, so the referees call time at each table with the hand they see.
+        return state
+    session = play.get_session(t, number)
+    modes = dict(db.session.execute(select(SessionTable.table_number, SessionTable.mode)
+                                    .where(SessionTable.session_id == session.id)).all())
+    last = dict(db.session.execute(select(Hand.table_number, func.max(Hand.number))
+                                   .where(Hand.session_id == session.id).group_by(Hand.table_number)).all())
+    for row in state.tables:
+        done = last.get(row.table) or 0
+        if row.time_called or modes.get(row.table) == TableMode.TOTALS or done >= HANDS_PER_SESSION:
+            continue
+        _add(session, ClockEventKind.TIME_CALLED_AT_END, user, state.server_time, table_number=row.table,
+             hand_in_progress=done + 1, last_hand=done or None)
+    return state_of(t, session, state.server_time)
+
+
+def _standing_end(session: TournamentSession) -> ClockEvent | None:
+    """The End in force: the latest End, unless an undo of it came after."""
+    latest = db.session.scalar(select(ClockEvent).where(
+        ClockEvent.session_id == session.id, ClockEvent.kind.in_((ClockEventKind.END, ClockEventKind.END_UNDONE)))
+        .order_by(ClockEvent.at.desc(), ClockEvent.id.desc()).limit(1))
+    return latest if latest is not None and latest.kind == ClockEventKind.END else None
 
 
 def _explicitly_ended(session: TournamentSession) -> bool:
-    return db.session.scalar(select(ClockEvent.id).where(
-        ClockEvent.session_id == session.id, ClockEvent.kind == ClockEventKind.END).limit(1)) is not None
+    return _standing_end(session) is not None
+
+
+def undo_end(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
+    """Take End back (a press by mistake): the clock is as if it had not been pressed (running, counting the
+    time since, or paused), and the time calls End recorded are lifted; a table's own time call stays.
+    The history keeps both."""
+    session = _session_for_action(t, number)
+    now = _now(now)
+    play.require_in_play(session)
+    if _standing_end(session) is None:
+        _refuse("Time was not called for everyone: there is no End to undo.")
+    _add(session, ClockEventKind.END_UNDONE, user, now)
+    for table in table_numbers(session):
+        call = time_call(session, table)
+        if call is not None and call.at_end:
+            _add(session, ClockEventKind.TIME_CALL_UNDONE, user, now, table_number=table)
+    return state_of(t, session, now)
 
 
 def extend(t: Tournament, number: int, seconds: int, user: User | None, table: int | None = None,
@@ -345,7 +398,7 @@ def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | No
     if row.mode == TableMode.TOTALS:
         _refuse(f"Table {table} is scored by session totals only: there are no hands to stop.")
     existing = time_call(session, table)
-    if existing is not None:
+    if existing is not None and not existing.at_end:  # End's assumed hand in progress may be corrected here
         was = f"during hand {existing.hand_in_progress}" if existing.hand_in_progress else "between hands"
         _refuse(f"Time was already called at table {table} ({was}). An organiser can undo it first.")
     entered = _entered_numbers(session, table)

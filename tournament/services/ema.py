@@ -39,6 +39,7 @@ from tournament.models import (
     Tournament,
     TournamentSession,
 )
+from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services.clock import TimeCall
 from tournament.services.csvfile import csv_text
 from tournament.services.ranking import points_number
@@ -230,10 +231,10 @@ def table_problems(sessions: dict[int, int]) -> list[tuple[int, int, str]]:
         select(ClockEvent.session_id, ClockEvent.table_number, ClockEvent.kind, ClockEvent.hand_in_progress,
                ClockEvent.last_hand, ClockEvent.at)
         .where(ClockEvent.session_id.in_(ids),
-               ClockEvent.kind.in_((ClockEventKind.TIME_CALLED, ClockEventKind.TIME_CALL_UNDONE)))
+               ClockEvent.kind.in_((*TIME_CALL_KINDS, ClockEventKind.TIME_CALL_UNDONE)))
         .order_by(ClockEvent.at, ClockEvent.id)
     ):
-        called = kind == ClockEventKind.TIME_CALLED
+        called = kind in TIME_CALL_KINDS
         table_of(session_id, table).time_call = TimeCall(table, in_progress, last_hand, at) if called else None
 
     out = []

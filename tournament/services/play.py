@@ -31,6 +31,7 @@ from tournament.models import (
     Tournament,
     TournamentSession,
 )
+from tournament.models.clock import TIME_CALL_KINDS
 from tournament.rotation import HandWinds, hand_winds  # noqa: F401 - callers say play.hand_winds
 from tournament.services import draws as draw_service
 from tournament.services.db import changes
@@ -178,10 +179,11 @@ def session_tables(session: TournamentSession) -> list[TableSummary]:
         select(ClockEvent.table_number, ClockEvent.kind, ClockEvent.hand_in_progress, ClockEvent.last_hand,
                ClockEvent.at)
         .where(ClockEvent.session_id == session.id,
-               ClockEvent.kind.in_((ClockEventKind.TIME_CALLED, ClockEventKind.TIME_CALL_UNDONE)))
+               ClockEvent.kind.in_((*TIME_CALL_KINDS, ClockEventKind.TIME_CALL_UNDONE)))
         .order_by(ClockEvent.at, ClockEvent.id)
     ):
-        calls[table] = TimeCall(table, in_progress, last_hand, at) if kind == ClockEventKind.TIME_CALLED else None
+        calls[table] = (TimeCall(table, in_progress, last_hand, at, kind == ClockEventKind.TIME_CALLED_AT_END)
+                        if kind in TIME_CALL_KINDS else None)
 
     out = []
     for table, seats in sorted(seated.items()):

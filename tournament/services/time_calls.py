@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from tournament.extensions import db
 from tournament.models import ClockEvent, ClockEventKind, EndRule, Tournament, TournamentSession
+from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services.errors import ConflictError
 
 
@@ -21,6 +22,7 @@ class TimeCall:
     hand_in_progress: int | None
     last_hand: int | None  # the last hand entered when time was called
     at: datetime
+    at_end: bool = False  # recorded by End for everyone (the hand after the last entered), not at the table
 
     @property
     def limit(self) -> int:
@@ -33,12 +35,13 @@ def time_call(session: TournamentSession, table_number: int) -> TimeCall | None:
     rows = db.session.execute(
         select(ClockEvent.kind, ClockEvent.hand_in_progress, ClockEvent.last_hand, ClockEvent.at)
         .where(ClockEvent.session_id == session.id, ClockEvent.table_number == table_number,
-               ClockEvent.kind.in_((ClockEventKind.TIME_CALLED, ClockEventKind.TIME_CALL_UNDONE)))
+               ClockEvent.kind.in_((*TIME_CALL_KINDS, ClockEventKind.TIME_CALL_UNDONE)))
         .order_by(ClockEvent.at.desc(), ClockEvent.id.desc()).limit(1)
     ).first()
-    if rows is None or rows.kind != ClockEventKind.TIME_CALLED:
+    if rows is None or rows.kind not in TIME_CALL_KINDS:
         return None
-    return TimeCall(table_number, rows.hand_in_progress, rows.last_hand, rows.at)
+    return TimeCall(table_number, rows.hand_in_progress, rows.last_hand, rows.at,
+                    rows.kind == ClockEventKind.TIME_CALLED_AT_END)
 
 
 def check_hand_may_be_entered(t: Tournament, session: TournamentSession, table_number: int, number: int) -> None:
@@ -52,8 +55,9 @@ def check_hand_may_be_entered(t: Tournament, session: TournamentSession, table_n
                 "before any hand was entered, with no hand in progress"
         else:
             after = f"during hand {call.hand_in_progress}"
-        raise ConflictError(f"Time was called at table {table_number} {after}: hand {number} was not played "
-                            "and cannot be entered.", field="number")
+        where = f"for everyone {after} at table {table_number}" if call.at_end else f"at table {table_number} {after}"
+        raise ConflictError(f"Time was called {where}: hand {number} was not played and cannot be entered.",
+                            field="number")
     if t.end_rule == EndRule.STOP_IMMEDIATELY and number == call.hand_in_progress:
         raise ConflictError(f"Time was called at table {table_number} during hand {number}: under the "
                             "stop-immediately rule it scores nothing and is recorded as not scored.", field="number")

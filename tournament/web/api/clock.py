@@ -2,6 +2,7 @@
 
     GET  /tournaments/{tid}/sessions/{n}/clock                  the clock; no token needed when published
     POST /tournaments/{tid}/sessions/{n}/clock/start|pause|resume|end   {}
+    POST /tournaments/{tid}/sessions/{n}/clock/end/undo         {} End taken back, its time calls lifted
     POST /tournaments/{tid}/sessions/{n}/clock/extend           {"seconds": 1..3600, "table"?: t}
     POST /tournaments/{tid}/sessions/{n}/tables/{t}/time        {"hand_in_progress": 1..16 | null}
     POST /tournaments/{tid}/sessions/{n}/tables/{t}/time/undo   {} (organisers)
@@ -169,7 +170,19 @@ _action("start", clock.start, "Start the clock (its staff) of a session in play.
 _action("pause", clock.pause, "Pause a running clock; anything else is a 409.")
 _action("resume", clock.resume, "Resume a paused clock; anything else is a 409.")
 _action("end", clock.end, "Call time for everyone: the clock stops at zero for every table, extra time "
-        "included. A clock not running or paused is a 409.")
+        "included. Under `finish_hand`, every hands table without its own time call gets one with the hand "
+        "after its last entered in progress (`hand_in_progress`): later hands are a 409. A clock not running "
+        "or paused is a 409.")
+
+
+@bp.route(f"{SESSION}/clock/end/undo", methods=["POST"])
+@staff_only("referee")
+@bp.arguments(EmptySchema, required=False)
+@bp.response(200, ClockSchema)
+def undo_end(_: dict, t: Tournament, number: int):
+    """Take End back (a press by mistake): the clock is as if End had not been pressed and the time calls End
+    recorded are lifted (a table's own call stays); the history keeps both. No End in force is a 409."""
+    return clock_json(clock.undo_end(t, number, g.api_user))
 
 
 @bp.route(f"{SESSION}/clock/extend", methods=["POST"])
