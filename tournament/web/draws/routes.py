@@ -254,6 +254,8 @@ def swap(tournament_id: int, number: int):
                 flash(exc.message, "error")
                 return _render_session(t, session, status=409)
             show_service_error(form, exc)
+            # The page comes back at its top, the swap form at the bottom: say it where the eye is too.
+            flash(f"Nothing was swapped. {exc.message}", "error")
         else:
             flash("Players swapped. Quality rechecked below.", "success")
             return _render_session(t, result.session, before=result.before)
