@@ -4,7 +4,7 @@
 // holds their link's token, a staff page is only ever fetched with the staff member's cookie):
 //   - a player's page /p/<token> and their hand form /p/<token>/hands/new,
 //   - a referee's table page and hand form /manage/tournaments/<id>/play/<n>/tables/<t>[/hands/new],
-//   - the static files (their URLs carry the file's version, so a kept copy is never stale).
+//   - the static files in the version the pages name (?v=, so a kept copy is never stale).
 // Pages: the network first, the kept copy when there is no network. Nothing else is touched: the public pages,
 // the API, every POST (never kept: a POST goes to the network as it is).
 // A staff page is never shown to the wrong person: logging out or in empties the staff copies, and so does a
@@ -20,6 +20,10 @@ var KEPT = [PLAYER_PAGES, STAFF_PAGES, STATIC_FILES];
 
 var PLAYER_PAGE = /^\/p\/[A-Za-z0-9_-]+(\/hands\/new)?$/;
 var STAFF_PAGE = /^\/manage\/tournaments\/\d+\/play\/\d+\/tables\/\d+(\/hands\/new)?$/;
+var HAND_FORM = /^(\/p\/[A-Za-z0-9_-]+|\/manage\/tournaments\/\d+\/play\/\d+\/tables\/\d+)\/hands\/new$/;
+// Wifi that is up with no way through: after this long the kept copy is shown (the network's answer, should it
+// come, still updates the copy).
+var PATIENCE_MS = 8000;
 
 function storeFor(path) {
   if (PLAYER_PAGE.test(path)) return PLAYER_PAGES;
@@ -67,7 +71,7 @@ function kept(store, request) {
 
 function page(event, store) {
   var request = event.request;
-  return fetch(request).then(function (response) {
+  var network = fetch(request).then(function (response) {
     if (keepable(response)) {
       event.waitUntil(keep(store, request.url, response.clone()));
     } else if (response.type === "opaqueredirect" || response.status === 401 || response.status === 403 ||
@@ -76,22 +80,79 @@ function page(event, store) {
       event.waitUntil(store === STAFF_PAGES ? forgetStaff() : forget(store, request.url));
     }
     return response;
-  }, function () {
-    return kept(store, request).then(function (found) { return found || notKept(); });
+  });
+  event.waitUntil(network.catch(function () { return null; }));
+  return new Promise(function (resolve) {
+    network.then(resolve, function () {
+      kept(store, request).then(function (found) { resolve(found || notKept()); });
+    });
+    setTimeout(function () {
+      kept(store, request).then(function (found) { if (found) resolve(found); });
+    }, PATIENCE_MS);
   });
 }
 
+function escapeHtml(text) {
+  return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;")
+    .replace(/'/g, "&#39;");
+}
+
+// A hand form sent as the network failed (the phone believed it was online, or the drop came as it was sent):
+// a page that hands the form's fields, its idempotency key unchanged (the server may have it already), to
+// static/js/offline-queue.js, which keeps them with the others and sends them when the network returns.
+function unsent(url, body) {
+  var path = url.pathname + url.search;
+  var html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
+    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>No network</title>" +
+    "<link rel=\"stylesheet\" href=\"/static/css/app.css\"></head><body><main id=\"main\" class=\"container\">" +
+    "<h1>No network</h1><div data-offline-unsent data-url=\"" + escapeHtml(path) + "\" data-body=\"" +
+    escapeHtml(body) + "\" hidden></div><p>The server could not be reached as the hand was sent. " +
+    "<a href=\"" + escapeHtml(path) + "\">Back to the form</a></p></main>" +
+    "<script src=\"/static/js/offline-queue.js\" defer></script></body></html>";
+  return new Response(html, {
+    status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }
+  });
+}
+
+function handForm(event, url) {
+  var copy = event.request.clone();
+  return fetch(event.request).catch(function () {
+    return copy.text().then(function (body) { return unsent(url, body); });
+  });
+}
+
+// A versioned file (?v=<its digest>, see tournament/web/static_files.py) never changes: the kept copy first, and
+// the other versions of that file are dropped when a new one is kept. Anything else: the network first.
 function staticFile(event) {
   var request = event.request;
+  var url = new URL(request.url);
+  var versioned = url.searchParams.has("v");
   return caches.open(STATIC_FILES).then(function (cache) {
-    return cache.match(request.url).then(function (found) {
-      if (found) return found;
+    function fromNetwork() {
       return fetch(request).then(function (response) {
-        if (keepable(response)) event.waitUntil(cache.put(request.url, response.clone()));
+        if (versioned && keepable(response)) event.waitUntil(replaceVersions(cache, url, response.clone()));
         return response;
+      }, function (error) {
+        // No network: the copy kept of this file in another version will do (the service worker's own pages
+        // name the files without their version).
+        return cache.match(request.url, { ignoreSearch: true }).then(function (other) {
+          if (other) return other;
+          throw error;
+        });
       });
-    });
+    }
+    if (!versioned) return fromNetwork();
+    return cache.match(request.url).then(function (found) { return found || fromNetwork(); });
   });
+}
+
+function replaceVersions(cache, url, response) {
+  return cache.keys().then(function (requests) {
+    return Promise.all(requests.filter(function (old) {
+      var kept = new URL(old.url);
+      return kept.pathname === url.pathname && kept.search !== url.search;
+    }).map(function (old) { return cache.delete(old); }));
+  }).then(function () { return cache.put(url.href, response); });
 }
 
 self.addEventListener("install", function () {
@@ -112,6 +173,10 @@ self.addEventListener("fetch", function (event) {
   if (request.method !== "GET") {
     // Whoever logs out or in, the staff pages kept so far are not theirs to see.
     if (url.pathname === "/logout" || url.pathname === "/login") event.waitUntil(forgetStaff());
+    // A hand form's POST goes to the network as it is and its answer is never kept; only a failure is caught.
+    if (request.method === "POST" && request.mode === "navigate" && HAND_FORM.test(url.pathname)) {
+      event.respondWith(handForm(event, url));
+    }
     return;
   }
   var store = storeFor(url.pathname);
@@ -134,11 +199,13 @@ self.addEventListener("message", function (event) {
     var store = url.origin === self.location.origin ? storeFor(url.pathname) : null;
     if (!store) return null;
     url.hash = "";
+    if (store === STATIC_FILES && !url.searchParams.has("v")) return null;
     return caches.open(store).then(function (cache) {
       return cache.match(url.href).then(function (found) {
         if (found && store === STATIC_FILES) return null;
         return fetch(url.href, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
-          if (keepable(response)) return cache.put(url.href, response);
+          if (keepable(response)) return store === STATIC_FILES ? replaceVersions(cache, url, response)
+            : cache.put(url.href, response);
           if (store !== STATIC_FILES && (response.status === 404 || response.redirected)) return cache.delete(url.href);
           return null;
         });

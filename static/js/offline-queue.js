@@ -5,7 +5,8 @@
 //   its files and the pages it links to with [data-offline-keep] when the page was loaded before it took charge.
 // - A form with [data-offline-queue] (the hand forms) saved with no network is kept in this browser
 //   (IndexedDB): its URL, its fields and a new idempotency key, then the form is cleared for the next hand.
-//   Online, the form is sent as usual: nothing here is in the way.
+//   Online, the form is sent as usual; should that sending fail on the way, the service worker answers with a
+//   page that gives its fields (key unchanged) to this script to keep.
 // - The kept hands are sent, oldest first, when the network returns (the `online` event, a page load and a
 //   timer): the same fields and the same key each time, so a hand whose answer was lost on the way is stored
 //   once (the server answers a key it has seen with its first answer). A banner says how many are waiting.
@@ -305,18 +306,40 @@
     return true;
   }
 
+  function newRow(url, body, page) {
+    return {
+      url: url, body: body, page: page, key: fieldOf(body, "idempotency_key"), label: describe(url, body),
+      state: "waiting", created_at: new Date().toISOString()
+    };
+  }
+
+  // Kept once per key: the same sending caught twice (a reload of the page below) is one hand.
+  function keepRow(row) {
+    return all().then(function (rows) {
+      if (rows.some(function (other) { return other.key === row.key; })) return null;
+      return put(row);
+    });
+  }
+
+  // The service worker's page for a hand form whose sending failed as it went (see static/sw.js): its fields,
+  // idempotency key unchanged, since the server may have stored it already and will then answer the retry with
+  // its first answer.
+  function keepUnsent(holder) {
+    var url = holder.getAttribute("data-url");
+    if (url.indexOf(scope) !== 0) return Promise.resolve();
+    var row = newRow(url, holder.getAttribute("data-body"), url);
+    return keepRow(row).then(function () { return refresh(row.label + " is kept on this device."); });
+  }
+
   function keepForLater(form, submitter) {
     var data = new FormData(form, submitter || undefined);
     data.set("idempotency_key", newKey());  // each hand kept has its own key: a kept page's key may be used
     var body = new URLSearchParams(data).toString();
     var action = new URL(form.action, window.location.href);
-    var row = {
-      url: action.pathname + action.search, body: body, page: window.location.pathname + window.location.search,
-      label: describe(action.pathname, body), state: "waiting", created_at: new Date().toISOString()
-    };
+    var row = newRow(action.pathname + action.search, body, window.location.pathname + window.location.search);
     var restoring = parseInt(form.getAttribute("data-offline-restoring"), 10);
     form.removeAttribute("data-offline-restoring");
-    return (restoring ? drop(restoring) : Promise.resolve()).then(function () { return put(row); }).then(function () {
+    return (restoring ? drop(restoring) : Promise.resolve()).then(function () { return keepRow(row); }).then(function () {
       var number = parseInt(fieldOf(body, "number"), 10);
       clearForm(form, number ? number + 1 : null);
       return refresh(row.label + " is kept on this device.");
@@ -375,7 +398,8 @@
     if (wanted) {
       one(parseInt(wanted[1], 10)).then(function (row) { if (row) restoreHere(row); });
     }
-    refresh().then(sendAll);
+    var unsentHolder = document.querySelector("[data-offline-unsent]");
+    (unsentHolder ? keepUnsent(unsentHolder) : refresh()).then(sendAll);
     window.addEventListener("online", function () { sendAll(); });
     window.addEventListener("offline", function () { refresh(); });
     window.setInterval(function () {

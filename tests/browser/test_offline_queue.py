@@ -114,6 +114,39 @@ def test_a_lost_answer_is_sent_again_with_the_same_key_and_stored_once(browser, 
     assert stored(t) == [(1, seats[1].player_id, PLAIN_WIN)]
 
 
+def test_a_sending_that_fails_on_the_way_is_kept_with_its_key(browser, live_server, in_play, organiser):
+    """The phone believes it is online, the network fails as the hand goes: the service worker hands the form's
+    fields, key unchanged (the server may have the hand already), to the queue."""
+    t = in_play
+    seats, table_url = table_one(t)
+    context, page = phone(browser, live_server)
+    try:
+        log_in(page, organiser.email, PASSWORD)
+        page.goto(table_url + "/hands/new?hand=1")
+        page.wait_for_function("navigator.serviceWorker.controller !== null")
+        key = page.locator("input[name=idempotency_key]").input_value()
+        context.set_offline(True)
+        page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")  # wifi up, no way through
+        enter_win(page, PLAIN_WIN, seats[3], seats[2])
+        expect(page.get_by_role("heading", name="No network")).to_be_visible()
+        banner = page.locator(".offline-queue")
+        expect(banner).to_contain_text("Hand 1 at table 1 is kept on this device.")
+        expect(banner).to_contain_text("1 hand waiting to be sent")
+        kept = page.evaluate("""() => new Promise(resolve => {
+            indexedDB.open('mcr-offline').onsuccess = event => {
+                event.target.result.transaction('hands').objectStore('hands').getAll().onsuccess =
+                    e => resolve(e.target.result.map(row => row.key));
+            };
+        })""")
+        assert kept == [key]
+        assert stored(t) == []
+        context.set_offline(False)
+        expect(banner).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)
+    finally:
+        context.close()
+    assert stored(t) == [(1, seats[3].player_id, PLAIN_WIN)]
+
+
 def test_a_refused_hand_comes_back_to_be_corrected_or_discarded(browser, live_server, in_play, organiser):
     t = in_play
     seats, table_url = table_one(t)
