@@ -180,12 +180,13 @@
   function refusal(response, text) {
     var doc = new DOMParser().parseFromString(text || "", "text/html");
     var parts = [];
-    doc.querySelectorAll(".flashes .flash-error, .form-summary li, [data-entry=notice] p, .refusal p, .error-page p, main h1")
+    doc.querySelectorAll(".flashes .flash-error, .refusal p:first-child, .form-summary li, [data-entry=notice] p, " +
+      ".error-page h1, .error-page h1 + p")
       .forEach(function (el) {
-        var line = el.textContent.replace(/\s+/g, " ").trim();
+        var line = el.textContent.replace(/\s+/g, " ").trim().replace(/[.:]$/, "");
         if (line && parts.indexOf(line) < 0 && parts.length < 3) parts.push(line);
       });
-    return (parts.join(" ") || ("the server answered " + response.status)).replace(/[.:]$/, "");
+    return parts.join(". ") || ("the server answered " + response.status);
   }
 
   // A saved form moves on to another page. A staff form does so only when the hand is stored (or was already:

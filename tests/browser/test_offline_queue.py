@@ -12,6 +12,7 @@ from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import NOT_WINNING, PASSWORD
 from tournament.extensions import db
 from tournament.services import play, scoring
+from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
 
@@ -181,6 +182,29 @@ def test_a_refused_hand_comes_back_to_be_corrected_or_discarded(browser, live_se
     finally:
         context.close()
     assert stored(t) == [(1, seats[2].player_id, PLAIN_WIN)]
+
+
+def test_a_hand_entered_meanwhile_by_someone_else_comes_back_as_a_conflict(browser, live_server, in_play,
+                                                                          organiser):
+    t = in_play
+    seats, table_url = table_one(t)
+    context, page = phone(browser, live_server)
+    try:
+        log_in(page, organiser.email, PASSWORD)
+        page.goto(table_url + "/hands/new?hand=1")
+        expect(page.locator(".tile-picker")).to_be_visible()
+        context.set_offline(True)
+        enter_win(page, PLAIN_WIN, seats[2], seats[0])
+        expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
+        scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), organiser)  # another referee, online
+        commit_setup()
+        context.set_offline(False)
+        refused = page.locator(".offline-queue [data-offline-refused] li")
+        expect(refused).to_have_count(1, timeout=15_000)
+        expect(refused).to_contain_text("Hand 1 at table 1 was not saved: Nothing was saved: hand 1 is already entered")
+    finally:
+        context.close()
+    assert [(h.number, h.result) for h in scoring.table_hands(t, 1, 1)] == [(1, "draw")]
 
 
 def test_the_worker_never_shows_a_kept_staff_page_to_someone_logged_out(browser, live_server, in_play, organiser):

@@ -220,3 +220,27 @@ def test_a_renewed_link_stops_working_and_its_kept_copy_is_dropped(browser, live
         expect(page.get_by_text(east.player.full_name)).to_have_count(0)
     finally:
         context.close()
+
+
+def test_a_hand_kept_for_a_link_renewed_meanwhile_comes_back_refused(browser, live_server, client, in_play,
+                                                                     organiser):
+    t = in_play
+    seats, links = players_tournament(t)
+    east, south = seats[:2]
+    context, page = phone(browser, live_server)
+    try:
+        page.goto(links[east.player_id] + "/hands/new")
+        expect(page.get_by_role("heading", name="Enter a hand")).to_be_visible()
+        context.set_offline(True)
+        enter_win(page, PLAIN_WIN, east, south)
+        expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
+        player_links.renew(t, east.player_id)  # the desk renewed the link meanwhile
+        commit_setup()
+        context.set_offline(False)
+        refused = page.locator(".offline-queue [data-offline-refused] li")
+        expect(refused).to_contain_text("Hand 1 was not saved: Not Found. There is no page at this address.", timeout=15_000)
+        expect(refused.get_by_role("button", name="Discard it")).to_be_visible()
+        no_sideways_scroll(page)
+    finally:
+        context.close()
+    assert hands_at(Api(client, token_for(organiser)), t) == []
