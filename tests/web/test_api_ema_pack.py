@@ -90,3 +90,11 @@ def test_the_staff_exports_page_links_the_pack(organiser_client, played):
     assert load_workbook(io.BytesIO(workbook.data))["Results"].cell(row=3, column=14).value == 2.5
     report = organiser_client.get(f"{base}/ema-observer-report.pdf")
     assert report.status_code == 200 and report.mimetype == "application/pdf"
+
+
+def test_control_characters_in_names_do_not_break_the_workbook(client, organiser, app_ctx):
+    """Found by the schemathesis run: a tournament named with a control character made the workbook a 500."""
+    api = Api(client, token_for(organiser))
+    tid = api.post("/tournaments", {"name": "Spring\x0bOpen", "venue": "Hall\x1f"}, expect=201).get_json()["id"]
+    book = load_workbook(io.BytesIO(api.get(f"/tournaments/{tid}/ema-results.xlsx", expect=200).data))
+    assert "SpringOpen" in [cell.value for row in book.active.iter_rows() for cell in row]
