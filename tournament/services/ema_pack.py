@@ -50,6 +50,7 @@ from typing import Any
 
 import pycountry
 from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from sqlalchemy import select
 
 from tournament.extensions import db
@@ -241,6 +242,8 @@ def workbook_bytes(title: str, place: str, country: str, weight: Mers, rules: st
     sheet.title = SHEET
 
     def put(row: int, col: int, value: Any, text: bool = False) -> None:
+        if isinstance(value, str):  # a control character typed into a name: a worksheet cannot hold it
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
         target = sheet.cell(row=row + 1, column=col + 1, value=value)
         if text:
             target.number_format = "@"
