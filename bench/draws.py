@@ -86,7 +86,8 @@ def _weekend_figures(schedule, groups, substitutes, sessions):
 def weekend(seed: int, changes: str = "") -> tuple[int, int, int, int]:
     """One weekend drawn session by session; ``changes``: "" (the same field throughout), "withdrawal" (one
     player withdraws before session 3, a late arrival checks in before session 5) or "no-show" (one player
-    absent from session 4 only, back for session 5)."""
+    absent from session 4 only, back for session 5) or "table fewer" (four players of four teams withdraw
+    before session 3 and no substitute is called: 28 players at 7 tables)."""
     everyone = list(range(1, WEEKEND_PLAYERS + 1))
     groups = {p: (p - 1) // WEEKEND_TEAM for p in range(1, WEEKEND_PLAYERS + 2)}
     players = everyone
@@ -99,8 +100,12 @@ def weekend(seed: int, changes: str = "") -> tuple[int, int, int, int]:
             players = players + [WEEKEND_PLAYERS + 1]  # a late arrival
         if changes == "no-show":
             players = [p for p in everyone if k != 3 or p != 1 + seed % WEEKEND_PLAYERS]
+        if changes == "table fewer" and k == 2:
+            gone = {1 + (seed + 9 * i) % WEEKEND_PLAYERS for i in range(4)}
+            players = [p for p in players if p not in gone]
         s = seed * 1000 + k
-        history.append(draw_session(players, seed=s, history=history, groups=groups, substitutes=WEEKEND_SUBS,
+        subs = () if changes == "table fewer" else WEEKEND_SUBS
+        history.append(draw_session(players, seed=s, history=history, groups=groups, substitutes=subs,
                                     total_sessions=WEEKEND_SESSIONS, history_seeds=seeds))
         seeds.append(s)
     return _weekend_figures(history, groups, WEEKEND_SUBS, WEEKEND_SESSIONS)
@@ -120,7 +125,8 @@ def weekend_table(count: int) -> None:
                  WEEKEND_SESSIONS)),
              ("session by session", lambda sd: weekend(sd)),
              ("withdrawal + late arrival", lambda sd: weekend(sd, "withdrawal")),
-             ("no-show for one session", lambda sd: weekend(sd, "no-show"))]
+             ("no-show for one session", lambda sd: weekend(sd, "no-show")),
+             ("4 withdraw, a table fewer", lambda sd: weekend(sd, "table fewer"))]
     plan_clean: set[int] = set()
     for name, run in cases:
         totals = [0, 0, 0, 0]

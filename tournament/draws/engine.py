@@ -908,23 +908,19 @@ def _repair_plan(prior: Sequence[Sequence[Sequence[int]]], field: _Field, state:
         return None
     departed = sorted(seated[0] - set(field.ids))
     arrivals = sorted(field.index[p] for p in set(field.ids) - seated[0])
-    if len(departed) != len(arrivals) or not departed:
+    fewer = len(departed) - len(arrivals)
+    if not departed or fewer < 0 or fewer % 4:
         return None
     slot_of = {p: -1 - i for i, p in enumerate(departed)}
     rounds = [[[field.index[int(p)] if int(p) in field.index else slot_of[int(p)] for p in t] for t in rnd]
               for rnd in prior]
-    cost = [[_slot_cost(state.pc, rounds, f, -1 - i) for i in range(len(departed))] for f in arrivals]
-    if len(arrivals) <= REPAIR_EXACT:
-        order = min(itertools.permutations(range(len(departed))),
-                    key=lambda perm: sum(cost[a][i] for a, i in enumerate(perm)))
-    else:  # many at once: the cheapest seats first, greedily
-        free, order = set(range(len(departed))), []
-        for a in range(len(arrivals)):
-            i = min(free, key=lambda i: cost[a][i])
-            free.discard(i)
-            order.append(i)
-    taker = {-1 - i: arrivals[a] for a, i in enumerate(order)}
-    rounds = [[[taker[p] if p < 0 else p for p in t] for t in rnd] for rnd in rounds]
+    if fewer:
+        rounds = _dissolve_tables(rounds, fewer // 4, arrivals, _history_costs(field, state))
+    else:
+        cost = [[_slot_cost(state.pc, rounds, f, -1 - i) for i in range(len(departed))] for f in arrivals]
+        order = _assign(cost)
+        taker = {-1 - i: arrivals[a] for a, i in enumerate(order)}
+        rounds = [[[taker[p] if p < 0 else p for p in t] for t in rnd] for rnd in rounds]
     pc = _history_costs(field, state)
     target = S.cost_lower_bound(pc, len(rounds))
     for rnd in rounds:
@@ -934,11 +930,61 @@ def _repair_plan(prior: Sequence[Sequence[Sequence[int]]], field: _Field, state:
     sched = S.Schedule(pc, state.fixed + rounds, mutable=range(first, first + len(rounds)))
     if sched.cost() > target:
         S.tabu(sched, rng, max_iter=_max_iter(field.n, len(rounds)), target=target,
-               evals=_evals(field.n, LOOKAHEAD_EVALS))
+               evals=_evals(field.n, PLAN_EVALS * 4 if fewer else LOOKAHEAD_EVALS))
     rounds = sched.rounds[first:]
     if not wind_misses(rounds, state.counts, state.played, field.subs_flag):
         return rounds
     return _seat_ahead(field, state, rounds, rng, recolour=False)
+
+
+def _assign(cost: Sequence[Sequence[int]]) -> list[int]:
+    """For each row (a newcomer) the column (a free seat) it takes: least total cost, exactly for a few rows,
+    else the cheapest seat for each in turn."""
+    if len(cost) <= REPAIR_EXACT:
+        return list(min(itertools.permutations(range(len(cost[0]))),
+                        key=lambda perm: sum(cost[a][i] for a, i in enumerate(perm))))
+    free, order = set(range(len(cost[0]))), []
+    for row in cost:
+        i = min(free, key=lambda i: row[i])
+        free.discard(i)
+        order.append(i)
+    return order
+
+
+def _dissolve_tables(rounds: list[list[list[int]]], tables: int, arrivals: Sequence[int],
+                     pc: S.PairCosts) -> list[list[list[int]]]:
+    """A table fewer (or ``tables`` fewer) in every planned round: the table whose players (with any newcomer)
+    fill the seats left free (negative markers) at least pair cost is dissolved; the rounds are repaired one
+    after the other, each against the history and the rounds before it."""
+    out = []
+    for rnd in rounds:
+        rnd = [list(t) for t in rnd]
+        for step in range(tables):
+            best = None
+            for ti, t in enumerate(rnd):
+                movers = [p for p in t if p >= 0] + (list(arrivals) if step == 0 else [])
+                rest = [u for tj, u in enumerate(rnd) if tj != ti]
+                holes = [(tj, k) for tj, u in enumerate(rest) for k, p in enumerate(u) if p < 0]
+                if len(holes) < len(movers):
+                    continue
+                holes = holes[:len(movers)]  # more than one table fewer: the next dissolution fills the rest
+                cost = [[pc.add_cost(m, [p for p in rest[tj] if p >= 0]) for tj, _k in holes] for m in movers]
+                order = _assign(cost)
+                total = sum(cost[a][i] for a, i in enumerate(order))
+                if best is None or total < best[0]:
+                    best = (total, ti, movers, holes, order)
+            if best is None:
+                break
+            _, ti, movers, holes, order = best
+            rest = [u for tj, u in enumerate(rnd) if tj != ti]
+            for a, i in enumerate(order):
+                tj, k = holes[i]
+                rest[tj][k] = movers[a]
+            rnd = rest
+        for t in rnd:
+            pc.add_table(t)
+        out.append(rnd)
+    return out
 
 
 def _group_key(groups: Mapping[int, Hashable] | None) -> tuple[tuple[int, int], ...] | None:
