@@ -4,9 +4,8 @@ import pytest
 
 from tests.helpers import add_players
 from tournament.extensions import db
-from tournament.services import ServiceError
+from tournament.services import ServiceError, registration
 from tournament.services import draws as draw_service
-from tournament.services import registration
 from tournament.services.registration import PlayerData
 
 
