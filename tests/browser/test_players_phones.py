@@ -171,6 +171,7 @@ def test_a_phone_offline_keeps_two_hands_and_each_is_stored_once(browser, live_s
         expect(page.get_by_label("Winning hand")).to_have_value("")
         enter_win(page, PLAIN_WIN, north, None)
         expect(banner).to_contain_text("2 hands waiting to be sent")
+        assert not axe_problems(page), axe_problems(page)  # the form offline, with the banner
         no_sideways_scroll(page)
         # The player's page opens offline (the worker's copy) and still says what is waiting.
         page.goto(links[east.player_id])
@@ -240,6 +241,7 @@ def test_a_hand_kept_for_a_link_renewed_meanwhile_comes_back_refused(browser, li
         refused = page.locator(".offline-queue [data-offline-refused] li")
         expect(refused).to_contain_text("Hand 1 was not saved: Not Found. There is no page at this address.", timeout=15_000)
         expect(refused.get_by_role("button", name="Discard it")).to_be_visible()
+        assert not axe_problems(page), axe_problems(page)  # the form with a refused hand's banner
         no_sideways_scroll(page)
     finally:
         context.close()
