@@ -8,24 +8,20 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_user, logout_user
 
 from tournament.services import throttle
 from tournament.services import users as user_service
 from tournament.web.auth import devices
 from tournament.web.auth.forms import LoginForm
-from tournament.web.helpers import safe_next
+from tournament.web.helpers import client_address, safe_next
 
 bp = Blueprint("auth", __name__)
 
 
 def _after_login() -> str:
     return safe_next(request.args.get("next"), url_for("tournaments.dashboard"))
-
-
-def client_address() -> str:
-    """The client's address (behind a reverse proxy, set TRUSTED_PROXIES so that this is not the proxy's)."""
-    return request.remote_addr or "unknown"
 
 
 @bp.route("/login", methods=["GET", "POST"])
@@ -48,13 +44,13 @@ def login():
             throttle.succeeded(email, device)
             user_service.start_login(user, remember=bool(form.remember.data))
             login_user(user, remember=bool(form.remember.data))
-            flash(f"Welcome, {user.display_name}.", "success")
+            flash(gettext("Welcome, %(name)s.", name=user.display_name), "success")
             response = redirect(_after_login())
             devices.remember_device(response, email)
             return response
         wait = throttle.failed(email, address, device)
-        form.password.errors.append("Wrong email or password." + (
-            f" Wait {throttle.wait_text(wait)} before trying again." if wait else ""))
+        form.password.errors.append(gettext("Wrong email or password.") + (
+            " " + gettext("Wait %(time)s before trying again.", time=throttle.wait_text(wait)) if wait else ""))
         response = render_template("auth/login.html", form=form), 401
         return (*response, {"Retry-After": str(wait)}) if wait else response
     return render_template("auth/login.html", form=form), 400 if form.is_submitted() else 200
@@ -65,5 +61,5 @@ def logout():
     if current_user.is_authenticated:
         user_service.end_login(current_user.login_token)
     logout_user()
-    flash("You are logged out.", "info")
+    flash(gettext("You are logged out."), "info")
     return redirect(url_for("public.home"))
