@@ -16,7 +16,8 @@ from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD, Api, token_for
 from tournament.extensions import db
 from tournament.models import EntryMode
-from tournament.services import play, player_links
+from tournament.services import confirmations, play, player_links
+from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
 
@@ -246,3 +247,28 @@ def test_a_hand_kept_for_a_link_renewed_meanwhile_comes_back_refused(browser, li
     finally:
         context.close()
     assert hands_at(Api(client, token_for(organiser)), t) == []
+
+
+def test_confirming_offline_says_it_was_not_sent_and_works_once_back(browser, live_server, client, in_play,
+                                                                     organiser):
+    t = in_play
+    seats, links = players_tournament(t)
+    east, south = seats[:2]
+    confirmations.enter_hand(t, east.player, HandData(number=1, result="win", winner_id=east.player_id,
+                                                      discarder_id=south.player_id, hand=PLAIN_WIN))
+    commit_setup()
+    context, page = phone(browser, live_server)
+    try:
+        page.goto(links[south.player_id])
+        confirm = page.locator("#hand-1").get_by_role("button", name="Confirm hand 1")
+        context.set_offline(True)
+        confirm.click()
+        expect(page.locator(".offline-queue")).to_contain_text("No network: that was not sent.")
+        expect(confirm).to_be_visible()  # still on the page, not the browser's error page
+        context.set_offline(False)
+        confirm.click()
+        expect(page.locator(".flashes")).to_contain_text("You confirmed hand 1.")
+    finally:
+        context.close()
+    [hand] = hands_at(Api(client, token_for(organiser)), t)
+    assert sorted(hand["confirmed_by"]) == sorted([east.player_id, south.player_id])
