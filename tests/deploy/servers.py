@@ -92,6 +92,7 @@ def render_site(app_port: int, nginx_port: int, cache: Path) -> str:
         ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};"),
         ("alias /srv/mcr-tournament/static/;", f"alias {ROOT / 'static'}/;"),
         ("proxy_cache_path /var/cache/nginx-mcr-live ", f"proxy_cache_path {cache} "),
+        ("access_log /var/log/nginx/access.log mcr_private;", f"access_log {cache.parent / 'site-access.log'} mcr_private;"),
     ):
         assert site.count(shipped) == 1, f"deploy/nginx-site.conf no longer has {shipped!r} once"
         site = site.replace(shipped, here)
