@@ -1,5 +1,6 @@
 """Players in and out of spreadsheets: a CSV import previewed row by row (nothing is saved until the
-whole file is clean) and an export the import reads back unchanged."""
+whole file is clean, or until the organiser chooses to import the good rows and skip the bad ones) and an
+export the import reads back unchanged."""
 
 from __future__ import annotations
 
@@ -60,8 +61,17 @@ class CsvPreview:
         return [r for r in self.rows if r.errors]
 
     @property
+    def good_rows(self) -> list[CsvRow]:
+        return [r for r in self.rows if r.data is not None and not r.errors]
+
+    @property
     def ok(self) -> bool:
         return not self.errors and not self.bad_rows and bool(self.rows)
+
+    @property
+    def can_skip_bad_rows(self) -> bool:
+        """Some rows are fine and others not, and the file itself is readable: the good ones may go in alone."""
+        return not self.errors and bool(self.bad_rows) and bool(self.good_rows)
 
     def error_messages(self) -> dict[str, str]:
         """{'file': ..., 'row 3': ...}: every problem, for a ServiceError."""
@@ -207,10 +217,21 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
     return preview
 
 
-def import_csv(tournament: Tournament, text: str) -> list[Player]:
-    """Add every player of the file in one transaction, or none when any row has a problem."""
+def import_csv(tournament: Tournament, text: str, skip_bad_rows: int = 0,
+               good_rows: int | None = None) -> list[Player]:
+    """Add every player of the file in one transaction, or none when any row has a problem.
+
+    With `skip_bad_rows` (the organiser's choice on the preview: import the `good_rows` good rows, skip the
+    `skip_bad_rows` bad ones) the good rows go in and the bad ones are left out, provided the file reads the
+    same now: counts that changed since the preview (a duplicate registered meanwhile) are a 409."""
     preview = parse_csv(text, tournament)
-    if not preview.ok:
+    good, bad = len(preview.good_rows), len(preview.bad_rows)
+    if skip_bad_rows and not preview.errors and (
+            bad != skip_bad_rows or not good or (good_rows is not None and good != good_rows)):
+        raise ConflictError(f"The list changed since the preview: {good} row{'s are' if good != 1 else ' is'} "
+                            f"fine and {bad} {'have' if bad != 1 else 'has'} problems now. Nothing was "
+                            "imported: check the preview again.")
+    if not preview.ok and not (skip_bad_rows and preview.can_skip_bad_rows):
         bad = len(preview.bad_rows)
         summary = (
             f"{bad} row{'s have' if bad > 1 else ' has'} problems"
@@ -253,8 +274,10 @@ def kept_import(tournament: Tournament, import_id: int) -> PlayerImport:
     return kept
 
 
-def confirm_import(tournament: Tournament, import_id: int) -> list[Player]:
-    """Import the previewed file `import_id` exactly as it was previewed, once.
+def confirm_import(tournament: Tournament, import_id: int, skip_bad_rows: int = 0,
+                   good_rows: int | None = None) -> list[Player]:
+    """Import the previewed file `import_id` exactly as it was previewed, once (with `skip_bad_rows`, its good
+    rows only: see `import_csv`).
 
     The conditional UPDATE marks it confirmed in the same transaction as its players: a second confirmation
     (double click, two tabs) waits on the row lock until the first ends, then matches no row and is refused;
@@ -273,7 +296,7 @@ def confirm_import(tournament: Tournament, import_id: int) -> list[Player]:
     if _digest(text) != kept.sha256:
         raise ServiceError("The kept file does not match the one previewed; nothing was imported. Upload it "
                            "again.")
-    return import_csv(tournament, text)
+    return import_csv(tournament, text, skip_bad_rows, good_rows)
 
 
 def export_csv(tournament: Tournament) -> str:

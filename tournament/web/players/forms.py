@@ -13,7 +13,7 @@ from wtforms.widgets import HiddenInput
 
 from tournament.constants import MAX_ID
 from tournament.models import PlayerStatus
-from tournament.services.registration import LIMITS, STATUS_LABELS, PlayerData
+from tournament.services.registration import LIMITS, MAX_IMPORT_ROWS, STATUS_LABELS, PlayerData
 from tournament.services.registration.players import MAX_FIXED_TABLE
 from tournament.web.forms import VersionedForm, choices
 from tournament.web.idempotency import IdempotentForm
@@ -103,4 +103,9 @@ class ConfirmImportForm(IdempotentForm):
     # The previewed file kept on the server (tournament.models.PlayerImport), not its text.
     import_id = IntegerField(widget=HiddenInput(),
                              validators=[InputRequired(), NumberRange(min=1, max=MAX_ID)])
+    # The organiser's choice on a preview with bad rows: import the good rows (how many the preview showed),
+    # skip the bad ones (how many). 0 bad rows to skip: the whole file, all or nothing.
+    skip_bad_rows = IntegerField(widget=HiddenInput(), default=0,
+                                 validators=[Optional(), NumberRange(min=0, max=MAX_IMPORT_ROWS)])
+    good_rows = IntegerField(widget=HiddenInput(), validators=[Optional(), NumberRange(min=1, max=MAX_IMPORT_ROWS)])
     submit = SubmitField("Import")
