@@ -200,3 +200,20 @@ def test_gunicorn_access_lines_never_hold_a_token():
 
     atoms = logger.atoms(resp, req, environ, timedelta(seconds=0.01))
     assert all(token not in str(value) for value in atoms.values())
+
+
+def test_the_public_session_results_mark_unconfirmed_and_disputed_tables(client, in_play):
+    t = in_play
+    t.entry_mode = EntryMode.PLAYERS
+    from tournament.services import play
+
+    table1 = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 1)]
+    table2 = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 2)]
+    confirmations.enter_hand(t, _player(t, table1[0]), _win(table1))
+    confirmations.enter_hand(t, _player(t, table2[0]), _win(table2))
+    confirmations.dispute(t, _player(t, table2[1]), 2, 1, "Not a discard")
+    db.session.commit()
+    html = client.get(f"/t/{t.id}/standings/sessions/1").get_data(as_text=True)
+    card1 = html.split('id="table-1"')[1].split("</h3>")[0]
+    card2 = html.split('id="table-2"')[1].split("</h3>")[0]
+    assert "1 unconfirmed" in card1 and "disputed" in card2

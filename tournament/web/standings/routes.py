@@ -12,7 +12,7 @@ from flask import Blueprint, abort, render_template
 from flask_login import login_required
 
 from tournament.models import SessionStatus
-from tournament.services import NotFound
+from tournament.services import NotFound, confirmations
 from tournament.services import draws as draw_service
 from tournament.services import exports as export_service
 from tournament.services import standings as standings_service
@@ -53,8 +53,10 @@ def session(tournament_id: int, number: int):
         results = standings_service.session_results(t, number)
     except NotFound as exc:
         abort(404, exc.message)
+    # Tables whose players have not all confirmed a hand yet, or dispute one (issue 23): marked on the page.
+    waiting = confirmations.unconfirmed_tables(next(s for s in sessions if s.number == number))
     return render_template("standings/session.html", tournament=t, results=results,
-                           numbers=[s.number for s in sessions])
+                           numbers=[s.number for s in sessions], waiting=waiting)
 
 
 @bp.route("/t/<int:tournament_id>/standings/teams")
