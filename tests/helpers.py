@@ -125,6 +125,24 @@ class AuthActions:
         return post_form(self.client, "/logout", {}, form_url="/account")
 
 
+class OtherBrowser:
+    """A second browser in a test (an invited referee, a phone left logged in). Each of its requests runs in an
+    app context of its own, as in production: in the test's shared one, Flask-Login would hand it the user it
+    remembered from another client's last request."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.client = app.test_client()
+
+    def get(self, url: str, **kwargs):
+        with self.app.app_context():
+            return self.client.get(url, **kwargs)
+
+    def post_form(self, url: str, data: dict, form_url: str | None = None, **kwargs):
+        with self.app.app_context():
+            return post_form(self.client, url, data, form_url, **kwargs)
+
+
 # --- hands and the JSON API ------------------------------------------------------------------------------
 
 VALID_22 = "123456789m123s5p5p"  # Pure Straight 16, Concealed 2, All Chows 2, Mixed Double Chow 1, Single Wait 1

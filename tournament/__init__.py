@@ -28,12 +28,13 @@ def create_app(config: dict | None = None) -> Flask:
     app.config.from_mapping(load_config(app.instance_path, config))
     Path(app.config["EXPORT_DIR"]).mkdir(parents=True, exist_ok=True)
 
-    from tournament.extensions import csrf, db, login_manager, migrate
+    from tournament.extensions import csrf, db, login_manager, mail, migrate
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
     csrf.init_app(app)
     login_manager.init_app(app)
+    mail.init_app(app)
 
     from tournament.i18n import init_i18n
 

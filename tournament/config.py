@@ -7,6 +7,9 @@ SECURE_COOKIES unset or "auto" (default): session and remember cookies are Secur
                HTTPS (behind nginx: its X-Forwarded-Proto, with TRUSTED_PROXIES); 1 forces Secure, 0 never
 REMEMBER_DAYS  how long "keep me logged in" lasts; default 30
 TRUSTED_PROXIES number of reverse proxies in front (nginx: 1), whose X-Forwarded-For/-Proto are believed
+MAIL_SERVER    an SMTP server: invitations and password-reset links are then also sent by e-mail (unset: the
+               organiser copies the link; "Forgot your password?" asks to see an organiser). With it:
+               MAIL_PORT (25), MAIL_USERNAME, MAIL_PASSWORD, MAIL_USE_TLS, MAIL_USE_SSL, MAIL_DEFAULT_SENDER
 """
 
 from __future__ import annotations
@@ -50,6 +53,21 @@ def _flag(value: str | None) -> bool:
     return (value or "").strip().lower() in {"1", "true", "yes", "on"}
 
 
+def _mail_settings(env) -> dict:
+    """Flask-Mail's settings, only when MAIL_SERVER is set: without it no mail is sent (the links are shown)."""
+    if not (env.get("MAIL_SERVER") or "").strip():
+        return {}
+    return {
+        "MAIL_SERVER": env["MAIL_SERVER"].strip(),
+        "MAIL_PORT": int(env.get("MAIL_PORT") or 25),
+        "MAIL_USERNAME": env.get("MAIL_USERNAME") or None,
+        "MAIL_PASSWORD": env.get("MAIL_PASSWORD") or None,
+        "MAIL_USE_TLS": _flag(env.get("MAIL_USE_TLS")),
+        "MAIL_USE_SSL": _flag(env.get("MAIL_USE_SSL")),
+        "MAIL_DEFAULT_SENDER": env.get("MAIL_DEFAULT_SENDER") or env.get("MAIL_USERNAME") or None,
+    }
+
+
 def load_config(instance_path: str, overrides: dict | None = None) -> dict:
     overrides = overrides or {}
     env = os.environ
@@ -83,6 +101,7 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
         # One form field (Werkzeug's default is 500 KB): a players CSV of 1.5 MB pasted into the import box.
         "MAX_FORM_MEMORY_SIZE": 4 * 1024 * 1024,
+        **_mail_settings(env),
     }
     config.update(overrides)
     if config.get("TESTING"):

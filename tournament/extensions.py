@@ -2,6 +2,7 @@
 
 from flask_babel import gettext
 from flask_login import LoginManager
+from flask_mail import Mail
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
@@ -27,6 +28,7 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 csrf = CSRFProtect()
+mail = Mail()  # invitations and password-reset links, when MAIL_SERVER is set
 login_manager = LoginManager()
 login_manager.login_view = "auth.login"
 login_manager.login_message = N_("Please log in to open that page.")

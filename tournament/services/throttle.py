@@ -175,3 +175,26 @@ def link_failed(address: str) -> None:
     answers it rolls the request back). The token itself is never written anywhere."""
     with db.engine.connect() as conn, conn.begin():
         conn.execute(insert(LoginAttempt).values(email=LINK_KEY, address=address[:64], created_at=utcnow()))
+
+
+# Invitation and password-reset links, and "Forgot your password?" requests, share the per-address budget too:
+# a run guessing their tokens or mailing reset links from one address meets the limit of one guessing passwords.
+ACCOUNT_LINK_KEY = "account-link"
+RESET_REQUEST_KEY = "password-reset"
+
+
+def address_throttled(address: str, what: str) -> Throttled | None:
+    """Requests of this kind (`what`, for the log) from this address are refused for now (nothing counted)."""
+    with db.engine.connect() as conn:
+        wait = _address_wait(conn, address[:64], utcnow())
+    if wait is None:
+        return None
+    log.warning("%s throttled: address %s, retry after %ss", what, address[:64], wait)
+    return Throttled("from your network address", wait)
+
+
+def count_for_address(address: str, key: str) -> None:
+    """Count a request against the address's budget at once, in a transaction of its own (the answer may be an
+    error that rolls the request back; the count must stay). Nothing of the request itself is written."""
+    with db.engine.connect() as conn, conn.begin():
+        conn.execute(insert(LoginAttempt).values(email=key, address=address[:64], created_at=utcnow()))

@@ -1,5 +1,6 @@
-"""Players' link tokens never reach a log: the access logs (gunicorn's, the development server's) write a
-player's path as /p/… instead of /p/<token>. A token in a log would be as good as the player's link."""
+"""Players' link tokens (and invitation and password links') never reach a log: the access logs (gunicorn's,
+the development server's) write a player's path as /p/… instead of /p/<token>. A token in a log would be as good
+as the player's link."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import logging
 import re
 from typing import Any
 
-# /p/<token> and /api/v1/p/<token>: the token is the path segment after "p".
-_LINK = re.compile(r"(/p/)[A-Za-z0-9_\-]{8,}")
+# /p/<token> and /api/v1/p/<token>: the token is the path segment after "p". Invitation and password links
+# (/invitations/<token>, /reset-password/<token>) open an account: masked alike.
+_LINK = re.compile(r"(/(?:p|invitations|reset-password)/)[A-Za-z0-9_\-]{8,}")
 MASK = r"\1…"
 
 

@@ -1,0 +1,170 @@
+"""Invitations to a tournament's staff by e-mail address.
+
+An organiser invites an address as referee or organiser; the invitation's link (a random token, kept only as
+its SHA-256) works once, for INVITATION_LIFETIME. Whoever opens it:
+- with no account for the address yet: chooses a name and a password, and the account is made with the
+  invitation's role;
+- with an account already: logs in to it through the link (or, logged in already, confirms), and joins.
+Either way they join the tournament's staff in the same transaction that spends the link.
+One invitation per address and tournament is open at a time: inviting again replaces the link.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlalchemy import delete, select, update
+
+from tournament.extensions import db
+from tournament.models import Role, Tournament, TournamentStaff, User
+from tournament.models._common import utcnow
+from tournament.models.account_links import Invitation
+from tournament.services import users as user_service
+from tournament.services.account_links import LinkClosed, LinkUnknown, new_token, token_digest
+from tournament.services.db import changes
+from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
+from tournament.services.records import get_or_404
+from tournament.services.tournaments import staff_role
+
+INVITATION_LIFETIME = timedelta(days=7)
+MAX_NAME_LENGTH = 120
+ROLE_CHOICE = "Choose organiser or referee."
+
+
+def _check_role(role: str) -> Role:
+    if role not in {r.value for r in Role}:
+        raise ServiceError(ROLE_CHOICE, field="role")
+    return Role(role)
+
+
+def _check_account_may_join(t: Tournament, user: User, role: Role) -> None:
+    if staff_role(user, t):
+        raise ServiceError(f"{user.email} is already on the staff.", field="email")
+    if role == Role.ORGANISER and user.role != Role.ORGANISER:
+        raise ServiceError(f"{user.email} is a referee account and cannot organise.", field="role")
+
+
+def invite(t: Tournament, email: str, role: str, invited_by: User | None) -> tuple[Invitation, str]:
+    """A new invitation and its token (the link's last part: shown or mailed once, never stored)."""
+    role_ = _check_role(role)
+    email = user_service.normalise_email(email or "")
+    existing = user_service.find_user_by_email(email)
+    if existing is not None:
+        _check_account_may_join(t, existing, role_)
+    token, digest = new_token()
+    now = utcnow()
+    with changes():
+        # Inviting the same address again replaces the open invitation: only the newest link works.
+        db.session.execute(delete(Invitation).where(
+            Invitation.tournament_id == t.id, Invitation.email == email, Invitation.accepted_at.is_(None)))
+        invitation = Invitation(tournament_id=t.id, email=email, role=role_, token_hash=digest,
+                                invited_by_id=invited_by.id if invited_by else None,
+                                created_at=now, expires_at=now + INVITATION_LIFETIME)
+        db.session.add(invitation)
+    return invitation, token
+
+
+def open_invitations(t: Tournament) -> list[Invitation]:
+    """The tournament's invitations not accepted yet (expired ones too: the organiser may send a new link)."""
+    return list(db.session.scalars(
+        select(Invitation).where(Invitation.tournament_id == t.id, Invitation.accepted_at.is_(None))
+        .order_by(Invitation.created_at.desc(), Invitation.id.desc())))
+
+
+def _open_invitation(t: Tournament, invitation_id: int) -> Invitation:
+    invitation = get_or_404(Invitation, invitation_id, "No such invitation.", tournament_id=t.id)
+    if invitation.is_accepted:
+        raise ConflictError(f"{invitation.email} has already accepted this invitation.")
+    return invitation
+
+
+def renew(t: Tournament, invitation_id: int) -> tuple[Invitation, str]:
+    """A new link for an open invitation, valid for INVITATION_LIFETIME from now; the old link stops working."""
+    invitation = _open_invitation(t, invitation_id)
+    token, digest = new_token()
+    now = utcnow()
+    with changes():
+        invitation.token_hash = digest
+        invitation.created_at = now
+        invitation.expires_at = now + INVITATION_LIFETIME
+    return invitation, token
+
+
+def withdraw(t: Tournament, invitation_id: int) -> Invitation:
+    """Withdraw an open invitation: its link stops working. The invitation as it was."""
+    invitation = _open_invitation(t, invitation_id)
+    with changes():
+        db.session.delete(invitation)
+    return invitation
+
+
+def invitation_for_token(token: str) -> Invitation:
+    """The invitation the link names, if it may still be accepted; else LinkUnknown (404) or LinkClosed (410)."""
+    digest = token_digest(token)
+    invitation = db.session.scalar(select(Invitation).where(Invitation.token_hash == digest)) if digest else None
+    if invitation is None:
+        raise LinkUnknown("This invitation link is not valid: it may be mistyped or cut short, or the "
+                          "invitation was withdrawn or replaced by a newer one.")
+    if invitation.is_accepted:
+        raise LinkClosed("This invitation has already been used: each link works once.", reason="used")
+    if invitation.is_expired():
+        raise LinkClosed(f"This invitation expired on {invitation.expires_at:%Y-%m-%d %H:%M} UTC.",
+                         reason="expired")
+    return invitation
+
+
+def account_for(invitation: Invitation) -> User | None:
+    """The account of the invited address, if there is one (it logs in instead of choosing a password)."""
+    return user_service.find_user_by_email(invitation.email)
+
+
+def _spend(invitation: Invitation, user: User) -> None:
+    """Mark the invitation accepted, unless another request did it first (the link works once)."""
+    with changes():
+        spent = db.session.execute(
+            update(Invitation).where(Invitation.id == invitation.id, Invitation.accepted_at.is_(None))
+            .values(accepted_at=utcnow(), accepted_by_id=user.id).execution_options(synchronize_session=False))
+    if spent.rowcount != 1:
+        raise LinkClosed("This invitation has already been used: each link works once.", reason="used")
+    db.session.refresh(invitation)
+
+
+def _join(invitation: Invitation, user: User) -> TournamentStaff:
+    t = invitation.tournament
+    # Already on the staff (added by an organiser meanwhile): the link is spent, nothing else to do.
+    member = next((m for m in t.staff if m.user_id == user.id), None)
+    if member is not None:
+        return member
+    if invitation.role == Role.ORGANISER and user.role != Role.ORGANISER:
+        raise ServiceError(f"{user.email} is a referee account and cannot organise: ask the organiser to "
+                           "invite you as a referee.")
+    with changes():
+        member = TournamentStaff(tournament_id=t.id, user_id=user.id, role=invitation.role)
+        db.session.add(member)
+    db.session.refresh(t)
+    return member
+
+
+def accept_with_new_account(token: str, name: str, password: str) -> tuple[User, TournamentStaff]:
+    """Make the invited address's account (the invitation's role, the name and password chosen) and join."""
+    invitation = invitation_for_token(token)
+    if account_for(invitation) is not None:
+        raise ConflictError(f"An account for {invitation.email} exists now: log in to it to accept.")
+    name = (name or "").strip()
+    if not name:
+        raise ServiceError("Enter your name as the other staff will see it.", field="name")
+    if len(name) > MAX_NAME_LENGTH:
+        raise ServiceError(f"A name has at most {MAX_NAME_LENGTH} characters.", field="name")
+    user_service.check_new_password(password or "", invitation.email)
+    user = user_service.create_user(invitation.email, password, invitation.role, name=name)
+    _spend(invitation, user)
+    return user, _join(invitation, user)
+
+
+def accept_with_account(token: str, user: User) -> TournamentStaff:
+    """The invited address's account (logged in, or its password just checked) joins the staff."""
+    invitation = invitation_for_token(token)
+    if user.email.strip().lower() != invitation.email:
+        raise PermissionDenied(f"This invitation is for {invitation.email}, not for {user.email}.")
+    _spend(invitation, user)
+    return _join(invitation, user)

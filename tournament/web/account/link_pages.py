@@ -1,0 +1,55 @@
+"""What the pages opened by an account link share: private answers, the throttle, a clear page when the link
+does not work (never a 500, never a bare "404 Not Found")."""
+
+from __future__ import annotations
+
+from flask import make_response, render_template
+
+from tournament.services import throttle
+from tournament.services.account_links import LinkClosed, LinkUnknown
+from tournament.web.helpers import client_address
+
+TITLES = {
+    "unknown": "This link does not work",
+    "used": "This link has been used",
+    "expired": "This link has expired",
+    "disabled": "This account is disabled",
+    "throttled": "Too many attempts",
+}
+
+
+def private(response, status: int | None = None):
+    """The token is in the address: never kept by a cache, never sent on in a Referer, never indexed."""
+    response = make_response(response)
+    if status is not None:
+        response.status_code = status
+    response.headers["Cache-Control"] = "no-store"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Robots-Tag"] = "noindex"
+    return response
+
+
+def problem(kind: str, reason: str, message: str, status: int, retry_after: int | None = None):
+    """The page saying why the link does not work and what to do (kind: "invitation" or "reset")."""
+    response = private(render_template("account/link_problem.html", kind=kind, reason=reason,
+                                       title=TITLES.get(reason, TITLES["unknown"]), message=message), status)
+    if retry_after:
+        response.headers["Retry-After"] = str(retry_after)
+    return response
+
+
+def throttled(kind: str):
+    """The problem page (429) when this address has tried too many links or logins lately, else None."""
+    found = throttle.address_throttled(client_address(), f"{kind} link")
+    if found is None:
+        return None
+    return problem(kind, "throttled", f"Too many attempts from your network address. Wait "
+                   f"{throttle.wait_text(found.retry_after)} and try again.", 429, found.retry_after)
+
+
+def refused(kind: str, exc: LinkUnknown | LinkClosed):
+    """The problem page for a link the service refused; an unknown token counts against the address."""
+    if isinstance(exc, LinkUnknown):
+        throttle.count_for_address(client_address(), throttle.ACCOUNT_LINK_KEY)
+        return problem(kind, "unknown", exc.message, 404)
+    return problem(kind, exc.reason, exc.message, exc.status_code)

@@ -1,0 +1,94 @@
+"""The staff section of a tournament's overview: its forms, what it shows, and the links it hands out.
+
+An invitation's or a reset's link is shown once, on the page that answers the organiser's post (never
+flashed: the session cookie is signed, not secret), and mailed as well when this installation sends mail.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import render_template, url_for
+from flask_login import current_user
+from flask_wtf import FlaskForm
+from wtforms import EmailField, SelectField, SubmitField
+from wtforms.validators import DataRequired, Length
+
+from tournament.models import Role, Tournament, User
+from tournament.services import invitations as invitation_service
+from tournament.services import tournaments as tournament_service
+from tournament.services.invitations import INVITATION_LIFETIME
+from tournament.services.password_resets import RESET_LIFETIME
+from tournament.services.staff_activity import staff_activity
+from tournament.web import mailer
+from tournament.web.forms import choices
+from tournament.web.tournaments.forms import ROLE_LABELS, ConfirmForm, StaffForm
+
+
+class InviteForm(FlaskForm):
+    # Not an IdempotentForm: a replayed answer would be the page with the link, kept in the database.
+    email = EmailField("Email address to invite",
+                       validators=[DataRequired("Enter the email address to invite."), Length(max=254)],
+                       description="With or without an account here: they choose a name and a password, or log "
+                                   "in to the account they have, through the link.")
+    role = SelectField("Invite as", choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
+    submit = SubmitField("Create invitation")
+
+    def __init__(self, *args, **kwargs):
+        # Its fields sit on the page beside the staff form's (email, role): distinct names and ids.
+        kwargs.setdefault("prefix", "invite")
+        super().__init__(*args, **kwargs)
+
+
+class LinkButtonForm(FlaskForm):
+    """A CSRF-protected button that makes a link (a new invitation link, a password-reset link)."""
+
+    submit = SubmitField("New link")
+
+
+@dataclass(frozen=True)
+class NewLink:
+    """A link just made, shown once to the organiser."""
+
+    what: str  # "invitation" or "reset"
+    url: str
+    email: str
+    mailed: bool
+    hours: int
+
+
+def invitation_link(token: str, email: str, t: Tournament, role: str, inviter: User) -> NewLink:
+    url = url_for("invitations.accept", token=token, _external=True)
+    mailer.queue(email, f"Join the staff of {t.name}", "account/invitation_email.txt", url=url, tournament=t,
+                 role=ROLE_LABELS.get(role, role).lower(), inviter=inviter,
+                 days=INVITATION_LIFETIME.days)
+    return NewLink("invitation", url, email, mailer.configured(), int(INVITATION_LIFETIME.total_seconds() // 3600))
+
+
+def reset_link(token: str, user: User, t: Tournament) -> NewLink:
+    url = url_for("password_reset.reset", token=token, _external=True)
+    mailer.queue(user.email, "Choose a new password", "auth/reset_email.txt", url=url, user=user, tournament=t,
+                 minutes=int(RESET_LIFETIME.total_seconds() // 60))
+    # When the mail goes to the account's own address, the organiser is not shown the link: only its owner
+    # may use it. Without mail the organiser hands it over (in person, by message).
+    return NewLink("reset", "" if mailer.configured() else url, user.email, mailer.configured(),
+                   int(RESET_LIFETIME.total_seconds() // 3600))
+
+
+def overview_page(t: Tournament, status: int = 200, **context):
+    """The tournament's overview, with the staff section's forms, invitations and activity."""
+    manages = tournament_service.can_manage(current_user, t)
+    page = {
+        "tournament": t,
+        "staff_form": StaffForm(formdata=None),
+        "confirm_form": ConfirmForm(),
+        "invite_form": InviteForm(formdata=None),
+        "link_form": LinkButtonForm(),
+        # Only its organisers see who was invited and when the staff were last active.
+        "invitations": invitation_service.open_invitations(t) if manages else [],
+        "activity": staff_activity(t) if manages else {},
+        "new_link": None,
+        "mail_configured": mailer.configured(),
+    }
+    page.update(context)
+    return render_template("tournaments/overview.html", **page), status
