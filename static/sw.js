@@ -69,6 +69,20 @@ function kept(store, request) {
   });
 }
 
+// A kept copy says so at the top of the page, with the time the server gave it: it may be out of date.
+function marked(found) {
+  if (!found) return null;
+  var when = new Date(found.headers.get("Date") || "");
+  var at = isNaN(when.getTime()) ? "" : " at " + when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return found.text().then(function (html) {
+    var note = "<p class=\"callout\" role=\"status\" data-offline-copy>No answer from the server: this is the copy " +
+      "of this page kept on this device" + at + ". It may be out of date.</p>";
+    var headers = new Headers(found.headers);
+    headers.delete("Content-Length");  // the page is longer by the note
+    return new Response(html.replace(/(<main\b[^>]*>)/, "$1" + note), { status: 200, headers: headers });
+  });
+}
+
 function page(event, store) {
   var request = event.request;
   var network = fetch(request).then(function (response) {
@@ -84,10 +98,10 @@ function page(event, store) {
   event.waitUntil(network.catch(function () { return null; }));
   return new Promise(function (resolve) {
     network.then(resolve, function () {
-      kept(store, request).then(function (found) { resolve(found || notKept()); });
+      kept(store, request).then(marked).then(function (found) { resolve(found || notKept()); });
     });
     setTimeout(function () {
-      kept(store, request).then(function (found) { if (found) resolve(found); });
+      kept(store, request).then(marked).then(function (found) { if (found) resolve(found); });
     }, PATIENCE_MS);
   });
 }

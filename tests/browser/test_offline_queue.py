@@ -223,6 +223,7 @@ def test_the_worker_never_shows_a_kept_staff_page_to_someone_logged_out(browser,
         page.goto(table_url + "/hands/new?hand=1")
         expect(page.get_by_role("heading", name="Enter a hand")).to_be_visible()
         expect(page.get_by_text(names[0]).first).to_be_visible()
+        expect(page.locator("[data-offline-copy]")).to_contain_text("It may be out of date.")
         context.set_offline(False)
 
         page.goto(table_url)

@@ -177,6 +177,7 @@ def test_a_phone_offline_keeps_two_hands_and_each_is_stored_once(browser, live_s
         # The player's page opens offline (the worker's copy) and still says what is waiting.
         page.goto(links[east.player_id])
         expect(page.get_by_role("heading", name=east.player.full_name)).to_be_visible()
+        expect(page.locator("[data-offline-copy]")).to_contain_text("the copy of this page kept on this device")
         expect(page.locator(".offline-queue")).to_contain_text("2 hands waiting to be sent")
         db.session.expire_all()
         assert hands_at(api, t) == []  # nothing reached the server
