@@ -59,4 +59,4 @@ def test_penalty_list_with_cancelled_penalties():
     assert text.index("王 小明") < text.index("Zoë Łukasz")  # by session
     assert "−30" in text and "−10" in text
     assert "cancelled: given to the wrong player" in text.replace("\n", " ")
-    assert "2026-05-01 10:05 by Rafael Referee" in text.replace("\n", " ")
+    assert "2026-05-01 10:05 UTC by Rafael Referee" in text.replace("\n", " ")  # a naive time is UTC

@@ -14,6 +14,7 @@ from tournament.extensions import db
 from tournament.mcr.rulesets import RULESETS
 from tournament.models._common import EnumText, utcnow
 from tournament.models.users import Role
+from tournament.timezones import DEFAULT_TIME_ZONE
 
 # The engine names the rulesets; the tournament stores one of them.
 Ruleset = StrEnum("Ruleset", [(name.upper(), name) for name in RULESETS])  # type: ignore[misc]
@@ -111,6 +112,8 @@ class Tournament(db.Model):
                                                   server_default=EntryMode.REFEREE.value)
     # The foul types a referee chooses from (None: DEFAULT_FOUL_TYPES); a penalty's ladder counts per type.
     foul_types: Mapped[list[str] | None] = mapped_column(JSON)
+    # An IANA zone (tournament.timezones): times are stored in UTC and shown in this zone.
+    time_zone: Mapped[str] = mapped_column(String(64), default=DEFAULT_TIME_ZONE, server_default=DEFAULT_TIME_ZONE)
 
     @property
     def foul_type_list(self) -> list[str]:

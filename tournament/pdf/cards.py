@@ -3,7 +3,7 @@ an A4 page, in alphabetical order so that the desk finds a card quickly. Built f
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -31,6 +31,7 @@ CARDS_PER_ROW = 2
 CARD_GAP = 6 * mm
 NOT_DRAWN = "–"
 CARD_HEADER = ("Session", "Table", "Seat")
+START_HEADER = "Starts"
 NAME_SIZE = 10.0
 QR_SHARE = 0.34  # of the card's width, beside the sessions, when the card carries the player's link
 QR_CAPTION = "Scan: your table, hands to confirm"
@@ -53,29 +54,42 @@ class ScheduleCard:
     link: str = ""                 # the player's private page, printed as a QR code (none: no code)
 
 
-def card_rows(card: ScheduleCard, session_numbers: Sequence[int]) -> list[list[str]]:
-    """One row per session; a session without a seat for this player shows dashes."""
+def start_text(start: datetime | None) -> str:
+    """A planned start as the card prints it: the weekday and the time, in the zone `start` carries."""
+    return f"{start:%a %H:%M}" if start is not None else NOT_DRAWN
+
+
+def card_rows(card: ScheduleCard, session_numbers: Sequence[int],
+              starts: Mapping[int, datetime] | None = None) -> list[list[str]]:
+    """One row per session; a session without a seat for this player shows dashes. With `starts` (session
+    number: planned start, aware in the tournament's zone) a last column says when each session starts."""
     by_session = {e.session: e for e in card.entries}
     rows = []
     for number in session_numbers:
         entry = by_session.get(number)
         if entry is None:
-            rows.append([str(number), NOT_DRAWN, NOT_DRAWN])
+            row = [str(number), NOT_DRAWN, NOT_DRAWN]
         else:
-            rows.append([str(number), str(entry.table), WIND_NAMES.get(entry.wind, entry.wind)])
+            row = [str(number), str(entry.table), WIND_NAMES.get(entry.wind, entry.wind)]
+        if starts:
+            row.append(start_text(starts.get(number)))
+        rows.append(row)
     return rows
 
 
-def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float) -> Table:
+def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float,
+          starts: Mapping[int, datetime] | None = None) -> Table:
     # The name broken into lines that fit the card (left padding 4), right-to-left text shaped.
     title = lines_markup(card.name, width - 4 - 1, NAME_SIZE, bold=True)
     if card.country:
         title += f" <font size='7'>({markup(card.country, bold=True)})</font>"
     name = Paragraph(title, paragraph_style(NAME_SIZE, bold=True))
     sessions_width = width * (1 - QR_SHARE) if card.link else width
-    columns = [sessions_width * 0.34, sessions_width * 0.33, sessions_width * 0.33]
-    rows = card_rows(card, session_numbers)
-    inner = Table([list(CARD_HEADER), *rows], colWidths=columns, repeatRows=1)
+    shares = (0.22, 0.2, 0.26, 0.32) if starts else (0.34, 0.33, 0.33)
+    columns = [sessions_width * share for share in shares]
+    rows = card_rows(card, session_numbers, starts)
+    header = [*CARD_HEADER, START_HEADER] if starts else list(CARD_HEADER)
+    inner = Table([header, *rows], colWidths=columns, repeatRows=1)
     inner.setStyle(TableStyle([*table_commands(BODY_SIZE), ("ALIGN", (0, 0), (1, -1), "CENTER")]))
     if card.link:
         code_width = width * QR_SHARE
@@ -100,14 +114,16 @@ def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float) -> T
 
 
 def build_cards_pdf(title: str, subtitle: str, cards: Sequence[ScheduleCard], session_numbers: Sequence[int],
-                    generated_at: datetime) -> bytes:
-    """Every player's card, alphabetically, two across; a row of cards never splits across pages."""
+                    generated_at: datetime, starts: Mapping[int, datetime] | None = None) -> bytes:
+    """Every player's card, alphabetically, two across; a row of cards never splits across pages. `starts`:
+    the sessions' planned starts (aware, in the tournament's zone), printed on every card when there are any."""
     total = content_width(False)
     width = (total - CARD_GAP * (CARDS_PER_ROW - 1)) / CARDS_PER_ROW
     ordered = sorted(cards, key=lambda c: (fold(c.sort_name), c.sort_name, c.player_id))
     grid_rows = []
     for start in range(0, len(ordered), CARDS_PER_ROW):
-        row: list[Flowable | str] = [_card(c, session_numbers, width) for c in ordered[start:start + CARDS_PER_ROW]]
+        row: list[Flowable | str] = [_card(c, session_numbers, width, starts)
+                                     for c in ordered[start:start + CARDS_PER_ROW]]
         row += [""] * (CARDS_PER_ROW - len(row))
         grid_rows.append(row)
     story: list[Flowable] = []

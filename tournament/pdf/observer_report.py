@@ -11,7 +11,15 @@ from datetime import datetime
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
-from tournament.pdf.style import build_story_pdf, cell, content_width, heading, paragraph_style, styled_table
+from tournament.pdf.style import (
+    build_story_pdf,
+    cell,
+    content_width,
+    format_time,
+    heading,
+    paragraph_style,
+    styled_table,
+)
 
 TITLE = "EMA observer report (draft)"
 
@@ -100,10 +108,10 @@ def build_observer_report_pdf(report: ObserverReport, generated_at: datetime) ->
     ]
     session_widths = [width * s for s in (0.15, 0.25, 0.15, 0.15, 0.30)]
     story.append(styled_table(
-        ("Session", "Status", "Tables", "Players", "Closed at (UTC)"),
+        ("Session", "Status", "Tables", "Players", "Closed at"),
         [[cell(str(s.number), session_widths[0]), cell(s.status, session_widths[1]),
           cell(str(s.tables), session_widths[2]), cell(str(s.players), session_widths[3]),
-          cell(f"{s.finished_at:%Y-%m-%d %H:%M}" if s.finished_at else "", session_widths[4])]
+          cell(format_time(s.finished_at) if s.finished_at else "", session_widths[4])]
          for s in report.sessions],
         session_widths, right_aligned=[0, 2, 3]))
     story += [Spacer(1, 4 * mm), heading("Ranked players by country", width=width)]

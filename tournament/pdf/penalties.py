@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from tournament.pdf.style import build_table_pdf, cell, content_width
+from tournament.pdf.style import build_table_pdf, cell, content_width, format_time
 
 HEADER = ("Session", "Table", "Hand", "Player", "Points", "Reason", "Given", "Status")
 # Proportions of the landscape width; player and reason take most of it.
@@ -22,7 +22,7 @@ class PenaltyRow:
     player: str
     amount: int
     reason: str
-    given_at: datetime
+    given_at: datetime  # aware, in the tournament's zone (naive: UTC)
     given_by: str = ""
     cancelled: bool = False
     cancel_reason: str = ""
@@ -35,7 +35,7 @@ class PenaltyRow:
 
 
 def _texts(row: PenaltyRow) -> list[str]:
-    given = f"{row.given_at:%Y-%m-%d %H:%M}" + (f" by {row.given_by}" if row.given_by else "")
+    given = format_time(row.given_at) + (f" by {row.given_by}" if row.given_by else "")
     return [str(row.session), "" if row.table is None else str(row.table), "" if row.hand is None else str(row.hand),
             row.player, f"−{row.amount}", row.reason, given, row.status]
 

@@ -317,10 +317,15 @@ def content_width(wide: bool) -> float:
     return _page_size(wide)[0] - 2 * MARGIN
 
 
+def format_time(at: datetime, pattern: str = "%Y-%m-%d %H:%M") -> str:
+    """A time with its zone's name: an aware time (the web layer converts to the tournament's zone) in its own
+    zone, 2026-05-16 10:00 EEST; a naive one is UTC, as every timestamp is stored."""
+    return f"{at:{pattern}} {at.tzname() or 'UTC'}"
+
+
 def format_generated(at: datetime) -> str:
-    """The 'generated at' line: timestamps are naive UTC throughout the project."""
-    zone = at.tzname() or "UTC"
-    return f"Generated {at:%Y-%m-%d %H:%M} {zone}"
+    """The 'generated at' line, in the zone `at` carries (the tournament's), else UTC."""
+    return f"Generated {format_time(at)}"
 
 
 def _numbered_canvas(label_font: str):

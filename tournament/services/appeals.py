@@ -16,6 +16,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from tournament import timezones
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
 from tournament.models import (
@@ -113,8 +114,11 @@ def file_appeal(t: Tournament, session_number: Any, table_number: Any, hand_numb
     now = now or utcnow()
     closes = window_closes_at(t, session)
     if closes is not None and now > closes:
-        raise ConflictError(f"Session {session.number} finished at {session.finished_at:%H:%M} UTC: the appeal "
-                            f"window closed at {closes:%H:%M} UTC ({t.appeal_minutes} minutes after).",
+        zone = t.time_zone  # the times as the hall's clocks read them
+        raise ConflictError(f"Session {session.number} finished at "
+                            f"{timezones.format_local(session.finished_at, zone, '%H:%M %Z')}: the appeal window "
+                            f"closed at {timezones.format_local(closes, zone, '%H:%M %Z')} "
+                            f"({t.appeal_minutes} minutes after).",
                             field="session")
     with changes():
         appeal = Appeal(tournament_id=t.id, session_id=session.id, table_number=table_number,
@@ -166,7 +170,8 @@ def decide(t: Tournament, appeal_id: Any, decision: Any, text: Any, user: User |
         raise ServiceError(f"The decision is {' or '.join(AppealDecision)}.", field="decision") from None
     text = _text(text, "text", "the decision's reasons")
     if appeal.decision is not None:
-        raise ConflictError(f"Appeal {appeal.id} was already {appeal.decision} at {appeal.decided_at:%H:%M} UTC.",
+        raise ConflictError(f"Appeal {appeal.id} was already {appeal.decision} at "
+                            f"{timezones.format_local(appeal.decided_at, t.time_zone, '%H:%M %Z')}.",
                             field="decision")
     if decision != AppealDecision.UPHELD and score_change_id is not None:
         raise ServiceError("Only an upheld appeal causes a correction.", field="score_change_id")

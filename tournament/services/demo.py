@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, Role, Tournament, User
@@ -56,8 +56,15 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
             end_date=start + timedelta(days=1),
             session_count=7,
             session_minutes=120,
+            time_zone="Europe/Helsinki",
         ),
     )
+    # The timetable of a two-day weekend, in Helsinki time: four sessions on Saturday, three on Sunday.
+    from tournament.services.schedule import set_planned_starts
+
+    times = ((0, 10, 0), (0, 12, 30), (0, 15, 0), (0, 17, 30), (1, 9, 30), (1, 12, 0), (1, 14, 30))
+    set_planned_starts(t, {number: datetime.combine(start + timedelta(days=day), time(hour, minute))
+                           for number, (day, hour, minute) in enumerate(times, start=1)})
     substitutes = demo_substitutes(players)
     names = rng.sample([(f, last) for f in FIRST_NAMES for last in LAST_NAMES], players + substitutes)
     with changes():

@@ -53,6 +53,7 @@ from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from sqlalchemy import select
 
+from tournament import timezones
 from tournament.extensions import db
 from tournament.models import (
     END_RULES,
@@ -291,7 +292,8 @@ def _session_lines(t: Tournament) -> list[SessionLine]:
     seated: Counter[int] = Counter(db.session.scalars(
         select(Seat.session_id).where(Seat.session_id.in_([s.id for s in sessions])))) if sessions else Counter()
     return [SessionLine(number=s.number, status=str(s.status).replace("_", " "), players=seated[s.id],
-                        tables=seated[s.id] // 4, finished_at=s.finished_at) for s in sessions]
+                        tables=seated[s.id] // 4, finished_at=timezones.to_local(s.finished_at, t.time_zone))
+            for s in sessions]
 
 
 def observer_report(t: Tournament, qualification: bool = False, country: str | None = None,
@@ -317,7 +319,8 @@ def observer_report(t: Tournament, qualification: bool = False, country: str | N
         countries=weight.countries, qualification=qualification, sessions=_session_lines(t),
         by_country=countries,
     )
-    return Document(build_observer_report_pdf(report, utcnow()), f"ema-observer-report-{t.id}.pdf")
+    return Document(build_observer_report_pdf(report, timezones.to_local(utcnow(), t.time_zone)),
+                    f"ema-observer-report-{t.id}.pdf")
 
 
 def _country_name(alpha2: str) -> str:

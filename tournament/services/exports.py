@@ -11,10 +11,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from datetime import datetime
 
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
+from tournament import timezones
 from tournament.constants import MAX_ID
 from tournament.extensions import db
 from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, TournamentSession, User
@@ -25,7 +27,7 @@ from tournament.pdf.player_links import LinkRow, build_links_pdf
 from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf
 from tournament.pdf.seating import SeatRow, build_seating_pdf
 from tournament.pdf.standings import build_standings_pdf
-from tournament.services import play, player_links
+from tournament.services import play, player_links, schedule
 from tournament.services import standings as standings_service
 from tournament.services.errors import NotFound
 
@@ -39,6 +41,11 @@ class Document:
 
 def _stamp() -> str:
     return f"{utcnow():%Y%m%d-%H%M%S}"
+
+
+def _now(t: Tournament) -> datetime:
+    """Now in the tournament's zone: the documents' 'Generated' line reads as the hall's clocks do."""
+    return timezones.to_local(utcnow(), t.time_zone)  # type: ignore[return-value]
 
 
 def seat_rows(session: TournamentSession) -> list[SeatRow]:
@@ -69,14 +76,14 @@ def drawn_session(t: Tournament, number: int) -> TournamentSession:
 def seating_pdf(t: Tournament, number: int) -> Document:
     session = drawn_session(t, number)
     status = "" if session.is_published else " (draft: not published yet)"
-    data = build_seating_pdf(f"{t.name}: seating", f"Session {number}{status}", seat_rows(session), utcnow())
+    data = build_seating_pdf(f"{t.name}: seating", f"Session {number}{status}", seat_rows(session), _now(t))
     return Document(data, f"seating-{t.id}-s{number}-{_stamp()}.pdf")
 
 
 def score_sheets_pdf(t: Tournament, number: int) -> Document:
     session = drawn_session(t, number)
     data = build_score_sheets_pdf(f"{t.name}: score sheets", f"Session {number}", number,
-                                  sheet_tables(session), utcnow())
+                                  sheet_tables(session), _now(t))
     return Document(data, f"score-sheets-{t.id}-s{number}-{_stamp()}.pdf")
 
 
@@ -117,8 +124,9 @@ def schedule_cards_pdf(t: Tournament, link_url: Callable[[str], str] | None = No
         links = player_links.links_of(t, list(db.session.scalars(
             select(Player).where(Player.id.in_([c.player_id for c in cards])))))
         cards = [replace(c, link=link_url(player_links.token_of(links[c.player_id]))) for c in cards]
+    starts = {number: timezones.to_local(start, t.time_zone) for number, start in schedule.planned_starts(t).items()}
     data = build_cards_pdf(f"{t.name}: schedule cards", "Your table and seat in every session",
-                           cards, session_numbers(t), utcnow())
+                           cards, session_numbers(t), _now(t), starts=starts)
     return Document(data, f"schedule-cards-{t.id}-{_stamp()}.pdf")
 
 
@@ -131,7 +139,7 @@ def player_links_pdf(t: Tournament, link_url: Callable[[str], str]) -> Document:
             for p in players]
     data = build_links_pdf(f"{t.name}: player links",
                            "Private: each code opens that player's page (their table, confirmations, disputes). "
-                           "Renew a link that was shared by mistake.", rows, utcnow())
+                           "Renew a link that was shared by mistake.", rows, _now(t))
     return Document(data, f"player-links-{t.id}-{_stamp()}.pdf")
 
 
@@ -140,7 +148,7 @@ def standings_pdf(t: Tournament) -> Document:
     result = standings_service.standings(t)
     counted = ", ".join(str(n) for n in result.session_numbers) or "none yet"
     data = build_standings_pdf(f"{t.name}: standings", f"Sessions counted: {counted}", result.rows,
-                               result.session_numbers, result.generated_at)
+                               result.session_numbers, timezones.to_local(result.generated_at, t.time_zone))
     return Document(data, f"standings-{t.id}-{result.generated_at:%Y%m%d-%H%M%S}.pdf")
 
 
@@ -164,7 +172,8 @@ def penalty_rows(t: Tournament) -> list[PenaltyRow]:
     }
     return [
         PenaltyRow(session=number, table=tables.get((p.session_id, p.player_id)), hand=p.hand_number,
-                   player=f"{first} {last}", amount=p.amount, reason=p.reason, given_at=p.given_at,
+                   player=f"{first} {last}", amount=p.amount, reason=p.reason,
+                   given_at=timezones.to_local(p.given_at, t.time_zone),
                    given_by=name or email or p.given_by_label or "", cancelled=p.cancelled_at is not None,
                    cancel_reason=p.cancel_reason or "")
         for p, number, first, last, name, email in rows
@@ -175,5 +184,5 @@ def penalties_pdf(t: Tournament) -> Document:
     rows = penalty_rows(t)
     active = sum(1 for r in rows if not r.cancelled)
     data = build_penalties_pdf(f"{t.name}: penalties", f"{active} active, {len(rows) - active} cancelled",
-                               rows, utcnow())
+                               rows, _now(t))
     return Document(data, f"penalties-{t.id}-{_stamp()}.pdf")

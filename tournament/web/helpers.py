@@ -18,6 +18,7 @@ from tournament.services import ServiceError
 from tournament.services import tournaments as tournament_service
 from tournament.services import users as user_service
 from tournament.services.visibility import HIDDEN_MESSAGE, HIDDEN_TITLE, standings_visible_to
+from tournament.web import local_time
 from tournament.web.unit import refuse
 
 T = TypeVar("T")
@@ -147,6 +148,7 @@ def init_app(app: Flask) -> None:
 
     # Jinja globals, not context: macros imported without context see them too.
     app.jinja_env.globals.update(wind_names=SEAT_WIND_NAMES, PlayerStatus=PlayerStatus, SessionStatus=SessionStatus)
+    local_time.init_app(app)  # the `local` filter: times in the tournament's zone
 
 
 def client_address() -> str:

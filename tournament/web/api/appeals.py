@@ -65,7 +65,7 @@ class AppealListSchema(Schema):
 @bp.response(201, AppealSchema, example=APPEAL)
 def file_appeal(body: dict, t: Tournament):
     """File a player's appeal while the session is in play or within the tournament's `appeal_minutes` after
-    it finished (409 after: "the appeal window closed at HH:MM UTC"). The player must have sat at that table."""
+    it finished (409 after: "the appeal window closed at HH:MM", in the tournament's zone). The player must have sat at that table."""
     appeal = appeal_service.file_appeal(t, body["session"], body["table"], body.get("hand"), body["player_id"],
                                         body["text"], current_user())
     return appeal_json(appeal)

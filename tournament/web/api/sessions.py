@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from tournament import timezones
+from tournament.extensions import db
 from tournament.models import SEAT_WINDS, Tournament, TournamentSession
 from tournament.services import draws as draw_service
-from tournament.services import scoring
+from tournament.services import schedule, scoring
 from tournament.web.api.common import api_blueprint, for_tournament
 from tournament.web.api.schemas import DrawInSchema, EmptySchema, SessionSchema
 
-SESSION = {"session": 1, "status": "draft", "seed": 20260516, "tables": [
+SESSION = {"session": 1, "status": "draft", "seed": 20260516, "planned_start": "2026-05-16T10:00:00+03:00", "tables": [
     {"table": 1, "seats": [{"wind": "E", "player_id": 7}, {"wind": "S", "player_id": 2},
                            {"wind": "W", "player_id": 12}, {"wind": "N", "player_id": 5}]}]}
 
@@ -16,10 +18,12 @@ bp = api_blueprint("api_sessions", "Sessions: draw, start (its organisers).")
 
 
 def session_json(session: TournamentSession) -> dict:
+    t = db.session.get(Tournament, session.tournament_id)  # in the identity map: the route loaded it
     return {
         "session": session.number,
         "status": session.status,
         "seed": session.seed,
+        "planned_start": timezones.iso_local(schedule.planned_start(t, session.number), t.time_zone),
         "tables": [
             {"table": number, "seats": [{"wind": wind, "player_id": player_id}
                                         for wind, player_id in zip(SEAT_WINDS, table, strict=True)]}

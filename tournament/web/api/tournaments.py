@@ -14,7 +14,8 @@ from tournament.web.api.common import api_blueprint, current_user, for_tournamen
 from tournament.web.api.schemas import TournamentInSchema, TournamentListSchema, TournamentSchema, UserSchema
 
 NEW_TOURNAMENT = {"name": "Helsinki Open 2026", "venue": "Kalasatama", "start_date": "2026-05-16",
-                  "end_date": "2026-05-17", "session_count": 7, "session_minutes": 120}
+                  "end_date": "2026-05-17", "session_count": 7, "session_minutes": 120,
+                  "time_zone": "Europe/Helsinki"}
 TOURNAMENT = {"id": 1, **NEW_TOURNAMENT, "ruleset": "ema", "end_rule": "finish_hand", "warning_minutes": 15,
               "appeal_minutes": 30,
               "false_mahjong_under_minimum": 10, "false_mahjong_not_winning": 20, "table_points": [4, 2, 1, 0],
@@ -46,6 +47,7 @@ def tournament_json(t: Tournament) -> dict:
         "entry_mode": t.entry_mode,
         "penalties_affect_table_points": t.penalties_affect_table_points,
         "foul_types": t.foul_type_list,
+        "time_zone": t.time_zone,
         "version": t.version,
     }
 
