@@ -33,6 +33,7 @@ class User(UserMixin, db.Model):
     role: Mapped[Role] = mapped_column(EnumText(Role, 20), default=Role.REFEREE)
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    last_login_at: Mapped[datetime | None]  # the organisers see their staff's last activity
 
     tokens: Mapped[list[ApiToken]] = relationship(
         back_populates="user", cascade="all, delete-orphan", order_by="ApiToken.id"

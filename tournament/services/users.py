@@ -210,6 +210,7 @@ def start_login(user: User, remember: bool = False) -> str:
         )
         db.session.add(LoginSession(user_id=user.id, token_hash=hash_token(token), remember=remember,
                                     created_at=now, expires_at=now + lifetime))
+        user.last_login_at = now  # the organisers see their staff's last activity
     user.login_token = token
     return token
 

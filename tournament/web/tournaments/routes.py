@@ -6,6 +6,10 @@
     GET/POST  /manage/tournaments/<id>/edit         edit settings
     POST      /manage/tournaments/<id>/staff        add an organiser or referee
     POST      /manage/tournaments/<id>/staff/<m>/remove
+    POST      /manage/tournaments/<id>/staff/<m>/reset-link     a password-reset link for a staff member
+    POST      /manage/tournaments/<id>/invitations              invite an address to the staff (the link shown)
+    POST      /manage/tournaments/<id>/invitations/<i>/renew    a new link for an open invitation
+    POST      /manage/tournaments/<id>/invitations/<i>/withdraw
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required
 
-from tournament.services import ConflictError, ServiceError
+from tournament.services import ConflictError, ServiceError, password_resets
+from tournament.services import invitations as invitation_service
 from tournament.services import tournaments as tournament_service
 from tournament.services.tournaments import TournamentData
 from tournament.web.forms import form_version
@@ -26,6 +31,13 @@ from tournament.web.helpers import (
     submit_form,
 )
 from tournament.web.tournaments.forms import ConfirmForm, EditTournamentForm, StaffForm, TournamentForm
+from tournament.web.tournaments.staff import (
+    InviteForm,
+    LinkButtonForm,
+    invitation_link,
+    overview_page,
+    reset_link,
+)
 
 bp = Blueprint("tournaments", __name__, url_prefix="/manage")
 
@@ -55,9 +67,7 @@ def create():
 @login_required
 def overview(tournament_id: int):
     t = refereed_tournament(tournament_id)
-    return render_template(
-        "tournaments/overview.html", tournament=t, staff_form=StaffForm(), confirm_form=ConfirmForm()
-    )
+    return overview_page(t)
 
 
 @bp.route("/tournaments/<int:tournament_id>/edit", methods=["GET", "POST"])
@@ -96,8 +106,9 @@ def add_staff(tournament_id: int):
     )
     if done:
         return done
-    return render_template("tournaments/overview.html", tournament=t, staff_form=form,
-                           confirm_form=ConfirmForm()), 400
+    # No account for the address yet? The invitation form below is filled in, one click away.
+    invite_form = InviteForm(formdata=None, data={"email": form.email.data, "role": form.role.data})
+    return overview_page(t, 400, staff_form=form, invite_form=invite_form)
 
 
 @bp.route("/tournaments/<int:tournament_id>/staff/<int:member_id>/remove", methods=["POST"])
@@ -107,3 +118,57 @@ def remove_staff(tournament_id: int, member_id: int):
     return form_post(url_for("tournaments.overview", tournament_id=t.id),
                      lambda: tournament_service.remove_staff(t, member_id), "Removed from the staff.",
                      form=ConfirmForm(), category="success")
+
+
+@bp.route("/tournaments/<int:tournament_id>/invitations", methods=["POST"])
+@organiser_required
+def invite(tournament_id: int):
+    t = managed_tournament(tournament_id)
+    form = InviteForm()
+    if form.validate_on_submit():
+        try:
+            invitation, token = invitation_service.invite(t, form.email.data, form.role.data, current_user)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            link = invitation_link(token, invitation.email, t, invitation.role, current_user)
+            return overview_page(t, new_link=link)
+    return overview_page(t, 400, invite_form=form)
+
+
+@bp.route("/tournaments/<int:tournament_id>/invitations/<int:invitation_id>/renew", methods=["POST"])
+@organiser_required
+def renew_invitation(tournament_id: int, invitation_id: int):
+    t = managed_tournament(tournament_id)
+    if not LinkButtonForm().validate_on_submit():
+        return overview_page(t, 400)
+    try:
+        invitation, token = invitation_service.renew(t, invitation_id)
+    except ServiceError as exc:
+        show_service_error(None, exc)
+        return overview_page(t, exc.status_code)
+    return overview_page(t, new_link=invitation_link(token, invitation.email, t, invitation.role, current_user))
+
+
+@bp.route("/tournaments/<int:tournament_id>/invitations/<int:invitation_id>/withdraw", methods=["POST"])
+@organiser_required
+def withdraw_invitation(tournament_id: int, invitation_id: int):
+    t = managed_tournament(tournament_id)
+    return form_post(url_for("tournaments.overview", tournament_id=t.id),
+                     lambda: invitation_service.withdraw(t, invitation_id),
+                     lambda invitation: f"The invitation of {invitation.email} is withdrawn: its link no longer works.",
+                     form=ConfirmForm(), invalid="The form expired: try again.", category="success")
+
+
+@bp.route("/tournaments/<int:tournament_id>/staff/<int:member_id>/reset-link", methods=["POST"])
+@organiser_required
+def staff_reset_link(tournament_id: int, member_id: int):
+    t = managed_tournament(tournament_id)
+    if not LinkButtonForm().validate_on_submit():
+        return overview_page(t, 400)
+    try:
+        reset, token = password_resets.for_staff_member(t, member_id, current_user)
+    except ServiceError as exc:
+        show_service_error(None, exc)
+        return overview_page(t, exc.status_code)
+    return overview_page(t, new_link=reset_link(token, reset.user, t))
