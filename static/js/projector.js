@@ -16,6 +16,28 @@
   var pollSeconds = parseInt(root.getAttribute("data-poll-seconds"), 10) || 10;
   var fixedRows = parseInt(root.getAttribute("data-rows"), 10) || 0;
 
+  // The words shown, in the page's language when it gives them (data-projector-texts); {name} is filled in.
+  var TEXTS = {
+    time: "Time", clock: "Session {session} · {time}", standings_one: "Standings after session {last}",
+    standings_many: "Standings after sessions {first}–{last}", seating: "Session {session}: your table and seat wind",
+    welcome: "Welcome", rank: "Rank", player: "Player", table_points: "Table points", score: "Score",
+    session: "Session {session}", empty: "Standings and seating appear here as soon as they are published.",
+    decimal: "."
+  };
+  try {
+    var own = JSON.parse(root.getAttribute("data-projector-texts") || "{}");
+    Object.keys(own).forEach(function (key) { TEXTS[key] = own[key]; });
+  } catch (e) { /* keep the English words */ }
+
+  function say(key, values) {
+    return TEXTS[key].replace(/\{(\w+)\}/g, function (all, name) {
+      return values && values[name] !== undefined ? String(values[name]) : all;
+    });
+  }
+
+  // Table points come as "1.75" in the JSON; the screen writes them as the page's language does (1,75).
+  function points(text) { return String(text).replace(".", TEXTS.decimal); }
+
   var sources = {
     standings: { url: root.getAttribute("data-standings-url"), etag: "", data: null },
     seating: { url: root.getAttribute("data-seating-url"), etag: "", data: null }
@@ -95,8 +117,8 @@
     }
     var h = Math.floor(seconds / 3600);
     var m = Math.floor((seconds % 3600) / 60);
-    var time = seconds === 0 ? "Time" : (h ? h + ":" + two(m) : m) + ":" + two(seconds % 60);
-    clockBox.textContent = "Session " + sources.seating.data.in_play + " · " + time;
+    var time = seconds === 0 ? TEXTS.time : (h ? h + ":" + two(m) : m) + ":" + two(seconds % 60);
+    clockBox.textContent = say("clock", { session: sources.seating.data.in_play, time: time });
     clockBox.classList.toggle("warning", Boolean(clock.warning) || seconds === 0);
     clockBox.classList.toggle("paused", clock.state === "paused");
     clockBox.hidden = false;
@@ -130,7 +152,8 @@
       var pages = chunk(standings.rows, rows);
       pages.forEach(function (page, i) {
         out.push({ kind: "standings", rows: rows, items: page, page: i + 1, pages: pages.length,
-                   title: "Standings after session" + (n.length > 1 ? "s " + n[0] + "–" : " ") + n[n.length - 1] });
+                   title: n.length > 1 ? say("standings_many", { first: n[0], last: n[n.length - 1] })
+                                       : say("standings_one", { last: n[0] }) });
       });
     }
     var seating = sources.seating.data;
@@ -139,10 +162,10 @@
       var seatPages = chunk(seating.by_name, per);
       seatPages.forEach(function (page, i) {
         out.push({ kind: "seating", rows: rows, items: page, page: i + 1, pages: seatPages.length,
-                   title: "Session " + seating.session + ": your table and seat wind" });
+                   title: say("seating", { session: seating.session }) });
       });
     }
-    if (!out.length) { out.push({ kind: "empty", title: "Welcome", page: 1, pages: 1 }); }
+    if (!out.length) { out.push({ kind: "empty", title: TEXTS.welcome, page: 1, pages: 1 }); }
     return out;
   }
 
@@ -158,8 +181,8 @@
     var head = el("thead");
     var hr = el("tr");
     var last = sources.standings.data.session_numbers.slice(-1)[0];
-    [["Rank", "num"], ["Player", ""], ["", "country"], ["Table points", "num"], ["Score", "num"],
-     ["Session " + last, "num last"]].forEach(function (c) {
+    [[TEXTS.rank, "num"], [TEXTS.player, ""], ["", "country"], [TEXTS.table_points, "num"], [TEXTS.score, "num"],
+     [say("session", { session: last }), "num last"]].forEach(function (c) {
       var th = el("th", c[1], c[0]);
       th.setAttribute("scope", "col");
       hr.appendChild(th);
@@ -181,9 +204,9 @@
       name.setAttribute("scope", "row");
       tr.appendChild(name);
       tr.appendChild(el("td", "country", r.country));
-      tr.appendChild(el("td", "num strong", r.table_points));
+      tr.appendChild(el("td", "num strong", points(r.table_points)));
       tr.appendChild(el("td", "num", r.score));
-      tr.appendChild(el("td", "num last", r.last ? r.last.table_points + " · " + r.last.score : "–"));
+      tr.appendChild(el("td", "num last", r.last ? points(r.last.table_points) + " · " + r.last.score : "–"));
       body.appendChild(tr);
     });
     table.appendChild(body);
@@ -221,7 +244,7 @@
     var body;
     if (slide.kind === "standings") { body = renderStandings(slide); }
     else if (slide.kind === "seating") { body = renderSeating(slide); }
-    else { body = el("p", "projector-empty", "Standings and seating appear here as soon as they are published."); }
+    else { body = el("p", "projector-empty", TEXTS.empty); }
     slideBox.style.setProperty("--rows", slide.rows || 12);
     slideBox.setAttribute("data-kind", slide.kind);
     slideBox.setAttribute("data-page", slide.page);

@@ -32,6 +32,10 @@ SAME_AS_ENGLISH = {
     **{(f"{term} [ ]", lang): "the tile picker's set button: the game term and the notation's brackets"
        for term in ("Chow", "Pung", "Kong") for lang in ("fi", "sv", "es")},
     ("Total", "es"): "the same word in Spanish",
+    ("Club", "es"): "the same word in Spanish",
+    ("Hand %(num)d", "sv"): "the same word in Swedish",
+    ("FM %(num)d", "sv"): "false mahjong's initials: falsk mahjong",
+    ("FM %(num)d", "es"): "false mahjong's initials: falso mahjong",
     ("%(ranks)s %(suit)s", "fi"): "only placeholders: numbers then suit, the English order",
     ("%(ranks)s %(suit)s", "sv"): "only placeholders: numbers then suit, the English order",
     ("%(ranks)s %(suit)s", "es"): "only placeholders: numbers then suit, the English order",

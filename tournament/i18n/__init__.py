@@ -14,10 +14,16 @@ them (a migration this first slice does not add).
 
 from __future__ import annotations
 
+from datetime import date
+from decimal import Decimal
 from urllib.parse import urlencode
 
+from babel.dates import format_interval
+from babel.numbers import get_decimal_symbol
 from flask import Flask, g, has_request_context, request
-from flask_babel import Babel, format_decimal, get_locale
+from flask_babel import Babel, format_date, format_decimal, get_locale, refresh
+
+from tournament.text import format_points
 
 # Native names: a reader looking for their own language finds it whatever the page's language.
 LANGUAGES = {"en": "English", "fi": "Suomi", "sv": "Svenska", "es": "Español", "zh": "中文"}
@@ -72,6 +78,47 @@ def number(value) -> str:
     return format_decimal(value)
 
 
+def table_points(value) -> str:
+    """Table points in the reader's format (1,75 in Finnish), rounded as everywhere (text.format_points);
+    empty for none. Only the pages use it: the JSON, CSV and API keep format_points' "1.75"."""
+    if value is None or value == "":
+        return ""
+    return format_decimal(Decimal(format_points(value)))
+
+
+def score(value) -> str:
+    """A score in the reader's format (the minus sign and digit grouping of the language); '–' for none."""
+    return "–" if value is None else format_decimal(value)
+
+
+def day(value: date | None) -> str:
+    """A date in the reader's format: 9 May 2026 -> "May 9, 2026", "9.5.2026", "9 maj 2026", "2026年5月9日"."""
+    return format_date(value, "medium") if value else ""
+
+
+def days(start: date | None, end: date | None) -> str:
+    """A tournament's dates in the reader's format, a range written once ("9.–11. toukokuuta 2026")."""
+    if not start:
+        return ""
+    if not end or end == start:
+        return day(start)
+    return format_interval(start, end, "yMMMd", locale=get_locale() or DEFAULT_LANGUAGE)
+
+
+def decimal_separator() -> str:
+    """The reader's decimal separator ("," in Finnish): scripts that format numbers from JSON use it."""
+    return get_decimal_symbol(get_locale() or DEFAULT_LANGUAGE)
+
+
+def country(code: str | None) -> str:
+    """A country's name in the reader's language from its alpha-2 code (Babel's territory names); the code
+    itself when Babel does not know it."""
+    if not code:
+        return ""
+    locale = get_locale()
+    return (locale.territories.get(code.upper()) if locale is not None else None) or code
+
+
 def _remember_language(response):
     code = offered(request.args.get("lang"))
     if code and request.cookies.get(COOKIE) != code:
@@ -84,13 +131,20 @@ def _remember_language(response):
 
 def init_i18n(app: Flask) -> None:
     from tournament.i18n.fans import fan_name
+    from tournament.i18n.labels import status_text, translated
 
     babel.init_app(app, locale_selector=select_locale, default_locale=DEFAULT_LANGUAGE)
+    # Flask-Babel keeps the chosen locale on `g`, which outlives a request wherever an app context does (tests,
+    # a command's requests): every request chooses afresh, before any other hook asks (the live ETags do).
+    app.before_request_funcs.setdefault(None, []).insert(0, refresh)
     app.after_request(_remember_language)
-    app.jinja_env.filters["number"] = number
+    app.jinja_env.filters.update(number=number, points=table_points, score=score, day=day, country=country,
+                                 tr=translated, status_text=status_text)
     app.jinja_env.globals.update(
         languages=LANGUAGES,
         current_language=current_language,
         language_url=language_url,
         fan_name=fan_name,
+        days=days,
+        decimal_separator=decimal_separator,
     )

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from flask import Flask, jsonify, render_template, request
+from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException
 
 from tournament.extensions import db
+from tournament.i18n import N_
 from tournament.services import ServiceError
 from tournament.web.unit import refuse
 
@@ -23,11 +25,22 @@ def error_response(status: int, title: str, message: str):
         return jsonify({"error": message}), status
     if wants_json():
         return jsonify({"error": message, "status": status}), status
-    return render_template("errors/error.html", status=status, title=title, message=message), status
+    return render_template("errors/error.html", status=status, title=shown(title), message=shown(message)), status
 
 
-DATABASE_DOWN_TITLE = "Service unavailable"
-DATABASE_DOWN_MESSAGE = "The database cannot be reached just now. Nothing was saved. Try again in a moment."
+# The titles and messages the pages show in the reader's language (the JSON keeps the English): werkzeug's
+# names of the statuses a reader meets, and the messages below; any other text (a service's refusal) as it is.
+PAGE_TEXTS = (N_("Bad Request"), N_("Forbidden"), N_("Not Found"), N_("Method Not Allowed"), N_("Too Many Requests"),
+              N_("Request Entity Too Large"), N_("Unauthorized"))
+
+
+def shown(text: str) -> str:
+    """A title or message of an error page, translated when the catalogues have it."""
+    return gettext(text) if text else text
+
+
+DATABASE_DOWN_TITLE = N_("Service unavailable")
+DATABASE_DOWN_MESSAGE = N_("The database cannot be reached just now. Nothing was saved. Try again in a moment.")
 RETRY_AFTER_SECONDS = "5"
 
 
@@ -37,7 +50,7 @@ def concurrent_conflict(exc: BaseException) -> bool:
     return isinstance(exc, DBAPIError) and sqlstate.startswith("40")
 
 
-CONFLICT_MESSAGE = "Another change to the same records was being saved at the same moment. Nothing was saved: try again."
+CONFLICT_MESSAGE = N_("Another change to the same records was being saved at the same moment. Nothing was saved: try again.")
 
 
 def database_unreachable(exc: BaseException) -> bool:
@@ -66,8 +79,8 @@ def database_down_response():
     headers = {"Retry-After": RETRY_AFTER_SECONDS}
     if wants_json():
         return (*error_response(503, DATABASE_DOWN_TITLE, DATABASE_DOWN_MESSAGE), headers)
-    page = render_template("errors/unavailable.html", status=503, title=DATABASE_DOWN_TITLE,
-                           message=DATABASE_DOWN_MESSAGE)
+    page = render_template("errors/unavailable.html", status=503, title=shown(DATABASE_DOWN_TITLE),
+                           message=shown(DATABASE_DOWN_MESSAGE))
     return page, 503, headers
 
 
@@ -76,24 +89,24 @@ def init_app(app: Flask) -> None:
     def csrf_error(exc: CSRFError):
         return error_response(
             400,
-            "Form expired",
-            "The form's security token was missing or out of date. Go back, reload the page and submit again.",
+            N_("Form expired"),
+            N_("The form's security token was missing or out of date. Go back, reload the page and submit again."),
         )
 
     @app.errorhandler(ServiceError)
     def service_error(exc: ServiceError):
         refuse()
         db.session.rollback()
-        title = "Not Found" if exc.status_code == 404 else "Request refused"
+        title = N_("Not Found") if exc.status_code == 404 else N_("Request refused")
         return error_response(exc.status_code, title, exc.message)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
         message = exc.description or ""
         if exc.code == 404 and "requested URL was not found" in message:
-            message = "There is no page at this address."
+            message = N_("There is no page at this address.")
         if exc.code == 403 and "don't have the permission" in message:
-            message = "You do not have access to this page."
+            message = N_("You do not have access to this page.")
         # A 405 names the methods that are allowed (RFC 9110), as werkzeug's own response does.
         allowed = {"Allow": ", ".join(exc.valid_methods)} if getattr(exc, "valid_methods", None) else {}
         return (*error_response(exc.code or 500, exc.name, message), allowed)
@@ -103,14 +116,14 @@ def init_app(app: Flask) -> None:
         safe_rollback(app)
         if concurrent_conflict(exc):
             app.logger.warning("Concurrent write refused on %s: %s", request.path, first_line(exc.orig or exc))
-            return error_response(409, "Changed meanwhile", CONFLICT_MESSAGE)
+            return error_response(409, N_("Changed meanwhile"), CONFLICT_MESSAGE)
         if database_unreachable(exc):
             # Expected while the database restarts: one line, not a traceback per request.
             app.logger.warning("Database unreachable on %s: %s", request.path, first_line(exc.orig or exc))
             return database_down_response()
         app.logger.exception("Unhandled database error on %s", request.path)
         return error_response(
-            500, "Something went wrong", "The error was logged. Nothing was saved from this request."
+            500, N_("Something went wrong"), N_("The error was logged. Nothing was saved from this request.")
         )
 
     @app.errorhandler(Exception)
@@ -118,5 +131,5 @@ def init_app(app: Flask) -> None:
         safe_rollback(app)
         app.logger.exception("Unhandled error on %s", request.path)
         return error_response(
-            500, "Something went wrong", "The error was logged. Nothing was saved from this request."
+            500, N_("Something went wrong"), N_("The error was logged. Nothing was saved from this request.")
         )

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from flask_babel import gettext
+
 from tournament.services.progress import RankAfter
 
 HEIGHT = 220                    # px
@@ -62,10 +64,11 @@ def rank_chart(history: list[RankAfter]) -> RankChart | None:
 
     points = [ChartPoint(x=round(x_of(i), 2), y=y_of(h.rank), session=h.session, label=h.rank_label)
               for i, h in enumerate(history)]
-    steps = ", ".join(f"session {h.session}: {h.rank_label}" for h in history)
+    steps = ", ".join(gettext("session %(num)d: %(rank)s", num=h.session, rank=h.rank_label) for h in history)
     return RankChart(
         height=HEIGHT, points=points, segments=list(zip(points, points[1:], strict=False)),
         grid=[(y_of(rank), rank) for rank in _ticks(field)], field_size=field,
         plot_top=TOP, plot_bottom=HEIGHT - BOTTOM,
-        description=f"Rank after each session, out of {history[-1].field_size}: {steps}.",
+        description=gettext("Rank after each session, out of %(num)d: %(steps)s.", num=history[-1].field_size,
+                            steps=steps),
     )

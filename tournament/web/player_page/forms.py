@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import TextAreaField
 from wtforms.validators import DataRequired, Length
@@ -14,6 +15,6 @@ class ConfirmForm(FlaskForm):
 class DisputeForm(FlaskForm):
     """Disputing again replaces the player's own open dispute's reason: a double send stores one dispute."""
 
-    reason = TextAreaField("What is wrong with this hand?",
-                           validators=[DataRequired("Say what is wrong: the referee reads it."), Length(max=500)],
+    reason = TextAreaField(_l("What is wrong with this hand?"),
+                           validators=[DataRequired(_l("Say what is wrong: the referee reads it.")), Length(max=500)],
                            render_kw={"rows": 2, "maxlength": 500})

@@ -1,0 +1,272 @@
+"""The public pages in each language (issue 24, second slice): every page a player or spectator reads renders in
+English, Finnish, Swedish, Spanish and Chinese with <html lang> right and no text of its templates left in
+English; table points, scores and dates by locale on the pages, the JSON unchanged."""
+
+from __future__ import annotations
+
+import html
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from flask import template_rendered
+
+from tests.helpers import add_players, make_tournament, players_of
+from tournament.extensions import db
+from tournament.i18n import LANGUAGES
+from tournament.i18n.fans import FAN_CONTEXT
+from tournament.models import EntryMode
+from tournament.services import draws, play, player_links, scoring
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+TRANSLATIONS = ROOT / "tournament" / "translations"
+PUBLIC_DIRS = ("public", "standings", "seating", "live", "errors", "player_page")
+# The Python files whose texts these pages show: labels, error pages, the chart, the hand form, flash messages.
+PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/errors.py", "tournament/web/live/chart.py",
+                "tournament/web/hands/forms.py", "tournament/web/player_page/forms.py",
+                "tournament/web/player_page/routes.py")
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
+
+
+def catalogue(lang: str):
+    path = TRANSLATIONS / ("messages.pot" if lang == "en" else f"{lang}/LC_MESSAGES/messages.po")
+    with open(path, "rb") as f:
+        return read_po(f, locale=None if lang == "en" else lang)
+
+
+@pytest.fixture(scope="module")
+def template_messages():
+    """{(context, msgid): files it is extracted from} of the committed template catalogue."""
+    return {(m.context, m.id if isinstance(m.id, str) else m.id[0]): {path for path, _ in m.locations}
+            for m in catalogue("en") if m.id}
+
+
+@pytest.fixture(scope="module")
+def translations():
+    """Every translated text of each language: an English word found in one (Kong, Hand) may stay on a page."""
+    out = {}
+    for lang in LANGUAGES:
+        if lang != "en":
+            out[lang] = " ".join(s for m in catalogue(lang) if m.id
+                                 for s in (m.string if isinstance(m.string, tuple) else (m.string,)))
+    return out
+
+
+def reached_templates(names: set[str]) -> set[str]:
+    """The template files a page drew: the rendered ones and what they extend, include and import."""
+    seen, todo = set(), list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen or not (TEMPLATES / name).is_file():
+            continue
+        seen.add(name)
+        todo += re.findall(r'{%-?\s*(?:extends|include|import|from)\s+"([^"]+)"', (TEMPLATES / name).read_text())
+    return {f"templates/{name}" for name in seen}
+
+
+def visible_text(body: str) -> str:
+    """What a reader sees or hears: the text and the title, aria-label, placeholder and alt attributes."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', body)
+    text = re.sub(r"<[^>]+>", " ", body)
+    return html.unescape(re.sub(r"\s+", " ", " ".join([text, *attributes])))
+
+
+def english_pieces(msgid: str) -> list[str]:
+    """The English words of a message as a page would show them: the whole text, or between its placeholders
+    the pieces long enough to mean something (", then " alone proves nothing)."""
+    text = re.sub(r"<[^>]+>", "", msgid)
+    if not PLACEHOLDER.search(text):
+        return [text.strip()]
+    pieces = [p.strip(" .,:;·()–—") for p in PLACEHOLDER.split(text)]
+    return [p for p in pieces if len(re.findall(r"[A-Za-z]+", p)) >= 2 or len(p) >= 10]
+
+
+def shown(piece: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(piece)}(?![\w-])", text) is not None
+
+
+def untranslated(lang: str, text: str, files: set[str], messages: dict, translations: dict) -> list[str]:
+    """The page's texts (its templates' and its Python sources') still in English on the page."""
+    left = []
+    for (context, msgid), where in messages.items():
+        if context != FAN_CONTEXT and not where & files:
+            continue
+        for piece in english_pieces(msgid):
+            if piece and shown(piece, text) and not shown(piece, translations[lang]):
+                left.append(piece)
+    return left
+
+
+def without_data(text: str, t) -> str:
+    """The page's text without what the organisers typed (names, clubs, teams, venue): "Team Kyoto" is data."""
+    typed = {t.name, t.venue or ""}
+    for p in players_of(t):
+        typed |= {p.first_name, p.last_name, p.club or "", p.team or ""}
+    for value in sorted(filter(None, typed), key=len, reverse=True):
+        text = text.replace(value, " ")
+    return text
+
+
+def demo_pages(t) -> dict[str, int]:
+    """Every public page of the demo tournament (session 1 finished, 2 in play with a substitute, 3 by totals)
+    and a player's private page and hand form, with the status each answers."""
+    session2 = t.sessions[1]
+    player_id = session2.seats[0].player_id
+    token = player_links.token_of(player_links.link_of(t, player_id))
+    t.entry_mode = EntryMode.PLAYERS  # the players' own hand form is offered
+    db.session.commit()
+    base = f"/t/{t.id}"
+    return {
+        "/": 200, base: 200, f"{base}/players": 200,
+        f"{base}/standings": 200, f"{base}/standings/sessions/1": 200, f"{base}/standings/sessions/2": 200,
+        f"{base}/standings/teams": 200,
+        f"{base}/seating": 200, f"{base}/seating/2": 200, f"{base}/seating/2/projector": 200,
+        f"{base}/seating/2/projector?by=name": 200, f"{base}/seating/player/{player_id}": 200,
+        f"{base}/players/{player_id}": 200, f"{base}/statistics": 200, f"{base}/projector": 200,
+        "/no/such/page": 404,
+        f"/p/{token}": 200, f"/p/{token}/hands/new": 200,
+    }
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_public_page_in_each_language(app, client, demo_tournament, lang, template_messages, translations):
+    pages = demo_pages(demo_tournament)
+    checked_texts = 0
+    for url, status in pages.items():
+        rendered: set[str] = set()
+        with template_rendered.connected_to(lambda sender, template, context, seen=rendered, **extra:
+                                            seen.add(template.name), app):
+            response = client.get(url + ("&" if "?" in url else "?") + f"lang={lang}")
+        assert response.status_code == status, url
+        body = response.get_data(as_text=True)
+        assert re.search(rf'<html lang="{lang}"', body), url
+        files = reached_templates(rendered) | set(PAGE_SOURCES)
+        page_messages = [key for key, where in template_messages.items() if where & files]
+        assert page_messages, url  # the page's templates are extracted: the check below proves something
+        checked_texts += len(page_messages)
+        if lang != "en":
+            text = without_data(visible_text(body), demo_tournament)
+            left = untranslated(lang, text, files, template_messages, translations)
+            assert not left, f"{url} in {lang}: left in English: {left}"
+    assert checked_texts > 500
+
+
+def test_the_english_pages_show_the_texts_the_check_looks_for(client, demo_tournament):
+    # the check above finds English where it is left: on the English pages the same texts are found
+    t = demo_tournament
+    text = visible_text(client.get(f"/t/{t.id}/standings?lang=en").get_data(as_text=True))
+    for piece in ("Table points", "Standings", "Players equal on all share the rank. Substitutes are not ranked."):
+        assert shown(piece, text), piece
+    assert english_pieces("computed %(time)s from every hand and penalty entered") == [
+        "from every hand and penalty entered"]  # "computed" alone is too short to tell
+
+
+def test_the_public_templates_hold_no_unwrapped_text():
+    """A text written in a template outside the translation calls would stay English in every language."""
+    problems = {}
+    files = [p for d in PUBLIC_DIRS for p in (TEMPLATES / d).glob("*.html")] + [TEMPLATES / "hands/_hand_bits.html"]
+    for path in files:
+        source = path.read_text()
+        source = re.sub(r"{#.*?#}", " ", source, flags=re.S)
+        source = re.sub(r"{%\s*block body_class\s*%}.*?{%\s*endblock\s*%}", " ", source, flags=re.S)  # CSS classes
+        source = re.sub(r"<(script|style)\b.*?</\1>", " ", source, flags=re.S)
+        source = re.sub(r"{{.*?}}|{%.*?%}", " ", source, flags=re.S)
+        attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', source)
+        text = " ".join([re.sub(r"<[^>]*>", " ", source), *attributes])
+        words = [w for w in re.findall(r"[^\W\d_]{2,}", text) if w != "PDF"]  # PDF: the same in every language
+        if words:
+            problems[path.name] = words
+    assert len(files) >= 18
+    assert not problems, problems
+
+
+@pytest.fixture
+def quarter_points(tournament):
+    """Session 1 on two tables by totals: table 1 four-way tied (1.75 table points each: (4+2+1+0)/4), table 2
+    40 -5 -5 -30 (4, 1.5, 1.5, 0); the tournament 9 to 11 May 2026."""
+    tournament.start_date, tournament.end_date = date(2026, 5, 9), date(2026, 5, 11)
+    add_players(tournament, 8)
+    draws.draw_next(tournament, seed=3)
+    play.start_session(tournament, 1)
+    session = play.get_session(tournament, 1)
+    for table, scores in ((1, [0, 0, 0, 0]), (2, [40, -5, -5, -30])):
+        ids = [sp.player_id for sp in play.table_players(session, table)]
+        scoring.enter_totals(tournament, 1, table, dict(zip(ids, scores, strict=True)), None)
+    scoring.finish_session(tournament, 1)
+    db.session.commit()
+    return tournament
+
+
+@pytest.mark.parametrize(("lang", "quarter", "half"), [
+    ("en", "1.75", "1.5"), ("fi", "1,75", "1,5"), ("sv", "1,75", "1,5"), ("es", "1,75", "1,5"), ("zh", "1.75", "1.5"),
+])
+def test_table_points_in_the_readers_format(client, quarter_points, lang, quarter, half):
+    t = quarter_points
+    standings = visible_text(client.get(f"/t/{t.id}/standings?lang={lang}").get_data(as_text=True))
+    assert standings.count(quarter) >= 4 and half in standings
+    if quarter != "1.75":
+        assert "1.75" not in standings and "1.5" not in standings
+    session = visible_text(client.get(f"/t/{t.id}/standings/sessions/1?lang={lang}").get_data(as_text=True))
+    assert quarter in session and half in session
+    player_id = play.table_players(play.get_session(t, 1), 1)[0].player_id
+    player = visible_text(client.get(f"/t/{t.id}/players/{player_id}?lang={lang}").get_data(as_text=True))
+    assert quarter in player
+    # the projector's script writes the JSON's points with the page's separator
+    projector = client.get(f"/t/{t.id}/projector?lang={lang}").get_data(as_text=True)
+    assert f"&#34;decimal&#34;: &#34;{quarter[1]}&#34;" in projector
+    # the JSON keeps its own format whatever the language
+    data = client.get(f"/t/{t.id}/live/standings.json?lang={lang}").get_json()
+    assert sorted({row["table_points"] for row in data["rows"]}) == [0, 1.5, 1.75, 4]
+
+
+@pytest.mark.parametrize(("lang", "dates"), [
+    ("en", "May 9\u2009–\u200911, 2026"), ("fi", "9.–11. toukokuuta 2026"), ("sv", "9–11 maj 2026"),
+    ("es", "9–11 may 2026"), ("zh", "2026年5月9日\u2009–\u200911日"),
+])
+def test_tournament_dates_in_the_readers_format(client, organiser, quarter_points, lang, dates):
+    t = quarter_points
+    for url in ("/", f"/t/{t.id}"):
+        assert dates in client.get(f"{url}?lang={lang}").get_data(as_text=True), url
+    one_day = make_tournament(organiser, name="One day", start_date=date(2026, 6, 1), end_date=date(2026, 6, 1))
+    day = {"en": "Jun 1, 2026", "fi": "1.6.2026", "sv": "1 juni 2026", "es": "1 jun 2026", "zh": "2026年6月1日"}[lang]
+    assert day in client.get(f"/t/{one_day.id}?lang={lang}").get_data(as_text=True)
+
+
+def test_a_finnish_page_in_finnish_words(client, quarter_points):
+    t = quarter_points
+    body = client.get(f"/t/{t.id}/standings?lang=fi").get_data(as_text=True)
+    for words in ("Tulostaulukko", "Pöytäpisteet", "Pelipisteet", "Kierroksen 1 jälkeen"):
+        assert words in body, words
+    players = visible_text(client.get(f"/t/{t.id}/players?lang=fi").get_data(as_text=True))
+    assert "8 pelaajaa" in players
+    assert "Kierroksen 1 paikat" in visible_text(client.get(f"/t/{t.id}/seating/1?lang=fi").get_data(as_text=True))
+
+
+# One language a test: a test's requests share its application context, where Flask-Babel keeps the locale.
+@pytest.mark.parametrize(("lang", "message"), [
+    ("en", "In this tournament the referees enter the hands: confirm them or dispute them here."),
+    ("sv", "I den här turneringen registrerar domarna händerna: bekräfta eller bestrid dem här."),
+    ("zh", "本次比赛由裁判录入牌局：请在此确认或申诉。"),
+])
+def test_a_player_page_flash_in_the_readers_language(client, seated, lang, message):
+    t, ids = seated
+    token = player_links.token_of(player_links.link_of(t, ids[0]))
+    db.session.commit()
+    # the referees enter the hands here: the players' form sends them back with a message in their language
+    answer = client.get(f"/p/{token}/hands/new?lang={lang}", follow_redirects=True)
+    assert message in answer.get_data(as_text=True)
+
+
+def test_the_404_page_in_each_language(client):
+    expected = {"en": "There is no page at this address.", "fi": "Tässä osoitteessa ei ole sivua.",
+                "sv": "Det finns ingen sida på den här adressen.", "es": "No hay ninguna página en esta dirección.",
+                "zh": "此网址没有页面。"}
+    for lang, message in expected.items():
+        response = client.get(f"/no/such/page?lang={lang}")
+        assert response.status_code == 404 and message in response.get_data(as_text=True)
+    # the JSON answers keep the English message
+    assert client.get("/no/such/page.json?lang=fi").get_json()["error"] == "There is no page at this address."
