@@ -156,7 +156,13 @@ def accept_with_new_account(token: str, name: str, password: str) -> tuple[User,
     if len(name) > MAX_NAME_LENGTH:
         raise ServiceError(f"A name has at most {MAX_NAME_LENGTH} characters.", field="name")
     user_service.check_new_password(password or "", invitation.email)
-    user = user_service.create_user(invitation.email, password, invitation.role, name=name)
+    try:
+        user = user_service.create_user(invitation.email, password, invitation.role, name=name)
+    except ServiceError as exc:
+        if exc.field != "email":
+            raise
+        # The same link sent twice at once: the other sending made the account a moment ago.
+        raise ConflictError(f"An account for {invitation.email} exists now: log in to it to accept.") from None
     _spend(invitation, user)
     return user, _join(invitation, user)
 

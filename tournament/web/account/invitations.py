@@ -102,6 +102,6 @@ def accept(token: str):
             return refused("invitation", exc)
         except ServiceError as exc:
             show_service_error(form, exc)
-        else:
-            return _joined(member, new_login_for=user)
+            return _page(invitation, form, exc.status_code, new_account=True)
+        return _joined(member, new_login_for=user)
     return _page(invitation, form, 400 if form.is_submitted() else 200, new_account=True)

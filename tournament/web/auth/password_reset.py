@@ -68,6 +68,7 @@ def reset(token: str):
     except (LinkUnknown, LinkClosed) as exc:
         return refused("reset", exc)
     form = NewPasswordForm()
+    status = 400 if form.is_submitted() else 200
     if form.validate_on_submit():
         try:
             user, _ended, revoked = password_resets.use(token, form.password.data)
@@ -76,11 +77,11 @@ def reset(token: str):
             return refused("reset", exc)
         except ServiceError as exc:
             show_service_error(form, exc)
+            status = exc.status_code
         else:
             user_service.start_login(user)
             login_user(user)
             tokens = f" and {revoked} API token{'s' if revoked != 1 else ''} revoked" if revoked else ""
             flash(f"New password set. Every other login of your account has ended{tokens}.", "success")
             return redirect(url_for("tournaments.dashboard"))
-    status = 400 if form.is_submitted() else 200
     return private(render_template("auth/reset_password.html", form=form, reset=found), status)
