@@ -86,6 +86,7 @@
     var started = clock.state !== "not_started";
     var common = 0;
     var main = left(0, clock.remaining_seconds);
+    var called = null; // the table page's own time call: its time is over whatever the clock still counts
     // The hall's time (extra time given to every table included) on the projector, the staff page and the
     // board alike: the server's hall_clock computes the same for the page as first drawn.
     if (kind !== "table" && tables.length) {
@@ -95,13 +96,17 @@
       var own = tables.filter(function (t) { return String(t.table) === root.dataset.table; })[0];
       if (!own) return;
       main = tableLeft(own);
+      if (own.time_called) called = own;
     }
-    var warning = started && clock.state !== "ended" && main > 0 && main <= warningSeconds;
-    digits.textContent = shown(main);
-    digits.classList.toggle("clock-hours", main >= 3600);
-    if (stateBox) stateBox.textContent = label(main, warning);
+    var warning = !called && started && clock.state !== "ended" && main > 0 && main <= warningSeconds;
+    digits.textContent = called ? "Time" : shown(main);
+    digits.classList.toggle("clock-hours", !called && main >= 3600);
+    if (stateBox) {
+      stateBox.textContent = called ? "Time called " + (called.hand_in_progress ? "during hand " +
+        called.hand_in_progress : "between hands") : label(main, warning);
+    }
     face.classList.toggle("clock-warning", warning);
-    face.classList.toggle("clock-time", started && main === 0);
+    face.classList.toggle("clock-time", !!called || (started && main === 0));
     face.classList.toggle("clock-paused", clock.state === "paused");
     tables.forEach(function (table) {
       // The staff page's table rows are outside the clock's panel: look in the whole page.
@@ -109,6 +114,27 @@
       if (cell) cell.textContent = shown(tableLeft(table));
     });
     if (kind === "projector") renderExtra(tables, common);
+    if (kind !== "table") renderEnds(common);
+  }
+
+  // When the hall's time runs out, in the tournament's zone (data-time-zone: the page names it); shown while
+  // the clock runs, moved by a pause or extra time for everyone.
+  var ends = document.querySelector("[data-clock-ends]");
+  var endsTime = ends && ends.querySelector("[data-clock-ends-time]");
+  var endsFormat = null;
+  try {
+    endsFormat = ends && new Intl.DateTimeFormat("en-GB", { timeZone: ends.dataset.timeZone, hour: "2-digit",
+                                                            minute: "2-digit", hourCycle: "h23" });
+  } catch (e) { endsFormat = null; } // a zone this browser does not know: the server's text stays
+
+  function renderEnds(common) {
+    if (!endsTime || !endsFormat) return;
+    var running = clock.state === "running" && !!clock.ends_at;
+    ends.hidden = !running;
+    if (!running) return;
+    var at = new Date(Date.parse(clock.ends_at) + common * 1000);
+    endsTime.textContent = endsFormat.format(at);
+    endsTime.setAttribute("datetime", at.toISOString());
   }
 
   function cell(row, text) {

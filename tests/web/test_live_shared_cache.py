@@ -78,3 +78,14 @@ def test_a_weak_etag_answers_304(client, live):
     etag = client.get(url).headers["ETag"]
     assert client.get(url, headers={"If-None-Match": f"W/{etag}"}).status_code == 304
     assert client.get(url, headers={"If-None-Match": 'W/"other"'}).status_code == 200
+
+
+def test_a_reader_who_switches_language_gets_the_page_again_not_a_304(client, played):
+    """The live ETag names the reader's language: the English copy's ETag sent with a Finnish cookie is no 304."""
+    t = played
+    english = client.get(f"/t/{t.id}/standings")
+    etag = english.headers["ETag"]
+    assert client.get(f"/t/{t.id}/standings", headers={"If-None-Match": etag}).status_code == 304
+    client.set_cookie("lang", "fi")
+    finnish = client.get(f"/t/{t.id}/standings", headers={"If-None-Match": etag})
+    assert finnish.status_code == 200 and 'lang="fi"' in finnish.get_data(as_text=True)

@@ -55,6 +55,9 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
     # An ISO alpha-2 code that names no country (ZZ).
     "GET /api/v1/tournaments/{tournament_id}/ema-results.xlsx": {"country"},
     "GET /api/v1/tournaments/{tournament_id}/ema-observer-report.pdf": {"country"},
+    # Players of this table; a dead hand needs its hand (and is no winner of it); the penalty's player and foul.
+    "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/calls":
+        {"called_by", "dead_hand_player_id", "hand", "penalty.player_id", "player_id", "foul"},
     # A backup is checked whole: every id it refers to must be in it.
     "POST /api/v1/tournaments/import": {"*"},
 }

@@ -1,6 +1,7 @@
 """Typed SQLAlchemy 2 models. Import every model here so Alembic sees the whole metadata."""
 
 from tournament.extensions import db
+from tournament.models.account_links import Invitation, PasswordReset
 from tournament.models.appeals import Appeal, AppealDecision
 from tournament.models.clock import ClockEvent, ClockEventKind
 from tournament.models.draws import (
@@ -17,6 +18,8 @@ from tournament.models.idempotency import IdempotencyKey
 from tournament.models.imports import PlayerImport
 from tournament.models.player_entry import DisputeResolution, HandConfirmation, HandDispute, PlayerLink
 from tournament.models.players import Player, PlayerStatus
+from tournament.models.referee_calls import RefereeCall
+from tournament.models.schedule import SessionStart
 from tournament.models.scoring import (
     HANDS_PER_SESSION,
     FalseMahjong,
@@ -49,12 +52,15 @@ from tournament.models.users import ApiToken, Role, User
 
 __all__ = [
     "Appeal",
+    "Invitation",
+    "PasswordReset",
     "DisputeResolution",
     "ENTRY_MODES",
     "EntryMode",
     "HandConfirmation",
     "HandDispute",
     "PlayerLink",
+    "RefereeCall",
     "AppealDecision",
     "ClockEvent",
     "ClockEventKind",
@@ -79,6 +85,7 @@ __all__ = [
     "Seat",
     "Substitution",
     "SubstitutionReason",
+    "SessionStart",
     "SessionStatus",
     "TournamentSession",
     "END_RULES",

@@ -42,9 +42,11 @@ from tournament.models import (
     HandResult,
     Penalty,
     Player,
+    RefereeCall,
     Role,
     ScoreChange,
     Seat,
+    SessionStart,
     SessionTable,
     Substitution,
     TableTotal,
@@ -69,15 +71,16 @@ READABLE_VERSIONS = (1, 2)
 # Child tables in an order where every row's references come earlier; the document key is the table name.
 CHILD_MODELS: tuple[type[db.Model], ...] = (
     TournamentStaff, Player, TournamentSession, Seat, Substitution, SessionTable, TableTotal, Hand, HandPayment,
-    FalseMahjong, Penalty, ClockEvent, ScoreChange, Appeal, HandConfirmation, HandDispute, DrawEvent,
+    FalseMahjong, Penalty, ClockEvent, ScoreChange, Appeal, HandConfirmation, HandDispute, RefereeCall, DrawEvent, SessionStart,
 )
 # Tables added after format 1 was defined: a backup made before them has none of their rows.
-ADDED_TABLES = {"substitutions", "appeals", "hand_confirmations", "hand_disputes", "draw_events"}
+ADDED_TABLES = {"substitutions", "appeals", "hand_confirmations", "hand_disputes", "draw_events", "referee_calls", "session_starts"}
 # Tables of a tournament deliberately left out: a players CSV kept between its preview and its confirmation
 # is work in progress of one organiser, not part of the event.
 # Players' links are secrets of this installation (an HMAC under its key): a restored copy makes new ones. A
 # player's idempotency keys are the answers to requests sent from their phone, not part of the event.
-LEFT_OUT = {"player_imports", "player_links", "idempotency_keys"}
+# Invitations to the staff are links of this installation too (their tokens, hashed), open or spent.
+LEFT_OUT = {"player_imports", "player_links", "idempotency_keys", "invitations"}
 # Columns added after format 1 was defined, with the value a backup made before them stands for.
 ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("tournaments", "penalties_affect_table_points"): True,
@@ -92,6 +95,7 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("hands", "entered_by_player_id"): None,
     ("hands", "counted"): True,
     ("hands", "staff_confirmed_at"): None,
+    ("tournaments", "time_zone"): "UTC",
 }
 
 
@@ -186,7 +190,9 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
         "appeals": Appeal.tournament_id == t.id,
         "hand_confirmations": HandConfirmation.hand_id.in_(hand_ids),
         "hand_disputes": HandDispute.hand_id.in_(hand_ids),
+        "referee_calls": RefereeCall.tournament_id == t.id,
         "draw_events": DrawEvent.tournament_id == t.id,
+        "session_starts": SessionStart.tournament_id == t.id,
     }
     tournament_table: Table = Tournament.__table__  # type: ignore[assignment]
     document: dict[str, Any] = {
@@ -393,6 +399,11 @@ class _Reader:
                                                                   f"{session_count} sessions.")
         unique("tournament_staff", ("user_id",), "staff place for the account")
         unique("tournament_sessions", ("number",), "session numbered")
+        for i, start in enumerate(rows["session_starts"]):
+            if not 1 <= start["session_number"] <= session_count:
+                raise _refuse(f"session_starts[{i}].session_number", f"must be from 1 to the tournament's "
+                                                                     f"{session_count} sessions.")
+        unique("session_starts", ("session_number",), "planned start of the session")
         unique("seats", ("session_id", "player_id"), "seat of the player in the session")
         unique("seats", ("session_id", "table_number", "seat_wind"), "seat (session, table, wind)")
         unique("session_tables", ("session_id", "table_number"), "table (session, table)")

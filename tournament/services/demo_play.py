@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from tournament.models import Tournament, User
-from tournament.services import confirmations, penalties, play, scoring
+from tournament.services import confirmations, penalties, play, referee_calls, scoring
 from tournament.services.hand_check import Verdict, check_hand
 from tournament.services.scoring import FalseMahjongData, HandData
 
@@ -110,6 +110,10 @@ def play_demo(t: Tournament, rng: random.Random, user: User | None) -> None:
         confirmations.confirm(t, seated.player, 1, 1)
     confirmations.dispute(t, first[0].player, 1, 2, "I think the discard was North's, not South's")
     confirmations.rule_stands(t, 1, 1, 2, user)
+    # A call at table 1 during hand 16: exposed tiles, a warning; the call log keeps it with the warning.
+    referee_calls.record_call(t, 1, 1, referee_calls.CallData(
+        situation="North knocked two tiles of the wall over", hand=16, called_by=first[0].player_id,
+        ruling="Tiles put back; a warning", penalty=referee_calls.PenaltyData(first[3].player_id, 0)), user)
     scoring.finish_session(t, 1)
     play.start_session(t, 2)
     play_session(t, 2, rng, user, hands=8)

@@ -38,7 +38,7 @@ from tournament.models import (
     User,
 )
 from tournament.models._common import utcnow
-from tournament.services import play, time_calls
+from tournament.services import play, referee_calls, time_calls
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.hand_check import MAX_FLOWERS, HandCheck, Verdict, check_hand
@@ -202,6 +202,7 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
         return _Verdict(data.result, None, None, "", 0, False, False, False, [], 0, false_mahjongs, payments)
 
     winner = _seat_of(players, data.winner_id, "winner_id", "winner")
+    referee_calls.check_not_dead(session, table_number, number, data.winner_id)  # a dead hand ruled at a call
     if data.winner_id in claimants:
         raise ServiceError("This player's hand is dead after their false mahjong: they cannot win this hand.",
                            field="winner_id")

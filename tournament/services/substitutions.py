@@ -11,9 +11,11 @@ so); a late player is not.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.orm import joinedload
 
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
@@ -150,3 +152,59 @@ def get_substitution(t: Tournament, session_number: int, substitution_id: Any) -
     if found is None:
         raise NotFound("No such substitution in this session.")
     return found
+
+
+# ----------------------------------------------------------------------------- what the pages show
+
+
+def by_session(sessions: list[TournamentSession]) -> dict[int, list[Substitution]]:
+    """Every substitution of these sessions (by session id) with both players, in one query: the seating
+    pages show who came in where, and from which hand."""
+    out: dict[int, list[Substitution]] = {s.id: [] for s in sessions}
+    if not sessions:
+        return out
+    found = db.session.scalars(
+        select(Substitution).where(Substitution.session_id.in_(list(out)))
+        .options(joinedload(Substitution.in_player), joinedload(Substitution.out_player))
+        .order_by(Substitution.table_number, Substitution.from_hand, Substitution.id))
+    for sub in found:
+        out[sub.session_id].append(sub)
+    return out
+
+
+@dataclass(frozen=True)
+class ScheduleLine:
+    """A session of a player's schedule as the pages show it: the drawn seat, or the seat a substitute took
+    (`came_in_for`, from `from_hand`); `left_from`: the hand from which a substitute took the player's seat."""
+
+    session: int
+    table: int
+    wind: str
+    opponents: tuple[str, ...]
+    came_in_for: str = ""
+    from_hand: int | None = None
+    left_from: int | None = None
+
+
+def schedule_lines(t: Tournament, player_id: int) -> list[ScheduleLine]:
+    """The player's schedule (`draws.player_schedule`) with the substitutions of every published session: the
+    sessions they left during play say from which hand, and those they came into as a substitute are added."""
+    from tournament.services import draws as draw_service
+
+    sessions = [s for s in draw_service.drawn_sessions(t) if s.is_published]
+    subs = by_session(sessions)
+    numbers = {s.id: s.number for s in sessions}
+    lines = {e.session: ScheduleLine(e.session, e.table, e.wind, e.opponents)
+             for e in draw_service.player_schedule(t, player_id)}
+    for session_id, listed in subs.items():
+        number = numbers[session_id]
+        for sub in listed:
+            if sub.out_player_id == player_id and number in lines:
+                lines[number] = replace(lines[number], left_from=sub.from_hand)
+            elif sub.in_player_id == player_id:
+                seats = play.table_players(next(s for s in sessions if s.id == session_id), sub.table_number)
+                wind = next(sp.start_wind for sp in seats if sp.player_id == sub.out_player_id)
+                others = tuple(sp.player.full_name for sp in seats if sp.player_id != sub.out_player_id)
+                lines[number] = ScheduleLine(number, sub.table_number, wind, others,
+                                             came_in_for=sub.out_player.full_name, from_hand=sub.from_hand)
+    return [lines[n] for n in sorted(lines)]

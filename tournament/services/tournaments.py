@@ -7,6 +7,7 @@ from datetime import date
 
 from sqlalchemy import select
 
+from tournament import timezones
 from tournament.extensions import db
 from tournament.models import (
     EndRule,
@@ -28,6 +29,7 @@ from tournament.services.db import changes
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.users import find_user_by_email
+from tournament.timezones import DEFAULT_TIME_ZONE
 
 # Limits shared by the form and the service, so both say the same thing.
 LIMITS = {
@@ -63,6 +65,7 @@ class TournamentData:
     penalties_affect_table_points: bool = True
     foul_types: tuple[str, ...] = DEFAULT_FOUL_TYPES
     entry_mode: str = EntryMode.REFEREE  # who enters the hands: staff, or the players from their links
+    time_zone: str = DEFAULT_TIME_ZONE  # an IANA zone: every time is shown in it (stored in UTC)
 
     @classmethod
     def from_tournament(cls, t: Tournament) -> TournamentData:
@@ -84,6 +87,7 @@ class TournamentData:
             penalties_affect_table_points=t.penalties_affect_table_points,
             foul_types=tuple(t.foul_type_list),
             entry_mode=t.entry_mode,
+            time_zone=t.time_zone,
         )
 
 
@@ -104,6 +108,9 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["ruleset"] = f"Choose a ruleset: {', '.join(Ruleset)}."
     if data.end_rule not in set(EndRule):
         errors["end_rule"] = f"Choose an end-of-session rule: {', '.join(EndRule)}."
+    if not timezones.is_known(data.time_zone):
+        shown = data.time_zone[:40] if isinstance(data.time_zone, str) else data.time_zone
+        errors["time_zone"] = f"Unknown time zone {shown!r}: give an IANA name such as Europe/Helsinki or UTC."
     if data.entry_mode not in set(EntryMode):
         errors["entry_mode"] = f"Choose who enters the hands: {', '.join(EntryMode)}."
     for name in ("session_count", "session_minutes", "warning_minutes", "appeal_minutes",
@@ -219,7 +226,8 @@ def add_staff(t: Tournament, email: str, role: str) -> TournamentStaff:
         raise ServiceError("Choose organiser or referee.", field="role")
     user = find_user_by_email(email or "")
     if user is None:
-        raise ServiceError(f"No account with the email {email!r}. Create it first.", field="email")
+        raise ServiceError(f"No account with the email {email!r} yet: invite them below, and they choose "
+                           "their own password through the link.", field="email")
     if role == Role.ORGANISER and user.role != Role.ORGANISER:
         raise ServiceError(f"{user.email} is a referee account and cannot organise.", field="role")
     already = f"{user.email} is already on the staff."

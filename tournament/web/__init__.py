@@ -11,6 +11,7 @@ from tournament.web import (
     idempotency,
     input_guard,
     log_privacy,
+    mailer,
     security,
     static_files,
     unit,
@@ -18,9 +19,11 @@ from tournament.web import (
 
 
 def init_web(app: Flask) -> None:
+    from tournament.web.account.invitations import bp as invitations_bp
     from tournament.web.account.routes import bp as account_bp
     from tournament.web.api.routes import bp as api_bp
     from tournament.web.appeals.routes import bp as appeals_bp
+    from tournament.web.auth.password_reset import bp as password_reset_bp
     from tournament.web.auth.routes import bp as auth_bp
     from tournament.web.checker.routes import bp as checker_bp
     from tournament.web.clock.routes import bp as clock_bp
@@ -31,6 +34,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.player_page.routes import bp as player_page_bp
     from tournament.web.players.routes import bp as players_bp
     from tournament.web.public.routes import bp as public_bp
+    from tournament.web.schedule.routes import bp as schedule_bp
     from tournament.web.seating.routes import bp as seating_bp
     from tournament.web.standings.routes import bp as standings_bp
     from tournament.web.tournaments.routes import bp as tournaments_bp
@@ -40,6 +44,8 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(public_bp)
     app.register_blueprint(auth_bp)
     app.register_blueprint(account_bp)
+    app.register_blueprint(invitations_bp)
+    app.register_blueprint(password_reset_bp)
     app.register_blueprint(tournaments_bp)
     app.register_blueprint(players_bp)
     app.register_blueprint(api_bp)
@@ -53,7 +59,9 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(exports_bp)
     app.register_blueprint(live_bp)
     app.register_blueprint(player_page_bp)
+    app.register_blueprint(schedule_bp)
     errors.init_app(app)
+    mailer.init_app(app)  # before the unit of work: its mail goes only once the request has committed
     unit.init_app(app)
     idempotency.init_app(app)  # after the unit of work: answers recorded before its commit
     helpers.init_app(app)

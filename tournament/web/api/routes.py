@@ -19,6 +19,7 @@ from tournament.web.api import (
     penalties,
     player_entry,
     players,
+    referee_calls,
     sessions,
     standings,
     substitutions,
@@ -28,7 +29,8 @@ from tournament.web.api.common import JsonApi
 from tournament.web.api.openapi import ApiConventionsPlugin
 
 AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp,
-         backup.bp, substitutions.bp, appeals.bp, player_entry.bp, player_entry.own)
+         backup.bp, substitutions.bp, appeals.bp, player_entry.bp, player_entry.own,
+         referee_calls.bp)
 
 OPENAPI_CONFIG = {
     "API_TITLE": "MCR Tournament API",

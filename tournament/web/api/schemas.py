@@ -18,6 +18,7 @@ from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, ENTRY_MOD
 from tournament.services.penalties import MAX_PENALTY
 from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
 from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
+from tournament.timezones import known_zones
 
 ID = validate.Range(min=1, max=MAX_ID)
 # Text with something in it: the services trim it and refuse it empty (a 400 naming the field).
@@ -114,6 +115,9 @@ class TournamentInSchema(BodySchema):
         "description": "Whether penalties count in the session score that decides table points (default true, "
                        "the Green Book); false: table points from the scores before penalties (the score still "
                        "loses them)."})
+    time_zone = fields.String(metadata=documented(enum=sorted(known_zones()), description=(
+        "The IANA time zone the tournament is played in (default `UTC`), e.g. `Europe/Helsinki`: times are "
+        "stored in UTC and shown in it. An unknown name is a 400 naming `time_zone`.")))
 
 
 class TournamentSchema(Schema):
@@ -136,6 +140,7 @@ class TournamentSchema(Schema):
     entry_mode = fields.String()
     penalties_affect_table_points = fields.Boolean()
     foul_types = fields.List(fields.String())
+    time_zone = fields.String(metadata={"description": "IANA time zone: every time is shown in it."})
     version = fields.Integer()
 
 
@@ -211,6 +216,9 @@ class SessionSchema(Schema):
     session = fields.Integer()
     status = fields.String(metadata={"description": "draft, published, in_play or finished"})
     seed = fields.Integer()
+    planned_start = fields.String(allow_none=True, metadata={
+        "description": "When the session is planned to start: ISO 8601 with the tournament's UTC offset "
+                       "(2026-05-16T10:00:00+03:00); null when no time is planned."})
     tables = fields.List(fields.Nested(TableSeatingSchema))
 
 
@@ -344,6 +352,44 @@ class PlayerViewSchema(Schema):
 
 
 # ----------------------------------------------------------------------------- penalties
+
+
+class CallPenaltyInSchema(BodySchema):
+    player_id = StrictInteger(required=True, validate=ID)
+    amount = StrictInteger(required=True, validate=validate.Range(min=0, max=MAX_ID),
+                           metadata=documented(maximum=MAX_PENALTY, description="0 is a warning."))
+    foul = fields.String(allow_none=True, validate=validate.Length(max=60))
+
+
+class RefereeCallInSchema(BodySchema):
+    situation = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(
+        pattern=NOT_BLANK, description="What happened, as the referee heard it."))
+    hand = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
+    called_by = StrictInteger(allow_none=True, validate=ID, metadata={
+        "description": "The player (of this table) who called the referee."})
+    ruling = fields.String(allow_none=True, validate=validate.Length(max=500))
+    dead_hand_player_id = StrictInteger(allow_none=True, validate=ID, metadata={
+        "description": "A player of this table whose hand the referee declared dead in `hand` (required then)."})
+    penalty = fields.Nested(CallPenaltyInSchema, allow_none=True, metadata={
+        "description": "A penalty or warning given at the call, to a player of this table."})
+
+
+class RefereeCallSchema(Schema):
+    id = fields.Integer()
+    session = fields.Integer()
+    table = fields.Integer()
+    hand = fields.Integer(allow_none=True)
+    called_by = fields.Integer(allow_none=True)
+    situation = fields.String()
+    ruling = fields.String()
+    dead_hand_player_id = fields.Integer(allow_none=True)
+    penalty_id = fields.Integer(allow_none=True)
+    created_at = fields.String()
+    created_by = fields.String()
+
+
+class RefereeCallListSchema(Schema):
+    calls = fields.List(fields.Nested(RefereeCallSchema))
 
 
 class PenaltyInSchema(BodySchema):

@@ -4,6 +4,7 @@
     GET   /t/<id>/sessions/<n>/clock.json                           its data (the API's clock shape)
     GET   /manage/tournaments/<id>/play/<n>/clock                   buttons, extra time, time calls, history
     POST  /manage/tournaments/<id>/play/<n>/clock/<action>          start | pause | resume | end
+    POST  /manage/tournaments/<id>/play/<n>/clock/end/undo        End taken back (a press by mistake)
     POST  /manage/tournaments/<id>/play/<n>/clock/extend            extra time (one table or all)
     POST  /manage/tournaments/<id>/play/<n>/tables/<t>/time         time called, with the hand in progress
     POST  /manage/tournaments/<id>/play/<n>/tables/<t>/time/undo    organisers
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from flask import Blueprint, abort, flash, jsonify, render_template, request, url_for
 from flask_login import current_user, login_required
@@ -66,6 +68,14 @@ class HallClock:
     paused: bool
     common_extra: int
     listed: list[clock.TableClock]
+    ends_at: datetime | None = None  # naive UTC: when every table's time is up, while the clock runs
+
+
+def hall_ends_at(state: clock.ClockState) -> datetime | None:
+    """When the hall's time runs out (the extra time given to every table included), while the clock runs."""
+    if state.state != clock.ClockPhase.RUNNING or state.ends_at is None:
+        return None
+    return state.ends_at + timedelta(seconds=min((row.extra_seconds for row in state.tables), default=0))
 
 
 def hall_clock(state: clock.ClockState) -> HallClock:
@@ -77,7 +87,8 @@ def hall_clock(state: clock.ClockState) -> HallClock:
     return HallClock(seconds=seconds, warning=started and state.state != clock.ClockPhase.ENDED and 0 < seconds
                      <= state.warning_seconds, time_up=started and seconds == 0,
                      paused=state.state == clock.ClockPhase.PAUSED, common_extra=common,
-                     listed=[row for row in state.tables if row.extra_seconds > common])
+                     listed=[row for row in state.tables if row.extra_seconds > common],
+                     ends_at=hall_ends_at(state))
 
 
 @bp.route(f"{PUBLIC}/clock")
@@ -126,6 +137,16 @@ def press(tournament_id: int, number: int, action: str):
     t = refereed_tournament(tournament_id)
     play.get_session(t, number)
     return form_post(_back(t, number), lambda: ACTIONS[action](t, number, current_user), DONE[action],
+                     form=ButtonForm())
+
+
+@bp.route(f"{STAFF}/clock/end/undo", methods=["POST"])
+@login_required
+def undo_end(tournament_id: int, number: int):
+    t = refereed_tournament(tournament_id)
+    play.get_session(t, number)
+    return form_post(_back(t, number), lambda: clock.undo_end(t, number, current_user),
+                     "End was undone: the clock is back as it was and the hands limits End set are lifted.",
                      form=ButtonForm())
 
 

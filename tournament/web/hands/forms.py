@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -24,10 +26,10 @@ from tournament.services.scoring import FalseMahjongData, HandData
 from tournament.web.idempotency import IdempotentForm
 
 FALSE_MAHJONG_CHOICES = [
-    ("", "No false mahjong"),
-    ("engine", "False mahjong: the engine classes the tiles"),
-    ("under_minimum", "False mahjong: legal hand under 8 points"),
-    ("not_winning", "False mahjong: no winning hand"),
+    ("", _l("No false mahjong")),
+    ("engine", _l("False mahjong: the engine classes the tiles")),
+    ("under_minimum", _l("False mahjong: legal hand under 8 points")),
+    ("not_winning", _l("False mahjong: no winning hand")),
 ]
 
 
@@ -35,64 +37,64 @@ FALSE_MAHJONG_FLAGS = ("self_drawn", "last_tile", "wall_last", "kong")
 # The discarder's explicit "nobody: the winner drew it" choice. There is no default: a referee who forgot to
 # say who discarded gets an error next to the field, never a silent self-draw (issue 21).
 SELF_DRAWN = "self"
-NOT_SCORED_CHOICE = ("not_scored", "Not scored: stopped by the time call (its false mahjongs still pay)")
+NOT_SCORED_CHOICE = ("not_scored", _l("Not scored: stopped by the time call (its false mahjongs still pay)"))
 
 
 class FalseMahjongEntry(Form):
     """One player's false mahjong in this hand (one row per player at the table)."""
 
     player_id = HiddenField()
-    kind = SelectField("False mahjong", choices=FALSE_MAHJONG_CHOICES, default="")
-    hand = StringField("Claimed hand", validators=[Optional(), Length(max=120)],
+    kind = SelectField(_l("False mahjong"), choices=FALSE_MAHJONG_CHOICES, default="")
+    hand = StringField(_l("Claimed hand"), validators=[Optional(), Length(max=120)],
                        render_kw={"autocomplete": "off", "spellcheck": "false", "autocapitalize": "off"})
     # the claim's win context: the engine checks the claimed tiles as it checks a win (flowers never count)
-    self_drawn = BooleanField("Self-drawn")
-    last_tile = BooleanField("Last tile of its kind")
-    wall_last = BooleanField("Last tile of the wall")
-    kong = BooleanField("Kong")
+    self_drawn = BooleanField(_l("Self-drawn"))
+    last_tile = BooleanField(_l("Last tile of its kind"))
+    wall_last = BooleanField(_l("Last tile of the wall"))
+    kong = BooleanField(_l("Kong"))
 
 
 class HandForm(IdempotentForm):
     version = HiddenField()
-    number = IntegerField("Hand", validators=[InputRequired("Which hand (1-16)?"),
-                                              NumberRange(1, HANDS_PER_SESSION, "Hands are 1 to 16.")])
-    result = RadioField("Result", choices=[("win", "Mahjong (a win)"), ("draw", "Draw: wall exhausted")],
+    number = IntegerField(_l("Hand"), validators=[InputRequired(_l("Which hand (1-16)?")),
+                                                  NumberRange(1, HANDS_PER_SESSION, _l("Hands are 1 to 16."))])
+    result = RadioField(_l("Result"), choices=[("win", _l("Mahjong (a win)")), ("draw", _l("Draw: wall exhausted"))],
                         default="win")
     # Seat buttons (radios): the values are player ids, and SELF_DRAWN for the discarder.
-    winner_id = RadioField("Winner", choices=[], validate_choice=False)
-    discarder_id = RadioField("Discarded by", choices=[], validate_choice=False)
-    hand = StringField("Winning hand", validators=[Optional(), Length(max=120)],
-                       description="Declared sets first ([123m] chow, [555p] pung, {EEEE} concealed kong), "
-                                   "then the concealed tiles; the last tile is the winning tile.",
+    winner_id = RadioField(_l("Winner"), choices=[], validate_choice=False)
+    discarder_id = RadioField(_l("Discarded by"), choices=[], validate_choice=False)
+    hand = StringField(_l("Winning hand"), validators=[Optional(), Length(max=120)],
+                       description=_l("Declared sets first ([123m] chow, [555p] pung, {EEEE} concealed kong), "
+                                      "then the concealed tiles; the last tile is the winning tile."),
                        # the picker is drawn above the seats, in #hand-picker (hands/_hand_bits.html)
                        render_kw={"data-tile-picker": "hand-picker", "data-hand-param": "hand", "autocomplete": "off",
                                   "spellcheck": "false", "autocapitalize": "off"})
-    flowers = IntegerField("Flowers", default=0,
-                           validators=[Optional(), NumberRange(0, 8, "Flowers are 0 to 8.")],
+    flowers = IntegerField(_l("Flowers"), default=0,
+                           validators=[Optional(), NumberRange(0, 8, _l("Flowers are 0 to 8."))],
                            render_kw={"min": 0, "max": 8, "inputmode": "numeric", "data-hand-param": "flowers"})
-    last_tile = BooleanField("Last tile of its kind", render_kw={"data-hand-param": "last_tile"})
-    wall_last = BooleanField("Last tile of the wall (or last discard)", render_kw={"data-hand-param": "wall_last"})
-    kong = BooleanField("Kong: replacement tile (self-drawn) or robbing a kong",
+    last_tile = BooleanField(_l("Last tile of its kind"), render_kw={"data-hand-param": "last_tile"})
+    wall_last = BooleanField(_l("Last tile of the wall (or last discard)"), render_kw={"data-hand-param": "wall_last"})
+    kong = BooleanField(_l("Kong: replacement tile (self-drawn) or robbing a kong"),
                         render_kw={"data-hand-param": "kong"})
     false_mahjongs = FieldList(FormField(FalseMahjongEntry), min_entries=4, max_entries=4)
     # A referee's ruling on a win's points: paid instead of the engine's count (which stays recorded).
-    ruled_points = IntegerField("Ruled points (fans, flowers apart)", validators=[Optional()],
+    ruled_points = IntegerField(_l("Ruled points (fans, flowers apart)"), validators=[Optional()],
                                 render_kw={"min": 8, "inputmode": "numeric"},
-                                description="From 8 to the engine's count: e.g. no wait fan or Last Tile when the "
-                                            "winning tile was not shown (MERS 1.9), or the winner's own count.")
-    ruling = StringField("The ruling", validators=[Optional(), Length(max=500)])
-    submit = SubmitField("Save hand")
+                                description=_l("From 8 to the engine's count: e.g. no wait fan or Last Tile when the "
+                                               "winning tile was not shown (MERS 1.9), or the winner's own count."))
+    ruling = StringField(_l("The ruling"), validators=[Optional(), Length(max=500)])
+    submit = SubmitField(_l("Save hand"))
 
     def set_players(self, players: list[SeatedPlayer], labels: dict[int, str]) -> None:
         options = [(str(sp.player_id), labels[sp.player_id]) for sp in players]
         self.winner_id.choices = options
-        self.discarder_id.choices = [*options, (SELF_DRAWN, "Self-drawn")]
+        self.discarder_id.choices = [*options, (SELF_DRAWN, gettext("Self-drawn"))]
         while len(self.false_mahjongs) < len(players):
             self.false_mahjongs.append_entry()
         for entry, sp in zip(self.false_mahjongs, players, strict=False):
             entry.player_id.data = str(sp.player_id)
-            entry.kind.label.text = f"False mahjong by {labels[sp.player_id]}"
-            entry.hand.label.text = f"Hand claimed by {labels[sp.player_id]}"
+            entry.kind.label.text = gettext("False mahjong by %(name)s", name=labels[sp.player_id])
+            entry.hand.label.text = gettext("Hand claimed by %(name)s", name=labels[sp.player_id])
 
     def allow_not_scored(self) -> None:
         """The hand a stop-immediately time call stopped: its correction records false mahjongs only."""
@@ -243,3 +245,23 @@ class SubstitutionForm(IdempotentForm):
                                          ("disqualified", "Disqualified"), ("other", "Other")], default="ill")
     note = StringField("Note (optional)", validators=[Optional(), Length(max=500)])
     submit = SubmitField("Record the substitution")
+
+
+class RefereeCallForm(IdempotentForm):
+    """A call to the referee at this table: what happened, the ruling, a dead hand, a penalty or warning."""
+
+    hand = IntegerField("Hand (if during one)", validators=[Optional(), NumberRange(1, HANDS_PER_SESSION,
+                                                                                     "A hand 1 to 16.")],
+                        render_kw={"min": 1, "max": HANDS_PER_SESSION, "inputmode": "numeric"})
+    called_by = SelectField("Called by", choices=[], validate_choice=False)
+    situation = StringField("What happened", validators=[InputRequired("Say what happened."), Length(max=500)])
+    ruling = StringField("Ruling", validators=[Optional(), Length(max=500)],
+                         description="A ruling on a hand's points goes on the hand itself: correct the hand with "
+                                     "the ruled points.")
+    dead_hand_player_id = SelectField("Dead hand (this player cannot win the hand)", choices=[],
+                                      validate_choice=False)
+    penalty_player_id = SelectField("Penalty or warning to", choices=[], validate_choice=False)
+    penalty_amount = IntegerField("Points deducted (0: a warning)", validators=[Optional(), NumberRange(0, 1000)],
+                                  render_kw={"min": 0, "inputmode": "numeric"})
+    penalty_foul = SelectField("Foul", choices=[], validate_choice=False)
+    submit = SubmitField("Log the call")

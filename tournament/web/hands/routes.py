@@ -42,6 +42,7 @@ from tournament.services import (
     ema,
     penalties,
     play,
+    referee_calls,
     scoring,
     substitutions,
     time_calls,
@@ -57,6 +58,7 @@ from tournament.web.hands.forms import (
     FinishForm,
     HandForm,
     PenaltyForm,
+    RefereeCallForm,
     SubstitutionForm,
     TotalsForm,
 )
@@ -111,6 +113,39 @@ def substitute(tournament_id: int, number: int, table: int):
                      lambda sub: f"From hand {sub.from_hand}, {sub.in_player.full_name} plays for "
                                  f"{sub.out_player.full_name}.",
                      form=form, invalid="Choose who goes out, who comes in, from which hand (1-16) and why.")
+
+
+def _call_form(t: Tournament, s, sheet) -> RefereeCallForm | None:
+    """The table page's referee-call form, while the session is in play."""
+    if s.status != SessionStatus.IN_PLAY:
+        return None
+    form = RefereeCallForm()
+    people = [("", "Nobody")] + [(str(sp.player_id), sp.player.full_name) for sp in sheet.everyone]
+    form.called_by.choices = form.dead_hand_player_id.choices = form.penalty_player_id.choices = people
+    form.penalty_foul.choices = [("", "Choose the foul"), *[(foul, foul) for foul in t.foul_type_list]]
+    return form
+
+
+@bp.route("/<int:number>/tables/<int:table>/calls", methods=["POST"])
+@login_required
+def referee_call(tournament_id: int, number: int, table: int):
+    t = refereed_tournament(tournament_id)
+    form = RefereeCallForm()
+
+    def record():
+        penalty = None
+        if form.penalty_player_id.data:
+            penalty = referee_calls.PenaltyData(player_id=_version(form.penalty_player_id.data),
+                                                amount=form.penalty_amount.data if form.penalty_amount.data
+                                                is not None else 0, foul=form.penalty_foul.data or "")
+        return referee_calls.record_call(t, number, table, referee_calls.CallData(
+            situation=form.situation.data, hand=form.hand.data, called_by=_version(form.called_by.data),
+            ruling=form.ruling.data or "", dead_hand_player_id=_version(form.dead_hand_player_id.data),
+            penalty=penalty), current_user)
+
+    return form_post(_table_url(t, number, table) + "#calls", record,
+                     lambda call: "Call logged" + (" with its penalty." if call.penalty_id else "."),
+                     form=form, invalid="Say what happened (at most 500 characters); a hand is 1 to 16.")
 
 
 def _table_url(t: Tournament, number: int, table: int) -> str:
@@ -201,7 +236,8 @@ def table(tournament_id: int, number: int, table: int):
                        if p.player_id in {sp.player_id for sp in sheet.everyone}]
     return render_template("hands/table.html", tournament=t, session=s, sheet=sheet, penalties=table_penalties,
                            labels=_labels(sheet.everyone), button=ConvertForm(),
-                           tables=play.table_numbers(s), substitution_form=_substitution_form(t, s, sheet))
+                           tables=play.table_numbers(s), substitution_form=_substitution_form(t, s, sheet),
+                           calls=referee_calls.calls_at(t, number, table), call_form=_call_form(t, s, sheet))
 
 
 def _winds_map(players: list[play.SeatedPlayer]) -> str:

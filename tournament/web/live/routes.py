@@ -21,6 +21,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, g, jsonify, render_template, request, url_for
 from flask_login import current_user
 
+from tournament.i18n import current_language
 from tournament.models import SessionStatus, Tournament
 from tournament.services import draws as draw_service
 from tournament.services import play
@@ -74,8 +75,10 @@ def answer_unchanged() -> Response | None:
 
 
 def _etag(marker: tuple[int, ...]) -> str:
-    # As a plain tuple: the same ETags as before the marker had named parts.
-    return hashlib.blake2b(repr((tuple(marker), _viewer(), request.full_path)).encode(), digest_size=10).hexdigest()
+    # As a plain tuple: the same ETags as before the marker had named parts. The reader's language is part of
+    # it: a reader who switches language (cookie, Accept-Language) must not get a 304 for the other one's page.
+    state = (tuple(marker), _viewer(), request.full_path, current_language())
+    return hashlib.blake2b(repr(state).encode(), digest_size=10).hexdigest()
 
 
 def _not_modified() -> Response | None:

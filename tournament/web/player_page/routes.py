@@ -6,6 +6,7 @@ Routes (the token is the credential; an unknown or renewed one is a 404 counted 
     GET POST  /p/<token>/hands/new                            enter a hand (the `players` entry mode)
     POST      /p/<token>/tables/<t>/hands/<n>/confirm         confirm a hand of the player's table
     POST      /p/<token>/tables/<t>/hands/<n>/dispute         dispute it, with a reason
+    GET       /p/<token>/schedule.ics                         their sessions as an iCalendar file
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from functools import wraps
 from typing import Any
 
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from tournament.models import EntryMode, Player
 from tournament.rotation import HANDS_PER_SESSION
-from tournament.services import confirmations, draws, player_links, throttle
+from tournament.services import confirmations, ics, player_links, substitutions, throttle
+from tournament.services import schedule as schedule_service
 from tournament.services import standings as standings_service
 from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.scoring import HandRefused
@@ -34,6 +37,7 @@ from tournament.web.hands.routes import (
 )
 from tournament.web.helpers import client_address, form_post
 from tournament.web.player_page.forms import ConfirmForm, DisputeForm
+from tournament.web.schedule.routes import calendar_response
 
 bp = Blueprint("player_page", __name__, url_prefix="/p/<link_token>")
 
@@ -79,8 +83,17 @@ def page(player: Player, token: str):
         "player_page/page.html", tournament=t, player=player, view=view, token=token, labels=view.names,
         in_play=in_play, can_enter=in_play and t.entry_mode == EntryMode.PLAYERS and view.next_hand is not None,
         seats=_seats(view.seats, view.next_hand or HANDS_PER_SESSION) if view.seats else [],
-        schedule=draws.player_schedule(t, player.id), standing=_standing(player),
-        confirm_form=ConfirmForm()))
+        schedule=substitutions.schedule_lines(t, player.id), standing=_standing(player),
+        starts=schedule_service.planned_starts(t), confirm_form=ConfirmForm()))
+
+
+@bp.route("/schedule.ics", methods=["GET"])
+@by_link
+def calendar(player: Player, token: str):
+    """The player's sessions with their table and seat, for their phone's calendar (private, like the page)."""
+    t = player.tournament
+    url = url_for("player_page.page", link_token=token, _external=True)
+    return calendar_response(ics.player_calendar(t, player, url), ics.filename(t, player), private=True)
 
 
 def _page_url(token: str, anchor: str = "") -> str:
@@ -92,9 +105,9 @@ def _page_url(token: str, anchor: str = "") -> str:
 def confirm(player: Player, token: str, table: int, hand_number: int):
     return form_post(_page_url(token, f"hand-{hand_number}"),
                      lambda: confirmations.confirm(player.tournament, player, table, hand_number),
-                     lambda hand: f"You confirmed hand {hand.number}." + (
-                         " All four have: it counts." if hand.status == "confirmed" else ""),
-                     form=ConfirmForm(), invalid="The form expired: confirm again.")
+                     lambda hand: (gettext("You confirmed hand %(num)d. All four have: it counts.", num=hand.number)
+                                   if hand.status == "confirmed" else gettext("You confirmed hand %(num)d.", num=hand.number)),
+                     form=ConfirmForm(), invalid=gettext("The form expired: confirm again."))
 
 
 @bp.route("/tables/<int:table>/hands/<int:hand_number>/dispute", methods=["POST"])
@@ -103,8 +116,8 @@ def dispute(player: Player, token: str, table: int, hand_number: int):
     form = DisputeForm()
     return form_post(_page_url(token, f"hand-{hand_number}"),
                      lambda: confirmations.dispute(player.tournament, player, table, hand_number, form.reason.data),
-                     f"Hand {hand_number} is disputed: a referee will come to your table.",
-                     form=form, invalid="Say what is wrong with the hand (at most 500 characters).")
+                     gettext("Hand %(num)d is disputed: a referee will come to your table.", num=hand_number),
+                     form=form, invalid=gettext("Say what is wrong with the hand (at most 500 characters)."))
 
 
 def _render_form(player: Player, token: str, view: confirmations.PlayerView, form: HandForm, *, refusal=None,
@@ -122,10 +135,10 @@ def new_hand(player: Player, token: str):
     t = player.tournament
     view = confirmations.player_view(t, player)
     if t.entry_mode != EntryMode.PLAYERS:
-        flash("In this tournament the referees enter the hands: confirm them or dispute them here.", "info")
+        flash(gettext("In this tournament the referees enter the hands: confirm them or dispute them here."), "info")
         return redirect(_page_url(token))
     if not view.where.in_play or view.where.table_number is None or view.next_hand is None:
-        flash("There is no hand to enter at your table now.", "info")
+        flash(gettext("There is no hand to enter at your table now."), "info")
         return redirect(_page_url(token))
     form = HandForm()
     form.set_players(view.seats, _labels(view.seats))
@@ -149,7 +162,8 @@ def new_hand(player: Player, token: str):
         except ServiceError as exc:
             _place_errors(form, exc, rows)
             return _render_form(player, token, view, form, status=exc.status_code if exc.status_code != 400 else 422)
-        flash(f"Hand {hand.number} saved: the other three players confirm it on their phones.", "success")
+        flash(gettext("Hand %(num)d saved: the other three players confirm it on their phones.", num=hand.number),
+              "success")
         return redirect(_page_url(token, f"hand-{hand.number}"))
     return _render_form(player, token, view, form, status=422)
 

@@ -32,6 +32,7 @@ from flask import (
 )
 from flask_login import current_user, login_required
 
+from tournament import timezones
 from tournament.models import Player, Tournament
 from tournament.services import ConflictError, ServiceError, player_links
 from tournament.services import draws as draw_service
@@ -223,8 +224,10 @@ def import_csv(tournament_id: int):
         return render_template("players/import.html", tournament=t, form=form, preview=None,
                                columns=CSV_COLUMNS), 400
     preview = registration_service.parse_csv(text, t)
-    # A clean file is kept server-side: the confirm form sends its id, not the text again.
-    kept = import_service.keep_import(t, text, current_user.id) if preview.ok else None
+    # A clean file (or one whose good rows may go in alone) is kept server-side: the confirm form sends its
+    # id, not the text again.
+    keep = preview.ok or preview.can_skip_bad_rows
+    kept = import_service.keep_import(t, text, current_user.id) if keep else None
     pasted = not (upload and getattr(upload, "filename", ""))
     return _preview_page(t, preview, kept.id if kept else None, text if pasted else "")
 
@@ -232,10 +235,17 @@ def import_csv(tournament_id: int):
 def _preview_page(t: Tournament, preview, import_id: int | None, pasted: str = "", status: int | None = None):
     confirm = ConfirmImportForm(formdata=None, import_id=import_id)
     confirm.submit.label.text = f"Import {len(preview.rows)} player{'s' if len(preview.rows) != 1 else ''}"
+    if not preview.ok and preview.can_skip_bad_rows:
+        good, bad = len(preview.good_rows), len(preview.bad_rows)
+        confirm.skip_bad_rows.data, confirm.good_rows.data = bad, good
+        confirm.submit.label.text = (f"Import the {good} good row{'s' if good != 1 else ''}, "
+                                     f"skip the {bad} bad one{'s' if bad != 1 else ''}")
     # Pasted rows stay in the box to be corrected; an uploaded file is not copied into the page.
     form = ImportForm(formdata=None, text=pasted)
     if status is None:
-        status = 200 if preview.ok else 400
+        # A file with good rows to import alone is a choice offered, not a refusal: 200, so the kept file is
+        # committed with the page (a 400 rolls the request back).
+        status = 200 if preview.ok or preview.can_skip_bad_rows else 400
     return render_template("players/import.html", tournament=t, form=form, preview=preview,
                            confirm_form=confirm, columns=CSV_COLUMNS), status
 
@@ -252,7 +262,7 @@ def confirm_import(tournament_id: int):
     except ServiceError as exc:
         abort(exc.status_code, exc.message)
     try:
-        players = import_service.confirm_import(t, kept.id)
+        players = import_service.confirm_import(t, kept.id, form.skip_bad_rows.data or 0, form.good_rows.data)
     except ServiceError as exc:
         flash(exc.message, "error")
         kept = import_service.kept_import(t, kept.id)  # reloaded: the failed import rolled the session back
@@ -261,7 +271,9 @@ def confirm_import(tournament_id: int):
             return render_template("players/import.html", tournament=t, form=ImportForm(formdata=None),
                                    preview=None, columns=CSV_COLUMNS), exc.status_code
         return _preview_page(t, preview, kept.id, status=exc.status_code)  # 409: imported at the same moment
-    flash(f"Imported {len(players)} player{'s' if len(players) != 1 else ''}.", "success")
+    skipped = form.skip_bad_rows.data or 0
+    flash(f"Imported {len(players)} player{'s' if len(players) != 1 else ''}"
+          + (f"; skipped {skipped} row{'s' if skipped != 1 else ''} with problems." if skipped else "."), "success")
     return redirect(url_for("players.index", tournament_id=t.id))
 
 
@@ -299,14 +311,15 @@ def teams(tournament_id: int):
 # --- Check-in desk ----------------------------------------------------------------------------
 
 
-def _player_json(player: Player) -> dict:
+def _player_json(player: Player, t: Tournament) -> dict:
     return {
         "id": player.id,
         "name": player.full_name,
         "status": player.status,
         "status_label": STATUS_LABELS.get(player.status, player.status),
         "is_substitute": player.is_substitute,
-        "checked_in_at": player.checked_in_at.strftime("%H:%M") if player.checked_in_at else None,
+        # The desk's clock: the tournament's zone, as the page shows it.
+        "checked_in_at": timezones.format_local(player.checked_in_at, t.time_zone, "%H:%M") or None,
         "version": player.version,
     }
 
@@ -339,8 +352,8 @@ def _desk_action(tournament_id: int, player_id: int, function, message: str):
         function(player)
     except ServiceError as exc:
         return jsonify({"error": exc.message, "status": exc.status_code,
-                        "player": _player_json(player)}), exc.status_code
-    return jsonify({"player": _player_json(player), "counts": registration_service.counts(t),
+                        "player": _player_json(player, t)}), exc.status_code
+    return jsonify({"player": _player_json(player, t), "counts": registration_service.counts(t),
                     "message": message.format(player.full_name)})
 
 

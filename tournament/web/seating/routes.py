@@ -13,6 +13,8 @@ from flask import Blueprint, abort, render_template, request
 from tournament.services import draws as draw_service
 from tournament.services import play
 from tournament.services import registration as registration_service
+from tournament.services import schedule as schedule_service
+from tournament.services import substitutions as substitution_service
 from tournament.web.helpers import tournament_or_404
 
 bp = Blueprint("seating", __name__, url_prefix="/t/<int:tournament_id>/seating")
@@ -32,7 +34,12 @@ def _published_session(t, number: int):
 
 def _context(t, sessions, current) -> dict:
     page = draw_service.seating_page(current)
-    return {"tournament": t, "sessions": sessions, "current": current, "tables": page.tables, "by_name": page.by_name}
+    # Substitutions during the session (MERS 4): who came in at which table, from which hand.
+    subs = substitution_service.by_session([current])[current.id] if current is not None else []
+    return {"tournament": t, "sessions": sessions, "current": current, "tables": page.tables, "by_name": page.by_name,
+            "starts": schedule_service.planned_starts(t),
+            "subs_by_table": {n: [s for s in subs if s.table_number == n] for n, _ in page.tables},
+            "left_from": {s.out_player_id: s.from_hand for s in subs}, "came_in": subs}
 
 
 @bp.route("")
@@ -61,4 +68,5 @@ def player(tournament_id: int, player_id: int):
     t = tournament_or_404(tournament_id)
     p = registration_service.get_player(t, player_id)
     return render_template("seating/player.html", tournament=t, player=p,
-                           entries=draw_service.player_schedule(t, p.id))
+                           entries=substitution_service.schedule_lines(t, p.id),
+                           starts=schedule_service.planned_starts(t))

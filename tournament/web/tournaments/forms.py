@@ -18,6 +18,8 @@ from tournament.models.tournaments import (
     DEFAULT_TIE_BREAKS,
 )
 from tournament.services.tournaments import LIMITS, TournamentData
+from tournament.services.tournaments import validate as validate_tournament
+from tournament.timezones import DEFAULT_TIME_ZONE, zone_choices
 from tournament.web.forms import VersionedForm, choices
 from tournament.web.idempotency import IdempotentForm
 
@@ -44,6 +46,9 @@ class TournamentForm(FlaskForm):
     venue = StringField("Venue", validators=[Length(max=200)])
     start_date = DateField("First day", validators=[Optional()])
     end_date = DateField("Last day", validators=[Optional()])
+    # A select, so a mistyped zone cannot be sent; the service checks the name again (the API sends text).
+    time_zone = SelectField("Time zone", default=DEFAULT_TIME_ZONE, validators=[Optional()],
+                            choices=[(name, name.replace("_", " ")) for name in zone_choices()])
     ruleset = SelectField("Ruleset", choices=choices(RULESET_LABELS), default=DEFAULT_RULESET)
     session_count = _range("session_count", "Sessions", default=7)
     session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
@@ -84,6 +89,24 @@ class TournamentForm(FlaskForm):
     # Service field names that map onto a group of form fields.
     table_points = property(lambda self: self.points_first)
     tie_breaks = property(lambda self: self.tie_break_1)
+    GROUPS = {"table_points": ("points_first", "points_second", "points_third", "points_fourth"),
+              "tie_breaks": ("tie_break_1", "tie_break_2", "tie_break_3")}
+
+    def validate(self, extra_validators=None) -> bool:
+        """The fields' own checks and the service's rules across fields (dates in order, the warning before the
+        end, table points, tie-breaks) at once, so one submit shows every problem; a field already refused is
+        not told again (nor compared with a value that did not parse)."""
+        valid = super().validate(extra_validators)
+        for name, message in validate_tournament(self.to_data()).items():
+            field = getattr(self, name, None)
+            group = self.GROUPS.get(name, (name,))
+            if field is None or any(getattr(self, part).errors for part in group if hasattr(self, part)):
+                continue
+            if name == "warning_minutes" and self.session_minutes.errors:
+                continue
+            field.errors = [*field.errors, message]
+            valid = False
+        return valid
 
     def to_data(self) -> TournamentData:
         return TournamentData(
@@ -112,6 +135,7 @@ class TournamentForm(FlaskForm):
             foul_types=tuple(line.strip() for line in (self.foul_types.data or "").splitlines() if line.strip())
             or DEFAULT_FOUL_TYPES,
             entry_mode=self.entry_mode.data or EntryMode.REFEREE,
+            time_zone=self.time_zone.data or DEFAULT_TIME_ZONE,
         )
 
 
@@ -121,7 +145,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         for name in (
             "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
             "end_rule", "warning_minutes", "appeal_minutes", "false_mahjong_under_minimum",
-            "false_mahjong_not_winning", "entry_mode",
+            "false_mahjong_not_winning", "entry_mode", "time_zone",
         ):
             getattr(self, name).data = getattr(data, name)
         for field, value in zip(

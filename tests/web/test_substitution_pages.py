@@ -1,0 +1,44 @@
+"""Substitutions shown where players look (issue 20): the public seating page (by table and in "find your
+table"), the public schedule of both players, and the player's own page."""
+
+from __future__ import annotations
+
+from tests.helpers import add_players
+from tournament.extensions import db
+from tournament.services import player_links, substitutions
+
+
+def _out_name(ids) -> str:
+    from tournament.models import Player
+
+    return db.session.get(Player, ids[0]).full_name
+
+
+def _substitute(t, ids):
+    sub = add_players(t, 1, substitute=True, start=8)[0]
+    substitutions.substitute(t, 1, 1, out_player_id=ids[0], in_player_id=sub.id, from_hand=5, reason="ill",
+                             user=None)
+    db.session.commit()
+    return sub
+
+
+def test_the_seating_page_shows_who_came_in_where_and_from_which_hand(client, seated):
+    t, ids = seated
+    sub, out = _substitute(t, ids), _out_name(ids)
+    html = client.get(f"/t/{t.id}/seating/1").get_data(as_text=True)
+    assert f"From hand 5: <strong>{sub.full_name}</strong> in for {out}" in html
+    assert f"{sub.sort_name}</a>" in html and f"substitute for {out}" in html  # find your table
+    assert "left from hand 5" in html
+
+
+def test_both_schedules_say_so(client, seated):
+    t, ids = seated
+    sub, out = _substitute(t, ids), _out_name(ids)
+    theirs = client.get(f"/t/{t.id}/seating/player/{sub.id}").get_data(as_text=True)
+    assert f"substitute for {out} from hand 5" in theirs
+    left = client.get(f"/t/{t.id}/seating/player/{ids[0]}").get_data(as_text=True)
+    assert "left from hand 5" in left
+    token = player_links.token_of(player_links.link_of(t, sub.id))
+    db.session.commit()
+    own = client.get(f"/p/{token}").get_data(as_text=True)
+    assert f"substitute for {out} from hand 5" in own
