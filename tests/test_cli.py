@@ -46,14 +46,16 @@ def test_demo_loads_a_tournament_with_players(runner, app_ctx):
     sessions = drawn_sessions(t)
     assert len(sessions) == t.session_count
     assert [s.status for s in sessions[:3]] == ["finished", "in_play", "draft"]
-    # Session 1 is played and closed, with a false mahjong, a penalty and a correction; session 2 half-way.
-    from tournament.models import FalseMahjong, Hand, Penalty, ScoreChange
+    # Session 1 is played and closed, with a false mahjong, a penalty, a correction and a referee's call with
+    # a warning; session 2 half-way.
+    from tournament.models import FalseMahjong, Hand, Penalty, RefereeCall, ScoreChange
     from tournament.services import scoring
 
     assert scoring.session_problems(t, 1) == []
     assert db.session.scalar(select(func.count(Hand.id))) == 8 * 16 + 8 * 8
     assert db.session.scalar(select(func.count(FalseMahjong.id))) == 1
-    assert db.session.scalar(select(func.count(Penalty.id))) == 1
+    assert sorted(db.session.scalars(select(Penalty.amount))) == [0, 10]  # the call's warning and a penalty
+    assert db.session.scalar(select(func.count(RefereeCall.id))) == 1
     actions = set(db.session.scalars(select(ScoreChange.action)))
     assert {"hand entered", "hand corrected", "penalty given"} <= actions
 

@@ -234,7 +234,7 @@ def test_openapi_documents_every_route(app, client):
     routes = set()
     for rule in app.url_map.iter_rules():
         if rule.rule.startswith("/api/v1/") and rule.endpoint != "api-docs.openapi_json":
-            path = rule.rule.replace("<int:", "{").replace(">", "}")
+            path = rule.rule.replace("<int:", "{").replace("<", "{").replace(">", "}")
             for method in rule.methods - {"HEAD", "OPTIONS"}:
                 routes.add((path, method.lower()))
     documented = {(path, method) for path, item in doc["paths"].items() for method in item
@@ -278,13 +278,15 @@ def test_every_api_route_answers_junk_and_wrong_ids_with_4xx(app, client, organi
     foreign = register(api, other.id, 1)[0]
     id_sets = [
         {"tournament_id": tid, "player_id": ids[0], "number": 1, "table": 1, "hand_number": 1, "penalty_id": 1,
-         "appeal_id": 1},
+         "appeal_id": 1, "link_token": "x" * 43},
         {"tournament_id": tid, "player_id": foreign, "number": 2, "table": 9, "hand_number": 16, "penalty_id": 999,
-         "appeal_id": 999},
+         "appeal_id": 999, "link_token": "renewed"},
         {"tournament_id": other.id, "player_id": ids[0], "number": 1, "table": 1, "hand_number": 1,
-         "penalty_id": 1, "appeal_id": 1},
-        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id", "appeal_id"), HUGE),
-        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id", "appeal_id"), 10**20),
+         "penalty_id": 1, "appeal_id": 1, "link_token": "short"},
+        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id", "appeal_id",
+                       "link_token"), HUGE),
+        dict.fromkeys(("tournament_id", "player_id", "number", "table", "hand_number", "penalty_id", "appeal_id",
+                       "link_token"), 10**20),
     ]
     failures, requested = [], 0
     for rule in app.url_map.iter_rules():
