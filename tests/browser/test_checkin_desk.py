@@ -143,7 +143,9 @@ def test_csv_import_preview_shows_the_bad_row(page, organiser, tournament, tmp_p
     expect(bad).to_contain_text("Unknown country 'Atlantis'")
     expect(page.locator("tr#row-2")).to_have_class("row-ok")
     expect(page.get_by_role("alert")).to_contain_text("Nothing was imported")
-    expect(page.get_by_role("button", name="Import")).to_have_count(0)
+    # Only the choice to skip the bad row (issue 21 item 10), never an import of the file as it is.
+    expect(page.get_by_role("button", name="Import 2 players")).to_have_count(0)
+    expect(page.get_by_role("button", name="Import the 1 good row")).to_have_count(1)
     assert reg.list_players(tournament) == []
 
     # Fix the row in the text box and preview again: now the import button appears.
