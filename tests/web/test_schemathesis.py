@@ -58,6 +58,8 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
     # Players of this table; a dead hand needs its hand (and is no winner of it); the penalty's player and foul.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/calls":
         {"called_by", "dead_hand_player_id", "hand", "penalty.player_id", "player_id", "foul"},
+    # MERS 4.3 strips only a player who withdrew.
+    "POST /api/v1/tournaments/{tournament_id}/players/{player_id}/ema-result": {"left_out"},
     # A backup is checked whole: every id it refers to must be in it.
     "POST /api/v1/tournaments/import": {"*"},
 }

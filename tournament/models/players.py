@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import ForeignKey, Index, String, func, text
+from sqlalchemy import ForeignKey, Index, String, false, func, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.extensions import db
@@ -43,6 +43,8 @@ class Player(db.Model):
     notes: Mapped[str] = mapped_column(String(1000), default="")
     fixed_table: Mapped[int | None]  # access needs: the table number the player keeps in every draw
     checked_in_at: Mapped[datetime | None]
+    # MERS 4.3: the head referee may strip a player who withdrew ill from the EMA result (standings keep them).
+    left_out_of_ema: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     version: Mapped[int] = mapped_column(default=1)
 

@@ -92,6 +92,7 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("hands", "ruling"): "",
     ("players", "fixed_table"): None,
     ("tournaments", "entry_mode"): "referee",
+    ("players", "left_out_of_ema"): False,
     ("hands", "entered_by_player_id"): None,
     ("hands", "counted"): True,
     ("hands", "staff_confirmed_at"): None,

@@ -87,13 +87,18 @@ def _players(t: Tournament) -> dict[int, Player]:
 
 
 def ema_rows(t: Tournament) -> list[EmaRow]:
-    """The ranked players in standings order, as the EMA file lists them."""
+    """The ranked players in standings order, as the EMA file lists them. A player stripped from the EMA
+    result (MERS 4.3) is left out, and those ranked below move up one place for each."""
     people = _players(t)
     rows = []
+    stripped = []  # the ranks of those left out, for the places of those below
     for row in standings(t).rows:
         person = people[row.player_id]
+        if person.left_out_of_ema:
+            stripped.append(row.rank)
+            continue
         rows.append(EmaRow(
-            place=row.rank, first_name=person.first_name.strip(), last_name=person.last_name.strip(),
+            place=row.rank - sum(1 for rank in stripped if rank < row.rank), first_name=person.first_name.strip(), last_name=person.last_name.strip(),
             ema_number=(person.ema_number or "").strip(), table_points=points_number(row.table_points),
             score=row.score, country=(person.country or "").strip().upper(),
         ))
@@ -140,6 +145,10 @@ def check(t: Tournament) -> list[Problem]:
             problems.append(Problem(
                 f"{person.full_name} played no session: not ranked and left out of the file (a no-show, or a "
                 "player still expected). Withdraw them if they are not coming.", player_id=person.id))
+        elif person.left_out_of_ema:
+            problems.append(Problem(
+                f"{person.full_name} withdrew and is left out of the EMA results (MERS 4.3); the standings keep "
+                "them.", player_id=person.id))
         elif person.status == PlayerStatus.DISQUALIFIED:
             problems.append(Problem(
                 f"{person.full_name} is disqualified: in the file with 0 table points (MERS 4.4).",

@@ -155,3 +155,17 @@ def reinstate(player: Player) -> Player:
     if player.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):
         raise ServiceError(f"{player.full_name} is {player.status}; there is nothing to reinstate.")
     return set_status(player, PlayerStatus.REGISTERED)
+
+
+def leave_out_of_ema(player: Player, left_out: bool) -> Player:
+    """MERS 4.3: a player who withdrew ill may be stripped from the EMA result by the head referee (the
+    standings keep them, with the sessions they played). Only a withdrawn player; undone the same way."""
+    if not isinstance(left_out, bool):
+        raise ServiceError("Say yes or no.", field="left_out")
+    _current(player)
+    if left_out and player.status != PlayerStatus.WITHDRAWN:
+        raise ServiceError(f"{player.full_name} is {player.status}: only a player who withdrew (ill, MERS 4.3) is "
+                           "left out of the EMA results.", field="left_out")
+    with changes():
+        player.left_out_of_ema = left_out
+    return player

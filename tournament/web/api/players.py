@@ -11,6 +11,7 @@ from tournament.services.registration import PlayerData
 from tournament.web.api.common import api_blueprint, for_tournament
 from tournament.web.api.schemas import (
     DisqualifyInSchema,
+    EmaResultInSchema,
     EmptySchema,
     PlayerInSchema,
     PlayerListSchema,
@@ -20,7 +21,7 @@ from tournament.web.api.schemas import (
 
 NEW_PLAYER = {"first_name": "Aino", "last_name": "Virtanen", "country": "FI", "ema_number": "04000123",
               "club": "Helsinki Mahjong Club"}
-PLAYER = {"id": 1, **NEW_PLAYER, "team": "", "substitute": False, "status": "registered"}
+PLAYER = {"id": 1, **NEW_PLAYER, "team": "", "substitute": False, "status": "registered", "left_out_of_ema": False}
 
 bp = api_blueprint("api_players", "Players of a tournament: registration and check-in (its organisers).")
 
@@ -36,6 +37,7 @@ def player_json(p: Player) -> dict:
         "team": p.team,
         "substitute": p.is_substitute,
         "status": p.status,
+        "left_out_of_ema": p.left_out_of_ema,
     }
 
 
@@ -93,6 +95,16 @@ def disqualify(body: dict, t: Tournament, player_id: int):
     standings and the EMA file with their score and 0 table points for the whole tournament (MERS 4.4).
     Disqualifying again is still a 200."""
     return player_json(registration.disqualify_player(player_or_404(t, player_id), body["reason"]))
+
+
+@bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/ema-result", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(EmaResultInSchema, example={"left_out": True})
+@bp.response(200, PlayerSchema, example={**PLAYER, "status": "withdrawn", "left_out_of_ema": True})
+def ema_result(body: dict, t: Tournament, player_id: int):
+    """MERS 4.3: leave a player who withdrew ill out of the EMA results (`left_out` true; false puts them back).
+    The standings keep them; in the EMA files those ranked below move up. Only a withdrawn player (else 400)."""
+    return player_json(registration.leave_out_of_ema(player_or_404(t, player_id), body["left_out"]))
 
 
 @bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/withdraw", methods=["POST"])

@@ -176,6 +176,8 @@ class PlayerSchema(Schema):
     team = fields.String()
     substitute = fields.Boolean()
     status = fields.String(metadata={"description": "registered, present, withdrawn or disqualified"})
+    left_out_of_ema = fields.Boolean(metadata={
+        "description": "Stripped from the EMA results (MERS 4.3: withdrew ill); the standings keep them."})
 
 
 class PlayerListSchema(Schema):
@@ -195,6 +197,11 @@ class DrawInSchema(BodySchema):
 
 class WithdrawInSchema(BodySchema):
     note = fields.String(allow_none=True, validate=validate.Length(max=200))
+
+
+class EmaResultInSchema(BodySchema):
+    left_out = StrictBoolean(required=True, metadata={
+        "description": "true: leave the (withdrawn) player out of the EMA results (MERS 4.3); false: put back."})
 
 
 class DisqualifyInSchema(BodySchema):

@@ -183,6 +183,20 @@ def renew_link(tournament_id: int, player_id: int):
                      invalid="The form expired: try again.")
 
 
+@bp.route("/players/<int:player_id>/ema-result", methods=["POST"])
+@organiser_required
+def ema_result(tournament_id: int, player_id: int):
+    """MERS 4.3: leave a player who withdrew ill out of the EMA results, or put them back."""
+    t = managed_tournament(tournament_id)
+    player = registration_service.get_player(t, player_id)
+    left_out = request.form.get("left_out") == "1"
+    return form_post(url_for("players.edit", tournament_id=t.id, player_id=player.id),
+                     lambda: registration_service.leave_out_of_ema(player, left_out),
+                     f"{player.full_name} is left out of the EMA results (MERS 4.3)." if left_out else
+                     f"{player.full_name} is back in the EMA results.", form=StatusForm(), category="success",
+                     invalid="The form expired: try again.")
+
+
 @bp.route("/players/<int:player_id>/<action>", methods=["POST"])
 @organiser_required
 def change_status(tournament_id: int, player_id: int, action: str):
