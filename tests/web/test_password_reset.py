@@ -162,3 +162,15 @@ def test_an_organisers_link_only_for_their_staff_and_not_themselves(app, client,
     auth.logout()
     auth.login(referee)
     assert post_form(client, f"{base}/staff/{own.id}/reset-link", {}, form_url=base).status_code == 403
+
+
+def test_without_mail_no_organiser_gets_a_link_to_another_organisers_account(organiser_client, tournament):
+    """A shown link would let one organiser take over another's account (which may run other tournaments):
+    without mail, only referees' links are shown; an organiser's goes to their own mailbox or nowhere."""
+    other = make_user("olga@example.org", "organiser")
+    member = add_staff(tournament, other.email, "referee")  # an organiser's account, on this staff as referee
+    db.session.commit()
+    url = f"/manage/tournaments/{tournament.id}/staff/{member.id}/reset-link"
+    response = post_form(organiser_client, url, {}, form_url=f"/manage/tournaments/{tournament.id}")
+    assert response.status_code == 403 and "goes only to their own mailbox" in response.get_data(as_text=True)
+    assert LINK_RE.search(response.get_data(as_text=True)) is None

@@ -9,13 +9,13 @@ from datetime import timedelta
 from sqlalchemy import func, select, update
 
 from tournament.extensions import db
-from tournament.models import Tournament, TournamentStaff, User
+from tournament.models import Role, Tournament, TournamentStaff, User
 from tournament.models._common import utcnow
 from tournament.models.account_links import PasswordReset
 from tournament.services import users as user_service
 from tournament.services.account_links import LinkClosed, LinkUnknown, new_token, token_digest
 from tournament.services.db import changes
-from tournament.services.errors import ServiceError
+from tournament.services.errors import PermissionDenied, ServiceError
 from tournament.services.records import get_or_404
 
 RESET_LIFETIME = timedelta(hours=1)
@@ -33,12 +33,18 @@ def _make(user: User, made_by: User | None) -> tuple[PasswordReset, str]:
     return reset, token
 
 
-def for_staff_member(t: Tournament, member_id: int, organiser: User) -> tuple[PasswordReset, str]:
+def for_staff_member(t: Tournament, member_id: int, organiser: User, *,
+                     shown: bool = False) -> tuple[PasswordReset, str]:
     """An organiser's reset link for a member of the tournament's staff (not themselves: the account page
-    changes one's own password)."""
+    changes one's own password). `shown`: the link is shown to the organiser (no mail server) rather than
+    mailed to the member; then only for a referee's account, never another organiser's, whose account may run
+    other tournaments and would be theirs to take over."""
     member = get_or_404(TournamentStaff, member_id, "No such staff member.", tournament_id=t.id)
     if member.user_id == organiser.id:
         raise ServiceError("Change your own password on your account page.")
+    if shown and (member.user.role == Role.ORGANISER or member.role == Role.ORGANISER):
+        raise PermissionDenied(f"{member.user.email} is an organiser: their password link goes only to their own "
+                               "mailbox. Set up mail (MAIL_SERVER), or they use 'Forgot your password?'.")
     if not member.user.active:
         raise ServiceError(f"The account of {member.user.email} is disabled.")
     return _make(member.user, organiser)

@@ -21,6 +21,7 @@ from tournament.services import ConflictError, ServiceError, password_resets
 from tournament.services import invitations as invitation_service
 from tournament.services import tournaments as tournament_service
 from tournament.services.tournaments import TournamentData
+from tournament.web import mailer
 from tournament.web.forms import form_version
 from tournament.web.helpers import (
     form_post,
@@ -167,7 +168,7 @@ def staff_reset_link(tournament_id: int, member_id: int):
     if not LinkButtonForm().validate_on_submit():
         return overview_page(t, 400)
     try:
-        reset, token = password_resets.for_staff_member(t, member_id, current_user)
+        reset, token = password_resets.for_staff_member(t, member_id, current_user, shown=not mailer.configured())
     except ServiceError as exc:
         show_service_error(None, exc)
         return overview_page(t, exc.status_code)
