@@ -133,3 +133,60 @@ def test_a_players_session_driven_over_http(app, tmp_path):
         # Without entry_mode, the referees enter (the default).
         status, ref = staff.call("POST", "/tournaments", {"name": "Drive 2"})
         assert ref["entry_mode"] == "referee"
+
+
+def test_an_event_day_driven_over_http(app, tmp_path):
+    """Issue 20's routes as deployed: a substitution, a ruling, a warning and a referee call, a time call between
+    hands, a disqualification, an appeal and its decision, MERS 4.3, the EMA pack; every write sent twice at
+    once by two clients with one key is carried out once."""
+    _flask(app, "users", "create", "head@example.org", "--role", "organiser", "--password", "Kalasatama-2026!x")
+    token = _flask(app, "users", "token", "head@example.org").strip().splitlines()[-1]
+    with gunicorn(app, tmp_path) as (url, _):
+        staff, other = Client(url, token), Client(url, token)
+        tid = staff.call("POST", "/tournaments", {"name": "Day", "session_count": 2,
+                                                  "penalties_affect_table_points": False})[1]["id"]
+        ids = [staff.call("POST", f"/tournaments/{tid}/players",
+                          {"first_name": f"E{i}", "last_name": "Player", "country": "FI",
+                           "substitute": i == 8})[1]["id"] for i in range(9)]
+        for pid in ids:
+            assert staff.call("POST", f"/tournaments/{tid}/players/{pid}/checkin", {})[0] == 200
+        drawn = staff.call("POST", f"/tournaments/{tid}/sessions/1/draw", {"seed": 11})[1]
+        assert staff.call("POST", f"/tournaments/{tid}/sessions/1/start", {})[0] == 200
+        table = next(t for t in drawn["tables"] if all(s["player_id"] != ids[8] for s in t["seats"]))
+        seats = [s["player_id"] for s in table["seats"]]
+        base = f"/tournaments/{tid}/sessions/1/tables/{table['table']}"
+
+        def twice(method: str, path: str, body: dict) -> tuple[int, dict]:
+            key = str(uuid.uuid4())
+            first, second = _together(lambda: staff.call(method, path, body, key),
+                                      lambda: other.call(method, path, body, key))
+            assert first[0] == second[0] and first[1] == second[1], (path, first, second)
+            return first
+
+        hand = {"number": 1, "result": "win", "winner_id": seats[0], "discarder_id": seats[1], "hand": VALID_22,
+                "ruled_points": 20, "ruling": "No Single Wait: the winning tile was not shown"}
+        status, entered = twice("POST", f"{base}/hands", hand)
+        assert status == 201 and entered["fan_points"] == 22 and entered["ruled_points"] == 20
+        status, call = twice("POST", f"{base}/calls", {"hand": 2, "situation": "Tiles knocked over",
+                                                       "penalty": {"player_id": seats[2], "amount": 0}})
+        assert status == 201 and call["penalty_id"]
+        status, sub = twice("POST", f"{base}/substitutions", {"out_player_id": seats[3], "in_player_id": ids[8],
+                                                              "from_hand": 2, "reason": "ill"})
+        assert status == 201
+        assert staff.call("POST", f"{base}/time", {"hand_in_progress": None, "last_hand_played": 1})[0] == 200
+        assert staff.call("POST", f"{base}/hands", {**hand, "number": 2})[0] == 409  # not played: time called
+        status, _ = twice("POST", f"/tournaments/{tid}/players/{seats[1]}/disqualify", {"reason": "Cheating"})
+        assert status == 200
+        status, appeal = twice("POST", f"/tournaments/{tid}/appeals", {"session": 1, "table": table["table"],
+                                                                      "hand": 1, "player_id": seats[1],
+                                                                      "text": "The ruling was wrong"})
+        assert status == 201
+        decided = staff.call("POST", f"/tournaments/{tid}/appeals/{appeal['id']}/decision",
+                             {"decision": "rejected", "text": "The tile was not shown"})
+        assert decided[0] == 200
+        assert staff.call("POST", f"/tournaments/{tid}/players/{seats[3]}/ema-result", {"left_out": True})[0] == 200
+        rows = {r["player_id"]: r for r in staff.call("GET", f"/tournaments/{tid}/standings")[1]["rows"]}
+        assert rows[seats[1]]["table_points"] == 0 and seats[3] in rows
+        assert staff.call("GET", f"/tournaments/{tid}/mers")[0] == 200
+        listed = staff.call("GET", f"/tournaments/{tid}/sessions/1/substitutions")[1]["substitutions"]
+        assert len(listed) == 1 and len(staff.call("GET", f"{base}/calls")[1]["calls"]) == 1
