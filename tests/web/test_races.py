@@ -181,10 +181,10 @@ def test_two_redraws_with_the_same_version_one_wins_the_other_a_conflict_page(ap
         # same number), then the second redraws: it must not redraw the winner's seating.
         redraw = draw_service.redraw
 
-        def late_redraw(t, session, expected_version, seed=None):
+        def late_redraw(t, session, expected_version, seed=None, **kwargs):
             if str(seed) == LATE_SEED:
                 time.sleep(0.5)
-            return redraw(t, session, expected_version, seed=seed)
+            return redraw(t, session, expected_version, seed=seed, **kwargs)
 
         monkeypatch.setattr(draw_service, "redraw", late_redraw)
     add_players(tournament, 16)

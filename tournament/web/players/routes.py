@@ -240,16 +240,19 @@ def import_csv(tournament_id: int):
     preview = registration_service.parse_csv(text, t)
     # A clean file (or one whose good rows may go in alone) is kept server-side: the confirm form sends its
     # id, not the text again.
-    keep = preview.ok or preview.can_skip_bad_rows
-    kept = import_service.keep_import(t, text, current_user.id) if keep else None
+    # A file holding a NUL cannot be kept (PostgreSQL refuses it in text): it is fixed first, never skipped.
+    can_skip = preview.can_skip_bad_rows and "\x00" not in text
+    kept = import_service.keep_import(t, text, current_user.id) if preview.ok or can_skip else None
     pasted = not (upload and getattr(upload, "filename", ""))
-    return _preview_page(t, preview, kept.id if kept else None, text if pasted else "")
+    return _preview_page(t, preview, kept.id if kept else None, text if pasted else "", can_skip=can_skip)
 
 
-def _preview_page(t: Tournament, preview, import_id: int | None, pasted: str = "", status: int | None = None):
+def _preview_page(t: Tournament, preview, import_id: int | None, pasted: str = "", status: int | None = None,
+                  can_skip: bool | None = None):
+    can_skip = preview.can_skip_bad_rows if can_skip is None else can_skip
     confirm = ConfirmImportForm(formdata=None, import_id=import_id)
     confirm.submit.label.text = f"Import {len(preview.rows)} player{'s' if len(preview.rows) != 1 else ''}"
-    if not preview.ok and preview.can_skip_bad_rows:
+    if not preview.ok and can_skip:
         good, bad = len(preview.good_rows), len(preview.bad_rows)
         confirm.skip_bad_rows.data, confirm.good_rows.data = bad, good
         confirm.submit.label.text = (f"Import the {good} good row{'s' if good != 1 else ''}, "
@@ -259,7 +262,7 @@ def _preview_page(t: Tournament, preview, import_id: int | None, pasted: str = "
     if status is None:
         # A file with good rows to import alone is a choice offered, not a refusal: 200, so the kept file is
         # committed with the page (a 400 rolls the request back).
-        status = 200 if preview.ok or preview.can_skip_bad_rows else 400
+        status = 200 if preview.ok or can_skip else 400
     return render_template("players/import.html", tournament=t, form=form, preview=preview,
                            confirm_form=confirm, columns=CSV_COLUMNS), status
 
