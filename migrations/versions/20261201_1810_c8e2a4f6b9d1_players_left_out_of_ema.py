@@ -15,8 +15,9 @@ depends_on = None
 
 
 def upgrade():
-    with op.batch_alter_table('players', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('left_out_of_ema', sa.Boolean(), server_default=sa.false(), nullable=False))
+    # A plain ADD COLUMN, not a batch: on SQLite a batch that recreates the table loses the expression index
+    # uq_players_identity (one registration per person), which SQLite cannot reflect.
+    op.add_column('players', sa.Column('left_out_of_ema', sa.Boolean(), server_default=sa.false(), nullable=False))
 
 
 def downgrade():
