@@ -42,6 +42,7 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from tournament import create_app  # noqa: E402
 from tournament.config import normalise_database_url  # noqa: E402
 from tournament.extensions import db  # noqa: E402
+from tournament.services import lifecycle  # noqa: E402
 
 VALID_WIN = "123456789m123s5p5p"  # Pure Straight and friends: a 22-point win the engine scores
 
@@ -80,7 +81,7 @@ def prepare(url: str, players: int) -> tuple[int, str, list[tuple[int, list[int]
         for i in range(players):
             check_in(add_player(t, PlayerData(first_name=f"P{i:03d}", last_name="Bench", country="FI")))
         draw_service.draw_next(t, seed=7)
-        play.start_session(t, 1)
+        lifecycle.start_session(t, 1)
         clock.start(t, 1, user)
         _, token = create_api_token(user, "bench")
         session = play.get_session(t, 1)

@@ -36,7 +36,7 @@ from tests.deploy.servers import NGINX, nginx  # noqa: E402
 from tests.helpers import PASSWORD, add_players, make_tournament, make_user  # noqa: E402
 from tournament import create_app  # noqa: E402
 from tournament.extensions import db  # noqa: E402
-from tournament.services import draws, play, player_links, scoring  # noqa: E402
+from tournament.services import draws, lifecycle, player_links, scoring  # noqa: E402
 from tournament.services.scoring import HandData  # noqa: E402
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
@@ -51,7 +51,7 @@ def setup() -> dict[str, str]:
     t = make_tournament(organiser, name="Page weight bench")
     players = add_players(t, 8)
     draws.draw_next(t, seed=1)
-    play.start_session(t, 1)
+    lifecycle.start_session(t, 1)
     for number in (1, 2, 3):
         scoring.enter_hand(t, 1, 1, HandData(number=number, result="draw"), organiser)
     token = player_links.token_of(player_links.link_of(t, players[0].id))

@@ -35,6 +35,7 @@ from tests.helpers import (  # noqa: E402, F401 - csrf_token ... stay importable
 from tournament import create_app  # noqa: E402
 from tournament.config import normalise_database_url  # noqa: E402
 from tournament.extensions import db  # noqa: E402
+from tournament.services import lifecycle
 
 
 def _database_url(tmp_dir: str) -> str:
@@ -185,11 +186,10 @@ def tournament(app_ctx, organiser):
 def in_play(tournament):
     """8 players checked in, session 1 drawn (seed 5) and in play on two tables; returns the tournament."""
     from tournament.services import draws as draw_service
-    from tournament.services import play
 
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=5)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     db.session.commit()
     return tournament
 

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, SessionStatus, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
+from tournament.services import lifecycle
 
 PASSWORD = "correct-horse-42"
 CSRF_RE = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
@@ -84,7 +85,7 @@ def seated_session(t: Tournament, players: int = 16, seed: int = 1,
     session = draw_service.draw_next(t, seed=seed)
     path = [SessionStatus.PUBLISHED, SessionStatus.IN_PLAY, SessionStatus.FINISHED]
     for step in path[: path.index(status) + 1] if status in path else []:
-        draw_service.set_status(session, step)
+        lifecycle.set_status(session, step)
     db.session.commit()
     return session
 
@@ -231,12 +232,12 @@ def played_one_session(t: Tournament) -> Tournament:
         reg.check_in(reg.add_player(t, reg.PlayerData(
             first_name=f"Éva{i}", last_name=f"Łukasz{i}", country=EMA_COUNTRIES[i], ema_number=f"0400{i:04d}")))
     draw_service.draw_next(t, seed=3)
-    play.start_session(t, 1)
+    lifecycle.start_session(t, 1)
     session = play.get_session(t, 1)
     for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
         ids = [sp.player_id for sp in play.table_players(session, table)]
         scoring.enter_totals(t, 1, table, dict(zip(ids, scores, strict=True)), None)
-    scoring.finish_session(t, 1)
+    lifecycle.finish_session(t, 1)
     db.session.commit()
     return t
 
@@ -276,7 +277,7 @@ def demo_played(organiser: User, referee: User) -> Tournament:
     substitutions.substitute(t, 2, 2, out_player_id=outgoing, in_player_id=sub.id,
                              from_hand=max(entered, default=0) + 1, reason="ill", user=referee)
     # Session 3: table 1 scored by the sheet's totals only.
-    play.start_session(t, 3)
+    lifecycle.start_session(t, 3)
     ids = play.table_players(play.get_session(t, 3), 1)
     scoring.enter_totals(t, 3, 1, dict(zip([p.player_id for p in ids], (60, -10, -20, -30), strict=True)), referee)
     last = t.sessions[-1]

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD, add_players
 from tournament.models._common import utcnow
-from tournament.services import clock, draws, play
+from tournament.services import clock, draws, lifecycle
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +33,7 @@ def two_hour_session(tournament, organiser):
     tournament.warning_minutes = 15
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=1)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     clock.start(tournament, 1, organiser, now=utcnow() - timedelta(seconds=10))  # 1:59:50 left
     commit_setup()
     return tournament, organiser
@@ -62,7 +62,7 @@ def test_minutes_only_fill_more_of_the_screen_and_fit(browser, live_server, tour
     tournament.session_minutes = 60
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=1)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     clock.start(tournament, 1, organiser, now=utcnow() - timedelta(seconds=2))  # 59:58 left
     commit_setup()
     context = browser.new_context(base_url=live_server, viewport={"width": 800, "height": 600})
@@ -101,7 +101,7 @@ def test_staff_clock_shows_the_projectors_time_with_extra_time_for_all(page, tou
     tournament.warning_minutes = 5
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=1)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     clock.start(tournament, 1, organiser, now=utcnow() - timedelta(minutes=10))  # 20:00 left
     clock.extend(tournament, 1, 300, organiser)  # 5 minutes for every table: 25:00
     log_in(page, organiser.email, PASSWORD)

@@ -17,7 +17,7 @@ from tests.helpers import PASSWORD, add_players
 from tournament.extensions import db
 from tournament.models import ClockEvent
 from tournament.models._common import utcnow
-from tournament.services import clock, draws, play, scoring
+from tournament.services import clock, draws, lifecycle, scoring
 from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
@@ -30,7 +30,7 @@ def half_hour_session(tournament, organiser):
     tournament.warning_minutes = 15
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=1)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     return tournament, organiser
 
 

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD, add_players
 from tournament.models._common import utcnow
-from tournament.services import clock, draws, play
+from tournament.services import clock, draws, lifecycle
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.browser
 def test_table_page_clock_says_time_called_not_running(page, tournament, organiser):
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=1)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     clock.start(tournament, 1, organiser, now=utcnow() - timedelta(minutes=10))
     clock.call_time(tournament, 1, 1, 3, organiser)
     commit_setup()

@@ -12,7 +12,7 @@ from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.models import Penalty, Substitution
 from tournament.services import draws as draw_service
-from tournament.services import play, scoring
+from tournament.services import lifecycle, play, scoring
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 from tournament.services.tournaments import add_staff
@@ -29,7 +29,7 @@ def phone_table(browser, live_server, tournament, referee):
     substitute = reg.check_in(reg.add_player(tournament, PlayerData(first_name="Sami", last_name="Sijainen",
                                                                    is_substitute=True)))
     draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     add_staff(tournament, referee.email, "referee")
     players = play.table_players(play.get_session(tournament, 1), 1)
     db.session.commit()

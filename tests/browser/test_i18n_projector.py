@@ -9,21 +9,21 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import commit_setup
 from tests.helpers import add_players
-from tournament.services import draws, play, scoring
+from tournament.services import draws, lifecycle, play, scoring
 
 
 def _event(t) -> None:
     """Session 1 by totals, table 1 four-way tied (1.75 table points each), then session 2 published."""
     add_players(t, 8)
     draws.draw_next(t, seed=3)
-    play.start_session(t, 1)
+    lifecycle.start_session(t, 1)
     session = play.get_session(t, 1)
     for table, scores in ((1, [0, 0, 0, 0]), (2, [40, -5, -5, -30])):
         ids = [sp.player_id for sp in play.table_players(session, table)]
         scoring.enter_totals(t, 1, table, dict(zip(ids, scores, strict=True)), None)
-    scoring.finish_session(t, 1)
+    lifecycle.finish_session(t, 1)
     draws.draw_next(t, seed=4)
-    draws.set_status(play.get_session(t, 2), "published")
+    lifecycle.set_status(play.get_session(t, 2), "published")
     commit_setup()
 
 

@@ -13,7 +13,7 @@ from tests.browser.conftest import commit_setup
 from tests.helpers import add_players, rename_player
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import play, scoring
+from tournament.services import lifecycle, play, scoring
 from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
@@ -38,19 +38,19 @@ def live_event(app, tournament):
     app.config["LIVE_POLL_SECONDS"] = 1
     add_players(tournament, 20)
     draw_service.draw_next(tournament, seed=7)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     for table in range(1, 6):
         e, s, w, n = ids(tournament, 1, table)
         win(tournament, 1, table, 1, [e, s, w, n][table % 4], [e, s, w, n][(table + 1) % 4])
         win(tournament, 1, table, 2, [e, s, w, n][(table + 2) % 4])
-    scoring.finish_session(tournament, 1, force=True)
+    lifecycle.finish_session(tournament, 1, force=True)
     draw_service.draw_next(tournament, seed=8)
-    play.start_session(tournament, 2)
+    lifecycle.start_session(tournament, 2)
     for table in range(1, 6):
         e, s, w, n = ids(tournament, 2, table)
         win(tournament, 2, table, 1, [e, s, w, n][(table + 3) % 4], [e, s, w, n][table % 4])
     draw_service.draw_next(tournament, seed=9)
-    draw_service.set_status(play.get_session(tournament, 3), "published")
+    lifecycle.set_status(play.get_session(tournament, 3), "published")
     commit_setup()
     return tournament
 

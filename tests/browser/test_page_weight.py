@@ -16,7 +16,7 @@ from tests.browser.conftest import commit_setup
 from tests.browser.weight import first_visit, logged_in_state
 from tests.deploy.servers import NGINX, ROOT, nginx
 from tests.helpers import PASSWORD, add_players
-from tournament.services import draws, play, scoring
+from tournament.services import draws, lifecycle, scoring
 from tournament.services.scoring import HandData
 
 pytestmark = [pytest.mark.browser,
@@ -29,7 +29,7 @@ BUDGET = 60_000  # bytes on the wire, first visit
 def played_table(tournament, organiser):
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=1)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     for number in (1, 2, 3):
         scoring.enter_hand(tournament, 1, 1, HandData(number=number, result="draw"), organiser)
     commit_setup()

@@ -11,7 +11,7 @@ import pytest
 from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD, seated_session
 from tournament.models import SessionStatus
-from tournament.services import play, scoring
+from tournament.services import lifecycle, play, scoring
 from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
@@ -44,7 +44,7 @@ def _pages(app, values: dict[str, int]) -> list[str]:
 
 def test_no_page_breaks_the_content_security_policy(app, page, organiser, tournament):
     session = seated_session(tournament, players=16, status=SessionStatus.PUBLISHED)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     east, south, west, north = (sp.player_id for sp in play.table_players(session, 1))
     scoring.enter_hand(tournament, 1, 1, HandData(number=1, result="win", winner_id=east, discarder_id=south,
                                                   hand=VALID_HAND), None)

@@ -19,7 +19,7 @@ from tests.deploy.servers import app_gunicorn as gunicorn
 from tests.helpers import CSRF_RE, PASSWORD, VALID_22, add_players, make_tournament, make_user, token_for
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import play
+from tournament.services import lifecycle, play
 from tournament.services.visibility import set_standings_hidden
 from tournament.web.live.routes import LIVE_ENDPOINTS
 
@@ -68,7 +68,7 @@ def live(app_ctx):
     t = make_tournament(organiser)
     add_players(t, 8)
     draw_service.draw_next(t, seed=3)
-    play.start_session(t, 1)
+    lifecycle.start_session(t, 1)
     db.session.commit()
     return t, organiser
 

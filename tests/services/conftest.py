@@ -7,7 +7,7 @@ import pytest
 from tests.helpers import BIG_HAND, UNDER_5, VALID_22, add_players
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import penalties, play, scoring
+from tournament.services import lifecycle, penalties, play, scoring
 from tournament.services.backup import export_tournament
 from tournament.services.scoring import FalseMahjongData, HandData
 
@@ -17,7 +17,7 @@ def teams_in_play(tournament):
     """12 players in teams of three, session 1 drawn and in play (three tables)."""
     add_players(tournament, 12, team=lambda i: f"Team {i % 4}")
     draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     db.session.commit()
     return tournament
 
@@ -36,7 +36,7 @@ def two_sessions_played(tournament):
 
     add_players(t, 8)
     draw_service.draw_next(t, seed=5)
-    play.start_session(t, 1)
+    lifecycle.start_session(t, 1)
     e, s, w, n = ids(1, 1)
     enter(1, 1, 1, result="win", winner_id=e, discarder_id=s, hand=VALID_22)
     enter(1, 1, 2, result="win", winner_id=e, hand=VALID_22)  # self-drawn: 24
@@ -46,9 +46,9 @@ def two_sessions_played(tournament):
     penalties.give_penalty(t, player_id=s2, session_number=1, amount=10, reason="slow", user=None)
     cancelled = penalties.give_penalty(t, player_id=e2, session_number=1, amount=5, reason="x", user=None)
     penalties.cancel_penalty(t, cancelled.id, "mistake", None)
-    scoring.finish_session(t, 1, force=True)
+    lifecycle.finish_session(t, 1, force=True)
     draw_service.draw_next(t, seed=6)
-    play.start_session(t, 2)
+    lifecycle.start_session(t, 2)
     a, b, c, d = ids(2, 2)
     big = enter(2, 2, 1, result="win", winner_id=c, discarder_id=a, hand=BIG_HAND)
     db.session.commit()

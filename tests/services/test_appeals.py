@@ -11,13 +11,13 @@ from sqlalchemy import func, select
 from tests.helpers import VALID_22, add_players
 from tournament.extensions import db
 from tournament.models import Appeal, ScoreChange
-from tournament.services import appeals, play, scoring, substitutions
+from tournament.services import appeals, lifecycle, play, scoring, substitutions
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.scoring import HandData
 
 
 def _finish(t):
-    session = scoring.finish_session(t, 1, force=True)
+    session = lifecycle.finish_session(t, 1, force=True)
     db.session.commit()
     return session
 
@@ -43,7 +43,7 @@ def test_finishing_a_session_records_when_and_reopening_clears_it(seated):
     t, _ = seated
     session = _finish(t)
     assert session.finished_at is not None
-    scoring.reopen_session(t, 1)
+    lifecycle.reopen_session(t, 1)
     assert play.get_session(t, 1).finished_at is None
 
 

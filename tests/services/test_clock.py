@@ -11,7 +11,7 @@ from sqlalchemy import select
 from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.models import ClockEvent, Hand, HandResult, ScoreChange
-from tournament.services import ConflictError, NotFound, ServiceError, clock, play, scoring
+from tournament.services import ConflictError, NotFound, ServiceError, clock, lifecycle, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services.clock import clock_state
 from tournament.services.scoring import HandData
@@ -96,7 +96,7 @@ def test_the_clock_of_a_session_not_in_play_does_not_start(tournament, organiser
     # Issue 22: starting the clock no longer puts a session in play (a referee's back door to start play).
     add_players(tournament, 4)
     session = draw_service.draw_next(tournament, seed=1)
-    draw_service.set_status(session, "published")
+    lifecycle.set_status(session, "published")
     with pytest.raises(ConflictError, match="not in play"):
         clock.start(tournament, 1, organiser, now=at(0))
     assert session.status == "published"

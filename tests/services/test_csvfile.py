@@ -10,7 +10,7 @@ import pytest
 
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import ema, play, scoring
+from tournament.services import ema, lifecycle, play, scoring
 from tournament.services import registration as reg
 from tournament.services.csvfile import cell, csv_text
 from tournament.services.registration import PlayerData
@@ -41,12 +41,12 @@ def formula_players(tournament):
             first_name=first, last_name=f"@Last{i}" if i % 2 else f"Plain{i}", country="FI",
             ema_number=f"0400{i:04d}", club="@Home club" if i == 0 else "", notes="-5 for lateness" if i == 0 else "")))
     draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     session = play.get_session(tournament, 1)
     for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
         seated = [sp.player_id for sp in play.table_players(session, table)]
         scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
-    scoring.finish_session(tournament, 1)
+    lifecycle.finish_session(tournament, 1)
     db.session.commit()
     return tournament
 

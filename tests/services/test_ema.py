@@ -13,7 +13,7 @@ from tests.helpers import EMA_COUNTRIES, EMA_HEADER_LINE, VALID_22
 from tournament.extensions import db
 from tournament.models import Player, SessionTable, TableTotal
 from tournament.services import draws as draw_service
-from tournament.services import ema, play, scoring
+from tournament.services import ema, lifecycle, play, scoring
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 from tournament.services.standings import standings
@@ -81,7 +81,7 @@ def test_substitutes_who_played_are_listed_and_left_out_of_the_file(played):
 
 def test_unplayed_and_open_sessions_and_unfinished_and_unbalanced_tables(played):
     played.session_count = 2
-    scoring.reopen_session(played, 1)
+    lifecycle.reopen_session(played, 1)
     scoring.clear_totals(played, 1, 2, None)
     table_1 = db.session.scalar(select(SessionTable).where(SessionTable.table_number == 1))
     total = db.session.scalar(select(TableTotal).where(TableTotal.table_id == table_1.id).limit(1))
@@ -110,7 +110,7 @@ def test_table_problems_agree_with_the_session_check_table_by_table(tournament):
     for i in range(24):
         reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{i}")))
     draw_service.draw_next(tournament, seed=11)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     session = play.get_session(tournament, 1)
     seated = {k: [sp.player_id for sp in play.table_players(session, k)] for k in range(1, 7)}
 

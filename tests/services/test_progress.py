@@ -8,7 +8,7 @@ import pytest
 
 from tests.helpers import add_players
 from tournament.extensions import db
-from tournament.services import NotFound, penalties, play, progress, scoring, standings
+from tournament.services import NotFound, lifecycle, penalties, play, progress, scoring, standings
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandData
 
@@ -31,18 +31,18 @@ def two_sessions(tournament):
     Returns (tournament, the standings as they stood after session 1, before session 2 began)."""
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=5)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     for table in (1, 2):
         e, s, w, n = table_ids(tournament, 1, table)
         win(tournament, 1, table, 1, e, s)
         win(tournament, 1, table, 2, w)  # self-drawn
     penalties.give_penalty(tournament, player_id=table_ids(tournament, 1, 2)[3], session_number=1, amount=10,
                            reason="slow play", user=None)
-    scoring.finish_session(tournament, 1, force=True)
+    lifecycle.finish_session(tournament, 1, force=True)
     db.session.commit()
     after_one = standings.standings(tournament)
     draw_service.draw_next(tournament, seed=6)
-    play.start_session(tournament, 2)
+    lifecycle.start_session(tournament, 2)
     db.session.commit()
     return tournament, after_one
 
@@ -168,7 +168,7 @@ def test_no_session_in_play_means_an_empty_history(tournament):
 def test_shared_ranks_and_fractional_table_points_survive(tournament):
     add_players(tournament, 4)
     draw_service.draw_next(tournament, seed=1)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     scoring.enter_hand(tournament, 1, 1, HandData(number=1, result="draw"), None)
     result = progress.progress(tournament)
     history = result.history(table_ids(tournament, 1, 1)[0])
@@ -198,7 +198,7 @@ def test_change_marker_moves_with_every_change_and_only_then(two_sessions):
     db.session.commit()
     after_rename = progress.change_marker(t.id)
     assert after_rename != after_cancel
-    scoring.finish_session(t, 2, force=True)
+    lifecycle.finish_session(t, 2, force=True)
     db.session.commit()
     assert progress.change_marker(t.id) != after_rename
     assert progress.change_marker(10**9) is None
@@ -208,10 +208,10 @@ def test_a_late_arrival_who_withdrew_is_ranked_from_the_session_they_played(two_
     from tournament.models import PlayerStatus
 
     t, _ = two_sessions
-    scoring.finish_session(t, 2, force=True)
+    lifecycle.finish_session(t, 2, force=True)
     late = add_players(t, 4, start=100)
     draw_service.draw_next(t, seed=7)
-    play.start_session(t, 3)
+    lifecycle.start_session(t, 3)
     late[0].status = PlayerStatus.WITHDRAWN  # played session 3, then left
     late[1].status = PlayerStatus.WITHDRAWN
     db.session.commit()

@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from tests.helpers import NOT_WINNING, UNDER_5, VALID_22
 from tournament.extensions import db
 from tournament.models import FalseMahjong, Hand, HandPayment, ScoreChange, SessionStatus
-from tournament.services import ConflictError, NotFound, ServiceError, clock, play, scoring
+from tournament.services import ConflictError, NotFound, ServiceError, clock, lifecycle, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
@@ -55,12 +55,12 @@ def test_start_publishes_then_puts_in_play_and_is_idempotent(tournament):
         reg.check_in(reg.add_player(tournament, PlayerData(first_name="A", last_name=f"B{i}")))
     session = draw_service.draw_next(tournament, seed=1)
     assert session.status == SessionStatus.DRAFT
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     assert session.status == SessionStatus.IN_PLAY and session.published_at is not None
-    play.start_session(tournament, 1)  # again: nothing changes
+    lifecycle.start_session(tournament, 1)  # again: nothing changes
     assert session.status == SessionStatus.IN_PLAY
     with pytest.raises(NotFound):
-        play.start_session(tournament, 2)
+        lifecycle.start_session(tournament, 2)
 
 
 def test_hands_refused_unless_the_session_is_in_play(tournament):
@@ -291,11 +291,11 @@ def test_session_check_lists_missing_hands_and_unentered_tables(seated):
     problems = scoring.session_problems(t, 1)
     assert [(p.table, p.message) for p in problems] == [(1, "hands missing: 16"), (2, "nothing entered yet")]
     with pytest.raises(ConflictError, match="not complete"):
-        scoring.finish_session(t, 1)
+        lifecycle.finish_session(t, 1)
     scoring.enter_hand(t, 1, 1, HandData(number=16, result="draw"), None)
     scoring.enter_totals(t, 1, 2, dict(zip(play_ids(t, 2), [10, -10, 0, 0], strict=True)), None)
     assert scoring.session_problems(t, 1) == []
-    assert scoring.finish_session(t, 1).status == SessionStatus.FINISHED
+    assert lifecycle.finish_session(t, 1).status == SessionStatus.FINISHED
     with pytest.raises(ConflictError, match="not in play"):
         scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
 

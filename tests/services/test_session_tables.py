@@ -8,7 +8,7 @@ from sqlalchemy import event, select
 from tests.helpers import VALID_22
 from tournament.extensions import db
 from tournament.models import Hand, HandPayment
-from tournament.services import clock, play, scoring
+from tournament.services import clock, lifecycle, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
@@ -20,7 +20,7 @@ def test_session_tables_agree_with_the_score_sheets(tournament):
     for i in range(28):
         reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{i}")))
     draw_service.draw_next(tournament, seed=11)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     session = play.get_session(tournament, 1)
     seated = {k: [sp.player_id for sp in play.table_players(session, k)] for k in range(1, 8)}
 

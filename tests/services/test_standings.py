@@ -21,6 +21,7 @@ from tournament.models import (
     TableTotal,
 )
 from tournament.services import draws as draw_service
+from tournament.services import lifecycle
 from tournament.services.errors import NotFound
 from tournament.services.score_changes import record_score_change
 from tournament.services.standings import session_results, standings
@@ -44,11 +45,11 @@ def add_players(t, count, substitute=False, team="", start=0):
 
 def start_session(t, status=SessionStatus.IN_PLAY, seed=11):
     session = draw_service.draw_next(t, seed=seed)
-    draw_service.set_status(session, SessionStatus.PUBLISHED.value)
+    lifecycle.set_status(session, SessionStatus.PUBLISHED.value)
     if status != SessionStatus.PUBLISHED:
-        draw_service.set_status(session, SessionStatus.IN_PLAY.value)
+        lifecycle.set_status(session, SessionStatus.IN_PLAY.value)
     if status == SessionStatus.FINISHED:
-        draw_service.set_status(session, SessionStatus.FINISHED.value)
+        lifecycle.set_status(session, SessionStatus.FINISHED.value)
     db.session.commit()
     return session
 
@@ -194,7 +195,7 @@ def test_only_sessions_in_play_or_finished_are_counted(tournament, eight):
     assert result.session_numbers == (1,)
     assert all(len(row.sessions) == 1 for row in result.rows)
     assert session_results(tournament, 2).tables and not any(tb.counted for tb in session_results(tournament, 2).tables)
-    draw_service.set_status(s2, SessionStatus.IN_PLAY.value)
+    lifecycle.set_status(s2, SessionStatus.IN_PLAY.value)
     db.session.commit()
     assert standings(tournament).session_numbers == (1, 2)
     with pytest.raises(NotFound):

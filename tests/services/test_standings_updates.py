@@ -14,7 +14,7 @@ from sqlalchemy import update
 from tests.web.race_harness import POSTGRES_ONLY
 from tournament.extensions import db
 from tournament.models import ScoreChange, Tournament
-from tournament.services import ConflictError, penalties, play, scoring, standings
+from tournament.services import ConflictError, lifecycle, penalties, play, scoring, standings
 from tournament.services.scoring import HandData
 
 VALID_22 = "123456789m123s5p5p"  # 22 fan points on a discard, 24 self-drawn
@@ -146,7 +146,7 @@ def test_finishing_a_session_waits_for_the_hand_being_written(app, teams_in_play
     def finish() -> None:
         written.wait(5)
         with app.app_context():
-            scoring.finish_session(db.session.get(Tournament, t_id), 1, force=True)
+            lifecycle.finish_session(db.session.get(Tournament, t_id), 1, force=True)
             db.session.commit()
             moments["session finished"] = time.monotonic()
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from tests.helpers import VALID_22, Api, assert_error, check_in_all, register, token_for
 from tournament.extensions import db
 from tournament.models import Appeal, ScoreChange, Tournament, TournamentSession
-from tournament.services import scoring
+from tournament.services import lifecycle
 from tournament.services.tournaments import add_staff
 
 
@@ -82,7 +82,7 @@ def test_the_window_after_the_session(client, organiser):
     api, tid, (east, *_), _ = _event(client, organiser, appeal_minutes=45)
     assert api.get(f"/tournaments/{tid}", expect=200).get_json()["appeal_minutes"] == 45
     # finished as an organiser insisting (the tables are not complete): the API's finish needs complete tables
-    scoring.finish_session(db.session.get(Tournament, tid), 1, force=True)
+    lifecycle.finish_session(db.session.get(Tournament, tid), 1, force=True)
     db.session.commit()
     session = db.session.scalar(select(TournamentSession).where(TournamentSession.tournament_id == tid))
     assert session.status == "finished" and session.finished_at is not None

@@ -335,7 +335,7 @@ def test_start_again_is_200_finished_is_409(table, tid):
     assert boss.post(f"/tournaments/{tid}/sessions/1/start", expect=200).get_json()["status"] == "in_play"
     assert_error(boss.post(f"/tournaments/{tid}/sessions/2/start"), 404)
     from tournament.models import Tournament
-    from tournament.services.scoring import finish_session
+    from tournament.services.lifecycle import finish_session
 
     finish_session(db.session.get(Tournament, tid), 1, force=True)
     db.session.commit()

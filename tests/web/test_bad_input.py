@@ -16,6 +16,7 @@ from sqlalchemy import func, select
 from tests.helpers import csrf_token, login
 from tournament.extensions import db
 from tournament.models import ApiToken, Player, Tournament
+from tournament.services import lifecycle
 
 NUL = "\x00"
 
@@ -281,11 +282,11 @@ def test_api_tournament_type_confusion_is_422_naming_the_field(raw_api, body, fi
 ])
 def test_api_hand_type_confusion_is_422_naming_the_field(raw_api, tournament, body, field):
     from tests.helpers import add_players
-    from tournament.services import draws, play
+    from tournament.services import draws
 
     add_players(tournament, 4)
-    draws.set_status(draws.draw_next(tournament, seed=1), "published")
-    play.start_session(tournament, 1)
+    lifecycle.set_status(draws.draw_next(tournament, seed=1), "published")
+    lifecycle.start_session(tournament, 1)
     db.session.commit()
     url = f"/api/v1/tournaments/{tournament.id}/sessions/1/tables/1/hands"
     response = raw_api("POST", url, json.dumps({"number": 1, **body}))

@@ -10,7 +10,7 @@ import pytest
 from tests.helpers import add_players, make_user
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import play
+from tournament.services import lifecycle
 from tournament.services import tournaments as tournament_service
 from tournament.services.users import create_api_token
 
@@ -71,7 +71,7 @@ def setup(client, organiser, tournament):
     tournament_service.add_staff(tournament, referee.email, "referee")
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=4)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     db.session.commit()
     apis = {who: Api(client, token_for(user)) for who, user in
             (("organiser", organiser), ("referee", referee), ("outsider", outsider))}

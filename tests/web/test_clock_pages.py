@@ -9,7 +9,7 @@ import pytest
 
 from tests.helpers import add_players, csrf_token, make_user
 from tournament.extensions import db
-from tournament.services import clock, play, scoring
+from tournament.services import clock, lifecycle, scoring
 from tournament.services import draws as draw_service
 from tournament.services import tournaments as tournament_service
 from tournament.services.scoring import HandData
@@ -20,7 +20,7 @@ def session_in_play(tournament):
     tournament.session_minutes = 90
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=2)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     db.session.commit()
     return tournament
 

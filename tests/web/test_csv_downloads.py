@@ -7,7 +7,7 @@ import io
 
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import play, scoring
+from tournament.services import lifecycle, play, scoring
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 
@@ -24,12 +24,12 @@ def test_every_csv_download_neutralises_formulas(organiser_client, tournament, a
         reg.check_in(reg.add_player(tournament, PlayerData(
             first_name=FORMULAS[i % 4], last_name=f"-Last{i}", country="FI", ema_number=f"0400{i:04d}")))
     draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     session = play.get_session(tournament, 1)
     for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
         seated = [sp.player_id for sp in play.table_players(session, table)]
         scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
-    scoring.finish_session(tournament, 1)
+    lifecycle.finish_session(tournament, 1)
     db.session.commit()
     base = f"/manage/tournaments/{tournament.id}"
     for path in (f"{base}/exports/ema-results.csv", f"{base}/players/export.csv"):

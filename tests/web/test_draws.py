@@ -4,6 +4,7 @@ from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import SessionStatus
 from tournament.services import draws as draw_service
+from tournament.services import lifecycle
 
 
 def draws_url(t, suffix=""):
@@ -65,7 +66,7 @@ def test_stale_status_change_is_refused(organiser_client, tournament):
     add_players(tournament, 8)
     session = draw_service.draw_next(tournament, seed=1)
     stale = session.version
-    draw_service.set_status(session, SessionStatus.PUBLISHED)
+    lifecycle.set_status(session, SessionStatus.PUBLISHED)
     token = csrf_token(organiser_client, draws_url(tournament, "/1"))
     response = organiser_client.post(draws_url(tournament, "/1/status"),
                                      data={"csrf_token": token, "status": "draft", "version": stale})
@@ -114,7 +115,7 @@ def test_projector_view_lists_names_and_tables(client, tournament):
     players = add_players(tournament, 8)
     session = draw_service.draw_next(tournament, seed=2)
     assert client.get(f"/t/{tournament.id}/seating/1/projector").status_code == 404  # not published
-    draw_service.set_status(session, SessionStatus.PUBLISHED)
+    lifecycle.set_status(session, SessionStatus.PUBLISHED)
     by_name = client.get(f"/t/{tournament.id}/seating/1/projector").get_data(as_text=True)
     assert 'http-equiv="refresh"' in by_name
     assert all(p.sort_name in by_name for p in players)

@@ -5,7 +5,7 @@ from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import SessionStatus
 from tournament.services import draws as draw_service
-from tournament.services import play, registration, scoring
+from tournament.services import lifecycle, play, registration, scoring
 
 
 def draws_url(t, suffix=""):
@@ -15,7 +15,7 @@ def draws_url(t, suffix=""):
 def test_mark_finished_applies_the_session_check(organiser_client, tournament):
     add_players(tournament, 8)
     session = draw_service.draw_next(tournament, seed=5)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     db.session.commit()
     token = csrf_token(organiser_client, draws_url(tournament, "/1"))
     refused = organiser_client.post(draws_url(tournament, "/1/status"),
@@ -97,7 +97,7 @@ def test_withdraw_from_the_players_list_replans_and_the_swap_list_marks_it(organ
     players = add_players(tournament, 8)
     add_players(tournament, 1, substitute=True, start=100)
     first = draw_service.draw_next(tournament, seed=2)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     draw_service.draw_next(tournament, seed=3)  # session 2 drawn ahead, not in play
     db.session.commit()
     listing = organiser_client.get(f"/manage/tournaments/{tournament.id}/players").get_data(as_text=True)

@@ -7,7 +7,7 @@ import re
 from tests.helpers import VALID_22, csrf_token
 from tests.web.test_hands import base, hand_count, hand_form
 from tournament.extensions import db
-from tournament.services import clock, scoring
+from tournament.services import clock, lifecycle, scoring
 from tournament.services.scoring import HandData
 
 FORM = '<form method="post" novalidate class="hand-form"'
@@ -36,7 +36,7 @@ def test_a_taken_number_keeps_the_entry_and_offers_the_stored_hand(organiser_cli
 def test_a_finished_session_says_reopen_and_shows_no_form(organiser_client, seated):
     t, ids = seated
     draws(t, [1])
-    scoring.finish_session(t, 1, force=True)
+    lifecycle.finish_session(t, 1, force=True)
     db.session.commit()
     for url in (base(t) + "/tables/1/hands/1/edit", base(t) + "/tables/1/hands/new"):
         page = organiser_client.get(url)

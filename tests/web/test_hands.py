@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 from tests.helpers import NOT_WINNING, UNDER_5, VALID_22, csrf_token, login, make_user
 from tournament.extensions import db
 from tournament.models import Hand, Penalty, ScoreChange
-from tournament.services import play, scoring
+from tournament.services import lifecycle, play, scoring
 from tournament.services.scoring import HandData
 from tournament.services.tournaments import add_staff
 
@@ -213,7 +213,7 @@ def test_swiss_draw_button_seats_ranking_neighbours_together(organiser_client, s
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=ids[0], discarder_id=ids[1],
                                          hand=VALID_22), None)
     scoring.enter_hand(t, 1, 2, HandData(number=1, result="draw"), None)
-    scoring.finish_session(t, 1, force=True)
+    lifecycle.finish_session(t, 1, force=True)
     db.session.commit()
     from tournament.services import standings
 

@@ -18,7 +18,7 @@ from tournament.extensions import db
 from tournament.i18n import LANGUAGES
 from tournament.i18n.fans import FAN_CONTEXT
 from tournament.models import EntryMode
-from tournament.services import draws, play, player_links, scoring
+from tournament.services import draws, lifecycle, play, player_links, scoring
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
@@ -191,12 +191,12 @@ def quarter_points(tournament):
     tournament.start_date, tournament.end_date = date(2026, 5, 9), date(2026, 5, 11)
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     session = play.get_session(tournament, 1)
     for table, scores in ((1, [0, 0, 0, 0]), (2, [40, -5, -5, -30])):
         ids = [sp.player_id for sp in play.table_players(session, table)]
         scoring.enter_totals(tournament, 1, table, dict(zip(ids, scores, strict=True)), None)
-    scoring.finish_session(tournament, 1)
+    lifecycle.finish_session(tournament, 1)
     db.session.commit()
     return tournament
 

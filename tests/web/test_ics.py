@@ -13,7 +13,7 @@ import pytest
 from tests.helpers import add_players, make_tournament
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import player_links, schedule
+from tournament.services import lifecycle, player_links, schedule
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
 
@@ -26,7 +26,7 @@ def timetabled(organiser):
                         session_count=3, session_minutes=90)
     players = add_players(t, 8)
     session = draw_service.draw_next(t, seed=4)
-    draw_service.set_status(session, "published")
+    lifecycle.set_status(session, "published")
     schedule.set_planned_starts(t, {1: datetime(2026, 1, 16, 10, 0), 2: datetime(2026, 1, 16, 13, 0)})
     db.session.commit()
     return t, players

@@ -10,7 +10,7 @@ from sqlalchemy import event
 from tests.helpers import add_players, login, make_tournament, rename_player
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import penalties, play, scoring
+from tournament.services import lifecycle, penalties, play, scoring
 from tournament.services.scoring import HandData
 
 VALID_22 = "123456789m123s5p5p"
@@ -32,13 +32,13 @@ def event_(app, tournament):
     app.config["LIVE_MIN_RECOMPUTE_SECONDS"] = 0  # every change is seen at once (the throttle has its test)
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     e, s, w, n = ids(tournament, 1, 1)
     win(tournament, 1, 1, 1, e, s)
     win(tournament, 1, 2, 1, ids(tournament, 1, 2)[2])
-    scoring.finish_session(tournament, 1, force=True)
+    lifecycle.finish_session(tournament, 1, force=True)
     draw_service.draw_next(tournament, seed=4)
-    play.start_session(tournament, 2)
+    lifecycle.start_session(tournament, 2)
     win(tournament, 2, 1, 1, ids(tournament, 2, 1)[1], ids(tournament, 2, 1)[0])
     db.session.commit()
     return tournament
@@ -152,7 +152,7 @@ def test_penalty_and_session_status_change_the_etag(client, event_):
     db.session.commit()
     second = client.get(url, headers={"If-None-Match": etag})
     assert second.status_code == 200
-    scoring.finish_session(t, 2, force=True)
+    lifecycle.finish_session(t, 2, force=True)
     db.session.commit()
     assert client.get(url, headers={"If-None-Match": second.headers["ETag"]}).status_code == 200
 
@@ -187,7 +187,7 @@ def test_seating_json_shows_the_next_session(client, event_):
     draw_service.draw_next(t, seed=9)  # session 3 drawn but a draft: not shown
     db.session.commit()
     assert client.get(f"/t/{t.id}/live/seating.json").get_json()["session"] == 2
-    draw_service.set_status(play.get_session(t, 3), "published")
+    lifecycle.set_status(play.get_session(t, 3), "published")
     db.session.commit()
     data = client.get(f"/t/{t.id}/live/seating.json").get_json()
     assert data["session"] == 3 and data["clock_url"] == f"/t/{t.id}/sessions/2/clock.json"

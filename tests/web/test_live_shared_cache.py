@@ -9,7 +9,7 @@ import pytest
 from tests.helpers import add_players, token_for
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import play
+from tournament.services import lifecycle
 from tournament.services.visibility import set_standings_hidden
 
 SHARED = "public, max-age=0, s-maxage=2"
@@ -19,7 +19,7 @@ SHARED = "public, max-age=0, s-maxage=2"
 def live(tournament):
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=3)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     db.session.commit()
     return tournament
 

@@ -4,6 +4,7 @@ import pytest
 
 from tests.helpers import add_players, csrf_token
 from tournament.services import draws as draw_service
+from tournament.services import lifecycle
 
 JUNK_FORMS = [
     {},
@@ -32,20 +33,20 @@ def test_no_route_answers_500(app, client, organiser, tournament, as_organiser):
 
     players = add_players(tournament, 8)
     session = draw_service.draw_next(tournament, seed=1)
-    draw_service.set_status(session, "published")
+    lifecycle.set_status(session, "published")
     # The session in play with a hand and a penalty, and another tournament whose ids must not leak in.
-    from tournament.services import penalties, play, scoring
+    from tournament.services import penalties, scoring
     from tournament.services.scoring import HandData
     from tournament.services.tournaments import TournamentData, create_tournament
 
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     scoring.enter_hand(tournament, 1, 1, HandData(number=1, result="draw"), None)
     penalties.give_penalty(tournament, player_id=session.tables()[0][0], session_number=1, amount=5,
                            reason="noise", user=None)
     other = create_tournament(organiser, TournamentData(name="Other Open"))
     other_players = add_players(other, 4)
     draw_service.draw_next(other, seed=2)
-    play.start_session(other, 1)
+    lifecycle.start_session(other, 1)
     other_penalty = penalties.give_penalty(other, player_id=other_players[0].id, session_number=1, amount=5,
                                            reason="noise", user=None)
     if as_organiser:

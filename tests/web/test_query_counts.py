@@ -14,7 +14,7 @@ from sqlalchemy import event
 from tests.helpers import add_players, make_tournament
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services import draws, penalties, play, scoring
+from tournament.services import draws, lifecycle, penalties, play, scoring
 from tournament.services.scoring import HandData
 
 WIN = "123456789m123s5p5p"  # Pure Straight 16 + Concealed 2 + All Chows 2 + Mixed Double Chow 1 + Single Wait 1
@@ -47,8 +47,8 @@ def _played_tournament(organiser, players: int, name: str) -> tuple[Tournament, 
     session 2 drawn and published."""
     t = make_tournament(organiser, name=name)
     roster = add_players(t, players, team=lambda i: f"Team {i // 4}")
-    draws.set_status(draws.draw_next(t, seed=1), "published")
-    play.start_session(t, 1)
+    lifecycle.set_status(draws.draw_next(t, seed=1), "published")
+    lifecycle.start_session(t, 1)
     session = play.get_session(t, 1)
     for table in range(1, players // 4 + 1):
         ids = [sp.player_id for sp in play.table_players(session, table)]
@@ -57,7 +57,7 @@ def _played_tournament(organiser, players: int, name: str) -> tuple[Tournament, 
                                                  hand=WIN), None)
         scoring.enter_hand(t, 1, table, HandData(number=3, result="draw"), None)
     penalties.give_penalty(t, player_id=roster[0].id, session_number=1, amount=10, reason="slow", user=None)
-    draws.set_status(draws.draw_next(t, seed=2), "published")
+    lifecycle.set_status(draws.draw_next(t, seed=2), "published")
     db.session.commit()
     return t, roster[-1].id
 

@@ -18,7 +18,7 @@ from schemathesis.generation import GenerationMode
 
 from tests.helpers import add_players, make_tournament
 from tournament.extensions import db
-from tournament.services import draws, play, scoring
+from tournament.services import draws, lifecycle, scoring
 from tournament.services.scoring import HandData
 from tournament.services.users import create_api_token
 
@@ -71,8 +71,8 @@ schema = schemathesis.pytest.from_fixture("api_schema")
 def api_schema(app, app_ctx, organiser):
     t = make_tournament(organiser)
     add_players(t, 8)
-    draws.set_status(draws.draw_next(t, seed=1), "published")
-    play.start_session(t, 1)
+    lifecycle.set_status(draws.draw_next(t, seed=1), "published")
+    lifecycle.start_session(t, 1)
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
     db.session.commit()
     loaded = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)

@@ -14,7 +14,7 @@ from tests.helpers import PASSWORD, add_players, login, make_user, post_form
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
 from tournament.models import ApiToken, ClockEvent, TableTotal
-from tournament.services import ConflictError, clock, play, scoring
+from tournament.services import ConflictError, clock, lifecycle, play, scoring
 from tournament.services import draws as draw_service
 from tournament.services import tournaments as tournament_service
 from tournament.services import users as user_service
@@ -49,7 +49,7 @@ def two_sessions(tournament, organiser):
     tournament_service.add_staff(tournament, referee.email, "referee")
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=4)
-    play.start_session(tournament, 1)
+    lifecycle.start_session(tournament, 1)
     draw_service.draw_next(tournament, seed=5)
     db.session.commit()
     assert play.get_session(tournament, 2).status == "draft"
@@ -88,12 +88,12 @@ def test_the_clock_page_of_a_draft_session_has_no_start_and_refuses_one(client, 
 
 def test_a_published_session_and_a_finished_one_keep_their_clock_still(two_sessions, organiser):
     t, _ = two_sessions
-    draw_service.set_status(play.get_session(t, 2), "published")
+    lifecycle.set_status(play.get_session(t, 2), "published")
     with pytest.raises(ConflictError, match="Session 2 is published, not in play"):
         clock.start(t, 2, organiser, now=at(0))
     clock.start(t, 1, organiser, now=at(0))
     clock.pause(t, 1, organiser, now=at(5))
-    scoring.finish_session(t, 1, force=True)
+    lifecycle.finish_session(t, 1, force=True)
     with pytest.raises(ConflictError, match="Session 1 is finished, not in play"):
         clock.resume(t, 1, organiser, now=at(6))
     assert clock_events(1, t) == ["start", "pause"]
@@ -120,7 +120,7 @@ def test_six_concurrent_clock_starts_store_one_start(app, two_sessions, organise
     sessions = []
     for number in range(3, 3 + ROUNDS):
         draw_service.draw_next(t, seed=number)
-        play.start_session(t, number)
+        lifecycle.start_session(t, number)
         sessions.append(number)
     db.session.commit()
     with live_server(app) as url:

@@ -23,7 +23,7 @@ from tests.helpers import (
 from tournament import timezones
 from tournament.extensions import db
 from tournament.models import ClockEvent, Player, ScoreChange, Tournament
-from tournament.services import clock, penalties, play, player_links, schedule
+from tournament.services import clock, lifecycle, penalties, play, player_links, schedule
 from tournament.services import draws as draw_service
 
 HELSINKI = "Europe/Helsinki"
@@ -170,7 +170,7 @@ def test_timetable_form_in_local_time_and_where_it_is_shown(client, organiser_cl
     # Seating: the published session says when it starts; the player's schedule has the column.
     players = add_players(t, 4)
     session = draw_service.draw_next(t, seed=1)
-    draw_service.set_status(session, "published")
+    lifecycle.set_status(session, "published")
     db.session.commit()
     seating = client.get(f"/t/{t.id}/seating/1").get_data(as_text=True)
     assert f"Starts Fri 16 Jan {SHOWN} (Europe/Helsinki)" in seating

@@ -8,6 +8,7 @@ from datetime import date, datetime, time, timedelta
 
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, Role, Tournament, User
+from tournament.services import lifecycle
 from tournament.services.db import changes
 from tournament.services.tournaments import TournamentData, create_tournament
 from tournament.services.users import create_user, find_user_by_email
@@ -88,7 +89,7 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
     from tournament.services import draws
 
     sessions = draws.plan_all(t, seed=seed)
-    draws.set_status(sessions[0], SessionStatus.PUBLISHED)
+    lifecycle.set_status(sessions[0], SessionStatus.PUBLISHED)
     # Then play as referees would: session 1 closed, session 2 half-way, so standings show at once.
     from tournament.services.demo_play import play_demo
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from tournament.models import Tournament, User
-from tournament.services import confirmations, penalties, play, referee_calls, scoring
+from tournament.services import confirmations, lifecycle, penalties, play, referee_calls, scoring
 from tournament.services.hand_check import Verdict, check_hand
 from tournament.services.scoring import FalseMahjongData, HandData
 
@@ -91,7 +91,7 @@ def play_session(t: Tournament, number: int, rng: random.Random, user: User | No
 def play_demo(t: Tournament, rng: random.Random, user: User | None) -> None:
     """Session 1 played and closed (with a false mahjong, a penalty, a correction, players' confirmations and a
     dispute ruled on); session 2 half-way."""
-    play.start_session(t, 1)
+    lifecycle.start_session(t, 1)
     play_session(t, 1, rng, user)
     first = play.table_players(play.get_session(t, 1), 1)
     # Hand 16 at table 1 again: a claim under the minimum first, then the real winner.
@@ -114,6 +114,6 @@ def play_demo(t: Tournament, rng: random.Random, user: User | None) -> None:
     referee_calls.record_call(t, 1, 1, referee_calls.CallData(
         situation="North knocked two tiles of the wall over", hand=16, called_by=first[0].player_id,
         ruling="Tiles put back; a warning", penalty=referee_calls.PenaltyData(first[3].player_id, 0)), user)
-    scoring.finish_session(t, 1)
-    play.start_session(t, 2)
+    lifecycle.finish_session(t, 1)
+    lifecycle.start_session(t, 2)
     play_session(t, 2, rng, user, hands=8)

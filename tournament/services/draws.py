@@ -497,39 +497,9 @@ def _stale_message(session: TournamentSession) -> str:
 
 
 def expect_session_version(session: TournamentSession, expected_version: int | None) -> None:
-    """A page's action on a session changed since it was loaded is a conflict."""
-    _expect_version(session, expected_version)
-
-
-def _expect_version(session: TournamentSession, expected_version: int | None) -> None:
-    # set_status is also called by code holding the current row (the demo, play): no version to compare.
+    """A page's action on a session changed since it was loaded is a conflict (no version given: none to compare)."""
     if expected_version is not None:
         expect_version(session, expected_version, _stale_message(session))
-
-
-def set_status(session: TournamentSession, status: str, expected_version: int | None = None) -> TournamentSession:
-    """Publish, unpublish, start play or finish a session."""
-    allowed = {
-        SessionStatus.DRAFT: {SessionStatus.PUBLISHED},
-        SessionStatus.PUBLISHED: {SessionStatus.DRAFT, SessionStatus.IN_PLAY},
-        SessionStatus.IN_PLAY: {SessionStatus.FINISHED},
-        SessionStatus.FINISHED: {SessionStatus.IN_PLAY},
-    }
-    if status not in {s.value for s in SessionStatus}:
-        raise ServiceError(f"Unknown session status {status!r}.")
-    if status not in allowed[SessionStatus(session.status)]:
-        raise ServiceError(f"Session {session.number} is {session.status.replace('_', ' ')}; it cannot become "
-                           f"{status.replace('_', ' ')}.")
-    _expect_version(session, expected_version)
-    with changes():
-        session.status = status
-        if status == SessionStatus.PUBLISHED and session.published_at is None:
-            session.published_at = utcnow()
-        if status == SessionStatus.DRAFT:
-            session.published_at = None
-        # When play ended: the appeal window (services.appeals) runs from here; a reopened session has none.
-        session.finished_at = utcnow() if status == SessionStatus.FINISHED else None
-    return session
 
 
 @dataclass(frozen=True)

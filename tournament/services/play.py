@@ -1,5 +1,5 @@
-"""Play at the tables: who sits where at each hand, the tables and their modes, and starting a session
-(finishing and reopening one are `scoring.finish_session` and `scoring.reopen_session`).
+"""Play at the tables: who sits where at each hand, the tables and their modes, and whether a session is in
+play (starting, finishing and reopening one are `services.lifecycle`).
 
 The seat rotation is `tournament.rotation.hand_winds` (pure, shared with the printed score sheets);
 `play.hand_winds` is the same function.
@@ -33,7 +33,6 @@ from tournament.models import (
 )
 from tournament.models.clock import TIME_CALL_KINDS
 from tournament.rotation import HandWinds, hand_winds  # noqa: F401 - callers say play.hand_winds
-from tournament.services import draws as draw_service
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound
 
@@ -219,24 +218,3 @@ def require_in_play(session: TournamentSession) -> None:
     if session.status != SessionStatus.IN_PLAY:
         state = session.status.replace("_", " ")
         raise ConflictError(f"Session {session.number} is {state}, not in play: start it before entering results.")
-
-
-def start_session(t: Tournament, number: int) -> TournamentSession:
-    """Publish the session if needed and put it in play: from now on its seating is fixed.
-    Starting a session already in play changes nothing."""
-    session = get_session(t, number)
-    # Two starts at once (two screens, a double click) take turns on the row: the second finds it in play.
-    db.session.refresh(session, with_for_update=True)
-    if session.status == SessionStatus.IN_PLAY:
-        return session
-    if session.status == SessionStatus.FINISHED:
-        raise ConflictError(f"Session {number} is finished; reopen it instead of starting it again.")
-    if session.status == SessionStatus.DRAFT:
-        draw_service.set_status(session, SessionStatus.PUBLISHED)
-    draw_service.set_status(session, SessionStatus.IN_PLAY)
-    with changes():
-        existing = set(db.session.scalars(select(SessionTable.table_number).where(SessionTable.session_id == session.id)))
-        for table_number in table_numbers(session):
-            if table_number not in existing:
-                db.session.add(SessionTable(session_id=session.id, table_number=table_number))
-    return session

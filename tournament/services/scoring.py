@@ -28,7 +28,6 @@ from tournament.models import (
     HandResult,
     Player,
     ScoreChange,
-    SessionStatus,
     SessionTable,
     Substitution,
     TableMode,
@@ -659,28 +658,3 @@ def session_problems(t: Tournament, session_number: int) -> list[TableProblem]:
             elif row.hand is not None and not row.hand.counted:
                 problems.append(TableProblem(table_number, f"hand {row.number} awaits the players' confirmation"))
     return problems
-
-
-def finish_session(t: Tournament, session_number: int, *, force: bool = False) -> TournamentSession:
-    """Close a session in play. Refused while the check finds problems, unless the organiser insists."""
-    from tournament.services import draws as draw_service
-
-    session = play.get_session(t, session_number)
-    if session.status == SessionStatus.FINISHED:
-        return session
-    play.require_in_play(session)
-    problems = session_problems(t, session_number)
-    if problems and not force:
-        listed = "; ".join(f"table {p.table}: {p.message}" for p in problems[:8])
-        more = f" and {len(problems) - 8} more" if len(problems) > 8 else ""
-        raise ConflictError(f"Session {session_number} is not complete ({listed}{more}).")
-    return draw_service.set_status(session, SessionStatus.FINISHED)
-
-
-def reopen_session(t: Tournament, session_number: int) -> TournamentSession:
-    from tournament.services import draws as draw_service
-
-    session = play.get_session(t, session_number)
-    if session.status != SessionStatus.FINISHED:
-        raise ConflictError(f"Session {session_number} is not finished.")
-    return draw_service.set_status(session, SessionStatus.IN_PLAY)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.models import Tournament
-from tournament.services import play, scoring
+from tournament.services import lifecycle, scoring
 from tournament.services.scoring import FalseMahjongData, HandData
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import (
@@ -64,7 +64,7 @@ def hand_data(body: dict[str, Any], number: int) -> HandData:
 def start(_: dict, t: Tournament, number: int):
     """Start play: the session is published if needed, then in play, and its seating fixed. Starting a
     session already in play is still a 200; a finished one is a 409."""
-    return session_json(play.start_session(t, number))
+    return session_json(lifecycle.start_session(t, number))
 
 
 @bp.route(f"{TABLE}/hands", methods=["GET"])

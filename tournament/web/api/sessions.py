@@ -6,7 +6,7 @@ from tournament import timezones
 from tournament.extensions import db
 from tournament.models import SEAT_WINDS, Tournament, TournamentSession
 from tournament.services import draws as draw_service
-from tournament.services import schedule, scoring
+from tournament.services import lifecycle, schedule
 from tournament.web.api.common import api_blueprint, for_tournament
 from tournament.web.api.schemas import DrawInSchema, EmptySchema, SessionSchema
 
@@ -55,7 +55,7 @@ def finish(_: dict, t: Tournament, number: int):
     """Close a session in play after the session check: every table complete (or time called and the
     unplayed hands marked), scores summing to zero. A 409 lists the problems otherwise; finishing a finished
     session is still a 200."""
-    return session_json(scoring.finish_session(t, number))
+    return session_json(lifecycle.finish_session(t, number))
 
 
 @bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>", methods=["GET"])

@@ -17,7 +17,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 
 from tournament.models import Player, PlayerStatus, SessionStatus
-from tournament.services import ConflictError, ServiceError, scoring
+from tournament.services import ConflictError, ServiceError, lifecycle
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.web.draws.forms import (
@@ -225,9 +225,9 @@ def status(tournament_id: int, number: int):
             if form.status.data == SessionStatus.FINISHED.value and session.status == SessionStatus.IN_PLAY:
                 # the same end-of-session check as score entry: incomplete tables are refused with the problems
                 draw_service.expect_session_version(session, form_version(form))
-                scoring.finish_session(t, number)
+                lifecycle.finish_session(t, number)
             else:
-                draw_service.set_status(session, form.status.data or "", expected_version=form_version(form))
+                lifecycle.set_status(session, form.status.data or "", expected_version=form_version(form))
         except ServiceError as exc:
             flash(exc.message, "error")
             return _render_session(t, session, status=exc.status_code)

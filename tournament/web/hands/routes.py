@@ -40,6 +40,7 @@ from tournament.services import (
     ServiceError,
     confirmations,
     ema,
+    lifecycle,
     penalties,
     play,
     referee_calls,
@@ -189,7 +190,7 @@ def _change_session(t: Tournament, number: int, form, change: Callable[[], objec
 @login_required
 def start(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
-    return _change_session(t, number, ConvertForm(), lambda: play.start_session(t, number),
+    return _change_session(t, number, ConvertForm(), lambda: lifecycle.start_session(t, number),
                            f"Session {number} is in play: its seating is fixed and hands can be entered.")
 
 
@@ -198,7 +199,7 @@ def start(tournament_id: int, number: int):
 def finish(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
     form = FinishForm()
-    return _change_session(t, number, form, lambda: scoring.finish_session(t, number, force=bool(form.force.data)),
+    return _change_session(t, number, form, lambda: lifecycle.finish_session(t, number, force=bool(form.force.data)),
                            f"Session {number} is closed.")
 
 
@@ -206,7 +207,7 @@ def finish(tournament_id: int, number: int):
 @login_required
 def reopen(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
-    return _change_session(t, number, ConvertForm(), lambda: scoring.reopen_session(t, number),
+    return _change_session(t, number, ConvertForm(), lambda: lifecycle.reopen_session(t, number),
                            f"Session {number} is open again for corrections.")
 
 
