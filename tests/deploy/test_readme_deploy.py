@@ -47,6 +47,6 @@ def test_every_documented_make_target_exists_and_install_has_no_dev_tools():
     for path in (ROOT / "README.md", DEPLOY / "README.md", ROOT / "ARCHITECTURE.md"):
         for target in re.findall(r"\bmake ([a-z][a-z-]*)", path.read_text()):
             assert target in targets, f"{path.name} documents `make {target}`, which the Makefile lacks"
-    plan = subprocess.run(["make", "-n", "-B", "install"], cwd=ROOT, capture_output=True, text=True, check=True)
+    plan = subprocess.run(["make", "--no-print-directory", "-n", "-B", "install"], cwd=ROOT, capture_output=True, text=True, check=True)
     assert "pip install" in plan.stdout and "[dev]" not in plan.stdout, plan.stdout
     assert plan.stdout.rstrip().endswith("db upgrade"), plan.stdout
