@@ -88,7 +88,7 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
     from tournament.models import SessionStatus
     from tournament.services import draws
 
-    sessions = draws.plan_all(t, seed=seed)
+    sessions = draws.plan_all(t, seed=seed, user=owner)
     lifecycle.set_status(sessions[0], SessionStatus.PUBLISHED)
     # Then play as referees would: session 1 closed, session 2 half-way, so standings show at once.
     from tournament.services.demo_play import play_demo

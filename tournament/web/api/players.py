@@ -8,7 +8,7 @@ from tournament.models import Player, PlayerStatus, Tournament
 from tournament.services import ConflictError, registration
 from tournament.services import draws as draw_service
 from tournament.services.registration import PlayerData
-from tournament.web.api.common import api_blueprint, for_tournament
+from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import (
     DisqualifyInSchema,
     EmaResultInSchema,
@@ -82,7 +82,7 @@ def check_in(_: dict, t: Tournament, player_id: int):
     """Mark the player present, so that the next draw seats them (again: still 200); sessions planned ahead
     and not in play that leave a late arrival out are re-planned with them."""
     player = registration.check_in(player_or_404(t, player_id))
-    draw_service.replan_ahead(t)
+    draw_service.replan_ahead(t, user=current_user())
     return player_json(player)
 
 
@@ -119,5 +119,5 @@ def withdraw(body: dict, t: Tournament, player_id: int):
         raise ConflictError(f"{player.full_name} is disqualified; reinstate them before any other change.")
     if player.status != PlayerStatus.WITHDRAWN:
         registration.withdraw(player, (body or {}).get("note") or "")
-    draw_service.replan_ahead(t)
+    draw_service.replan_ahead(t, user=current_user())
     return player_json(player)

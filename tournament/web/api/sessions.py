@@ -7,7 +7,7 @@ from tournament.extensions import db
 from tournament.models import SEAT_WINDS, Tournament, TournamentSession
 from tournament.services import draws as draw_service
 from tournament.services import lifecycle, schedule
-from tournament.web.api.common import api_blueprint, for_tournament
+from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import DrawInSchema, EmptySchema, SessionSchema
 
 SESSION = {"session": 1, "status": "draft", "seed": 20260516, "planned_start": "2026-05-16T10:00:00+03:00", "tables": [
@@ -44,7 +44,8 @@ def draw(body: dict, t: Tournament, number: int):
     standings: ranks 1-4 at table 1, 5-8 at table 2 ..."""
     draw_service.require_next(t, number)
     ranking = draw_service.swiss_ranking(t) if body.get("method") == "swiss" else None
-    return session_json(draw_service.draw_next(t, seed=body.get("seed"), ranking=ranking, number=number))
+    return session_json(draw_service.draw_next(t, seed=body.get("seed"), ranking=ranking, number=number,
+                                              user=current_user()))
 
 
 @bp.route("/tournaments/<int:tournament_id>/sessions/<int:number>/finish", methods=["POST"])

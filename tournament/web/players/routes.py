@@ -56,11 +56,16 @@ from tournament.web.tournaments.forms import ConfirmForm
 
 bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournament_id>")
 
+
+def _withdraw(player: Player, note: str = "") -> Player:
+    """Withdraw, re-planning the sessions drawn ahead: the re-plan is listed as the signed-in user's."""
+    return draw_service.withdraw_player(player, note, user=current_user)
+
 # action in the URL -> (service function, flash message, takes a note)
 STATUS_ACTIONS = {
     "check-in": (registration_service.check_in, "{} is checked in.", False),
     "undo-check-in": (registration_service.undo_check_in, "{} is no longer checked in.", False),
-    "withdraw": (draw_service.withdraw_player, "{} has withdrawn: seated in no later draw or plan.", True),
+    "withdraw": (_withdraw, "{} has withdrawn: seated in no later draw or plan.", True),
     "reinstate": (registration_service.reinstate, "{} is registered again.", False),
     "disqualify": (registration_service.disqualify, "{} is disqualified.", True),
 }
