@@ -19,6 +19,9 @@ the API (4 x tables players, session 1 drawn and started), then, in one run:
   overlays), or a player's own page (player-share). Alternating windows share out between both conditions
   whatever else the machine is doing.
 
+The live pages come gzip-compressed from the app, once per page, language and state, and nginx keeps and sends
+that copy as it is (no gzip per answer): the 200s' Content-Encoding is printed with the answers.
+
 Prints the viewers' p50/p95/p99, by page and by what nginx answered (HIT, UPDATING, EXPIRED ...), how late
 the load generator's own loop woke (included in those figures), the requests that reached gunicorn (its
 access log) against those nginx took, hand entry p50/p95/p99 with the viewers and without, as a ratio, and
@@ -264,6 +267,7 @@ class Viewers:
     by_cache: dict[str, list[float]] = field(default_factory=dict)
     lag: list[float] = field(default_factory=list)  # how late the load generator's own loop woke up
     errors: list[str] = field(default_factory=list)
+    encodings: Counter = field(default_factory=Counter)  # the 200s' Content-Encoding (the app's gzip, kept)
     waiting: int = 0  # requests sent in the measured time and not answered yet
 
 
@@ -299,6 +303,8 @@ async def watch(plan: Plan, pages: list[tuple[str, str]], windows: list[tuple[fl
                         status = answer.status
                         etag = answer.headers.get("ETag", etag)
                         cache = answer.headers.get("X-Cache-Status", "-")
+                        if status == 200:
+                            out.encodings[answer.headers.get("Content-Encoding", "none")] += 1
                 except (TimeoutError, aiohttp.ClientError) as error:
                     status, cache = 0, "-"
                     if len(out.errors) < 5:
@@ -455,7 +461,9 @@ def main() -> None:
               f"{ms(cache_values, 0.95)}  p99 {ms(cache_values, 0.99)} ms")
     print(f"  the load generator's loop woke late by p50 {ms(viewers.lag, 0.5).strip()} ms, p95 "
           f"{ms(viewers.lag, 0.95).strip()} ms, p99 {ms(viewers.lag, 0.99).strip()} ms (included in the figures above)")
-    print("  answers: " + ", ".join(f"{status or 'failed'} x{count}" for status, count in sorted(viewers.statuses.items())))
+    print("  answers: " + ", ".join(f"{status or 'failed'} x{count}" for status, count in sorted(viewers.statuses.items()))
+          + "; the 200s' Content-Encoding: "
+          + (", ".join(f"{name} x{count}" for name, count in viewers.encodings.most_common()) or "-"))
     if viewers.waiting:
         print(f"  {viewers.waiting} requests still unanswered when the viewers left (not in the figures)")
     for error in viewers.errors:

@@ -4,7 +4,9 @@
   tournament (what the next one is brought up to date from);
 - the rankings after each session (the rank history), keyed by every input of the ranking
   (`RankingInputs`: its fields are the ranking's arguments, so no input can be left out of the key);
-- the live pages' computed content, with the marker it was computed at.
+- the live pages' computed content, with the marker it was computed at;
+- the live pages' gzip-compressed answers, kept under a digest of the uncompressed body: a page served again
+  (nginx's micro-cache asks every 2 s, per language) costs no compression.
 
 The standings and live caches are kept per database engine (an app has one): tests that reset a database get
 a fresh app and fresh caches. The rankings are kept under their inputs themselves, so one store serves all.
@@ -12,6 +14,8 @@ a fresh app and fresh caches. The rankings are kept under their inputs themselve
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import threading
 import weakref
 from collections import OrderedDict
@@ -24,12 +28,20 @@ from tournament.services.ranking import Entrant, RankedRow, TableResult, rank_pl
 
 STANDINGS_SIZE = 16
 LIVE_SIZE = 16
+# The live pages' compressed answers kept per process, in bytes: the 170 KB standings page of 1,000 players is
+# ~25 KB compressed, one copy per page, language and state.
+LIVE_GZIP_BYTES = 8 * 1024 * 1024
+LIVE_GZIP_LEVEL = 6  # once per page, language and state, not per answer: worth more than nginx's 5
 RANKINGS_SIZE = 24  # a ranking of 1,000 players over 10 sessions holds ~10,000 cells
 
 _lock = threading.Lock()
 _standings: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine -> LRU of (tid, *marker) -> Standings
 _last_facts: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine -> {tid: TournamentFacts}
 _live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine -> LRU of (page, tid) -> LiveEntry
+# Digest of an uncompressed live answer -> its gzip bytes (the same bytes for the same body, whatever the
+# database: no engine needed), and the bytes kept.
+_live_gzip: OrderedDict[bytes, bytes] = OrderedDict()
+_live_gzip_size = 0
 # The ranking after a session, keyed by everything it is computed from: while a session is in play, the
 # rankings after the sessions before it do not change and are reused.
 rankings: OrderedDict[RankingInputs, list[RankedRow]] = OrderedDict()
@@ -41,6 +53,7 @@ def clear() -> None:
         _standings.clear()
         _last_facts.clear()
         _live.clear()
+        _clear_live_gzip()
         rankings.clear()
         _table_keys.clear()
 
@@ -49,6 +62,7 @@ def clear_live() -> None:
     """Forget the live pages' content alone (a bench measuring a page with the standings kept)."""
     with _lock:
         _live.clear()
+        _clear_live_gzip()
 
 
 def _trim(cache: OrderedDict, size: int) -> None:
@@ -179,3 +193,32 @@ def live_keep(key: tuple, entry: LiveEntry) -> None:
         cache[key] = entry
         cache.move_to_end(key)
         _trim(cache, LIVE_SIZE)
+
+
+def _clear_live_gzip() -> None:
+    global _live_gzip_size
+    _live_gzip.clear()
+    _live_gzip_size = 0
+
+
+def live_gzip(body: bytes) -> bytes:
+    """`body` gzip-compressed, compressed once and then kept under the digest of `body`: the same page in the
+    same state (and language) is compressed once per process, however often it is served. The digest of the
+    body itself, not its ETag, is the key: a body that differs for any reason is never given another's bytes.
+    No time in the gzip header (mtime 0): every worker makes the same bytes of the same body."""
+    global _live_gzip_size
+    key = hashlib.blake2b(body, digest_size=16).digest()
+    with _lock:
+        kept = _live_gzip.get(key)
+        if kept is not None:
+            _live_gzip.move_to_end(key)
+            return kept
+    packed = gzip.compress(body, compresslevel=LIVE_GZIP_LEVEL, mtime=0)  # outside the lock
+    with _lock:
+        if key not in _live_gzip:
+            _live_gzip[key] = packed
+            _live_gzip_size += len(packed)
+            while _live_gzip_size > LIVE_GZIP_BYTES and len(_live_gzip) > 1:
+                _, dropped = _live_gzip.popitem(last=False)
+                _live_gzip_size -= len(dropped)
+    return packed
