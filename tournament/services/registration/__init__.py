@@ -13,6 +13,7 @@ and the desk's moves), `lists` (search, name order, teams, counts), `csv_io` (im
 from tournament.services.registration.countries import country_code, country_name, country_names
 from tournament.services.registration.csv_io import (
     CSV_COLUMNS,
+    IMPORT_COLUMNS,
     MAX_IMPORT_ROWS,
     REQUIRED_COLUMNS,
     CsvPreview,
@@ -42,6 +43,8 @@ from tournament.services.registration.players import (
     duplicate_problems,
     get_player,
     players_of,
+    set_fixed_table,
+    table_count,
     update_player,
     validate,
 )
@@ -62,6 +65,7 @@ from tournament.services.registration.statuses import (
 
 __all__ = [
     "CSV_COLUMNS",
+    "IMPORT_COLUMNS",
     "LIMITS",
     "MAX_IMPORT_ROWS",
     "REQUIRED_COLUMNS",
@@ -97,8 +101,10 @@ __all__ = [
     "leave_out_of_ema",
     "reinstate",
     "search_text",
+    "set_fixed_table",
     "set_status",
     "sort_key",
+    "table_count",
     "team_members",
     "undo_check_in",
     "update_player",

@@ -23,12 +23,17 @@ from tournament.services.registration.players import (
     PlayerData,
     canonical_team,
     duplicate_problems,
+    fixed_table_problems,
     new_player,
     players_of,
+    table_count,
     validate,
 )
 
 CSV_COLUMNS = ["first_name", "last_name", "country", "club", "team", "ema_number", "substitute", "notes"]
+# Read when present; exported only when a player has one (a list without fixed tables keeps the columns above).
+OPTIONAL_COLUMNS = ["fixed_table"]
+IMPORT_COLUMNS = [*CSV_COLUMNS, *OPTIONAL_COLUMNS]
 REQUIRED_COLUMNS = ["first_name", "last_name"]
 MAX_IMPORT_ROWS = 2000
 # A previewed file is deleted when another file is previewed this long after it.
@@ -131,7 +136,7 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
     preview = CsvPreview()
     text = (text or "").lstrip("\ufeff")
     if not text.strip():
-        preview.errors.append("The file is empty. The first row must name the columns: " + ",".join(CSV_COLUMNS))
+        preview.errors.append("The file is empty. The first row must name the columns: " + ",".join(IMPORT_COLUMNS))
         return preview
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     records: list[tuple[int, list[str]]] = []
@@ -144,16 +149,16 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
     while records and not any(cell.strip() for cell in records[0][1]):
         records.pop(0)
     if not records:
-        preview.errors.append("The file has no header row. The columns are: " + ",".join(CSV_COLUMNS))
+        preview.errors.append("The file has no header row. The columns are: " + ",".join(IMPORT_COLUMNS))
         return preview
     header_number, header = records.pop(0)
     columns = [_column_name(h.lstrip("\ufeff")) for h in header]
     preview.columns = columns
-    unknown = [h for h, c in zip(header, columns, strict=True) if c and c not in CSV_COLUMNS]
+    unknown = [h for h, c in zip(header, columns, strict=True) if c and c not in IMPORT_COLUMNS]
     if unknown:
         preview.errors.append(
             f"Unknown column{'s' if len(unknown) > 1 else ''} {', '.join(repr(u.strip()) for u in unknown)} "
-            f"in row {header_number}. The columns are: {', '.join(CSV_COLUMNS)}."
+            f"in row {header_number}. The columns are: {', '.join(IMPORT_COLUMNS)}."
         )
     missing = [c for c in REQUIRED_COLUMNS if c not in columns]
     if missing:
@@ -185,6 +190,9 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
             row.errors.append("This row contains a NUL character (\\u0000): save the file as text CSV.")
             continue
         substitute = _substitute(row.values.get("substitute", ""))
+        table_cell = row.values.get("fixed_table", "").strip()
+        whole = table_cell.isascii() and table_cell.isdigit() and len(table_cell) < 7
+        fixed_table = int(table_cell) if whole else None
         data = PlayerData(
             first_name=row.values.get("first_name", ""),
             last_name=row.values.get("last_name", ""),
@@ -194,11 +202,14 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
             ema_number=row.values.get("ema_number", ""),
             is_substitute=bool(substitute),
             notes=row.values.get("notes", ""),
+            fixed_table=fixed_table,
         )
         problems = validate(data)
         row.errors.extend(problems.values())
         if substitute is None:
             row.errors.append(f"Substitute must be yes or no (got '{row.values['substitute']}').")
+        if table_cell and fixed_table is None:
+            row.errors.append(f"The fixed table must be a table number or empty (got '{table_cell}').")
         if row.errors:
             continue
         for earlier_number, earlier in accepted:
@@ -212,9 +223,32 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
             data.team = canonical_team(data.team, [*existing, *(d for _, d in accepted)])
             row.data = data
             accepted.append((number, data))
+    _check_fixed_tables(preview, existing)
     if not preview.rows and not preview.errors:
         preview.errors.append("The file has a header but no players.")
     return preview
+
+
+def _check_fixed_tables(preview: CsvPreview, existing: list[Player]) -> None:
+    """Fixed tables are counted against the tables of the players registered and the file's, and kept by one
+    player each (in this tournament or earlier in the file); a row that breaks this is not imported."""
+    accepted = [(r, r.data) for r in preview.rows if r.data is not None]
+    if all(data.fixed_table is None for _, data in accepted):
+        return
+    tables = table_count([*existing, *(data for _, data in accepted)])
+    kept: dict[int, tuple[int, PlayerData]] = {}  # table -> (row, player) earlier in the file
+    for row, data in accepted:
+        if data.fixed_table is None:
+            continue
+        problems = fixed_table_problems(data, existing, tables, where=" in this tournament")
+        if not problems and data.fixed_table in kept:
+            number, other = kept[data.fixed_table]
+            problems = fixed_table_problems(data, [other], tables, where=f" on row {number}")
+        if problems:
+            row.errors.extend(problems.values())
+            row.data = None
+        else:
+            kept[data.fixed_table] = (row.number, data)
 
 
 def import_csv(tournament: Tournament, text: str, skip_bad_rows: int = 0,
@@ -302,7 +336,9 @@ def confirm_import(tournament: Tournament, import_id: int, skip_bad_rows: int = 
 def export_csv(tournament: Tournament) -> str:
     """Every player, by last name, with the import's header (the file imports again unchanged: the import
     takes off the `'` that the CSV writer puts before a cell a spreadsheet would run as a formula)."""
-    return csv_text(CSV_COLUMNS, (
+    players = list_players(tournament)
+    fixed = any(p.fixed_table is not None for p in players)
+    return csv_text([*CSV_COLUMNS, *(OPTIONAL_COLUMNS if fixed else [])], (
         (p.first_name, p.last_name, p.country, p.club, p.team, p.ema_number or "",
-         "yes" if p.is_substitute else "no", p.notes)
-        for p in list_players(tournament)))
+         "yes" if p.is_substitute else "no", p.notes, *([p.fixed_table] if fixed else []))
+        for p in players))

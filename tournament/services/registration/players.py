@@ -84,6 +84,37 @@ def validate(data: PlayerData) -> dict[str, str]:
     return errors
 
 
+# Who the draws seat: a fixed table is counted among their tables, and kept by one of them only.
+SEATED_STATUSES = (PlayerStatus.REGISTERED, PlayerStatus.PRESENT)
+
+
+def table_count(players: Iterable[Player | PlayerData]) -> int:
+    """The tables the draws seat these players at: one per four players registered or present (substitutes
+    only fill the last table), at least one."""
+    seated = sum(1 for p in players if not p.is_substitute and p.status in SEATED_STATUSES)
+    return max(1, -(-seated // 4))
+
+
+def fixed_table_problems(data: PlayerData, others: Iterable[Player | PlayerData], tables: int | None = None,
+                         where: str = "") -> dict[str, str]:
+    """Why `data`'s fixed table cannot be kept (empty when it can, or when it has none): a number beyond the
+    `tables` the draws seat (by default those of `others` and `data`), or a table another player registered or
+    present keeps already (one player per fixed table)."""
+    if data.fixed_table is None:
+        return {}
+    others = list(others)
+    if tables is None:
+        tables = table_count([*others, data])
+    if not 1 <= data.fixed_table <= tables:
+        return {"fixed_table": f"A fixed table is a table number from 1 to {tables} (the draws seat the players "
+                               f"registered at {tables} table{'s' if tables != 1 else ''}), or empty."}
+    holder = next((p for p in others if p.fixed_table == data.fixed_table and p.status in SEATED_STATUSES), None)
+    if holder is not None:
+        return {"fixed_table": f"Table {data.fixed_table} is already kept by {holder.full_name}{where}: one player "
+                               "per fixed table."}
+    return {}
+
+
 def _name_key(first: str, last: str) -> tuple[str, str]:
     return (" ".join(first.split()).casefold(), " ".join(last.split()).casefold())
 
@@ -131,6 +162,12 @@ def _check(tournament: Tournament, data: PlayerData, exclude: Player | None = No
     errors = duplicate_problems(data, others)
     if errors:
         raise ServiceError(next(iter(errors.values())), errors=errors)
+    # Checked when set or changed: a table kept before the field shrank is the draw's to report, not a reason to
+    # refuse an edit of the player's other details.
+    if exclude is None or data.fixed_table != exclude.fixed_table:
+        errors = fixed_table_problems(data, others)
+        if errors:
+            raise ServiceError(errors["fixed_table"], errors=errors)
     data.team = canonical_team(data.team, others)
 
 
@@ -169,6 +206,21 @@ def update_player(player: Player, data: PlayerData, expected_version: int | None
     _check(player.tournament, data, exclude=player)
     with changes():
         apply(player, data)
+    return player
+
+
+def set_fixed_table(player: Player, table: int | None) -> Player:
+    """Give the player a fixed table (access needs: the table number they keep in every draw), or none."""
+    data = PlayerData.from_player(player)
+    data.fixed_table = table
+    errors = {k: v for k, v in validate(data).items() if k == "fixed_table"}
+    if not errors and table != player.fixed_table:
+        others = [p for p in players_of(player.tournament) if p.id != player.id]
+        errors = fixed_table_problems(data, others)
+    if errors:
+        raise ServiceError(errors["fixed_table"], errors=errors)
+    with changes():
+        player.fixed_table = table
     return player
 
 

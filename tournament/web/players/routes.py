@@ -38,7 +38,7 @@ from tournament.services import ConflictError, ServiceError, player_links
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.services import tournaments as tournament_service
-from tournament.services.registration import CSV_COLUMNS, STATUS_LABELS, PlayerData
+from tournament.services.registration import IMPORT_COLUMNS, STATUS_LABELS, PlayerData
 from tournament.services.registration import csv_io as import_service
 from tournament.web.errors import wants_json
 from tournament.web.forms import form_version
@@ -60,6 +60,7 @@ bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournam
 def _withdraw(player: Player, note: str = "") -> Player:
     """Withdraw, re-planning the sessions drawn ahead: the re-plan is listed as the signed-in user's."""
     return draw_service.withdraw_player(player, note, user=current_user)
+
 
 # action in the URL -> (service function, flash message, takes a note)
 STATUS_ACTIONS = {
@@ -226,7 +227,7 @@ def import_csv(tournament_id: int):
     if not form.validate_on_submit():
         status = 400 if form.is_submitted() else 200
         return render_template("players/import.html", tournament=t, form=form, preview=None,
-                               columns=CSV_COLUMNS), status
+                               columns=IMPORT_COLUMNS), status
     text = ""
     upload = form.file.data
     try:
@@ -237,11 +238,11 @@ def import_csv(tournament_id: int):
     except ServiceError as exc:
         show_service_error(form, exc)
         return render_template("players/import.html", tournament=t, form=form, preview=None,
-                               columns=CSV_COLUMNS), 400
+                               columns=IMPORT_COLUMNS), 400
     if not text.strip():
         form.file.errors = ["Choose a CSV file or paste the rows."]
         return render_template("players/import.html", tournament=t, form=form, preview=None,
-                               columns=CSV_COLUMNS), 400
+                               columns=IMPORT_COLUMNS), 400
     preview = registration_service.parse_csv(text, t)
     # A clean file (or one whose good rows may go in alone) is kept server-side: the confirm form sends its
     # id, not the text again.
@@ -269,7 +270,7 @@ def _preview_page(t: Tournament, preview, import_id: int | None, pasted: str = "
         # committed with the page (a 400 rolls the request back).
         status = 200 if preview.ok or can_skip else 400
     return render_template("players/import.html", tournament=t, form=form, preview=preview,
-                           confirm_form=confirm, columns=CSV_COLUMNS), status
+                           confirm_form=confirm, columns=IMPORT_COLUMNS), status
 
 
 @bp.route("/players/import/confirm", methods=["POST"])
@@ -291,7 +292,7 @@ def confirm_import(tournament_id: int):
         preview = registration_service.parse_csv(kept.csv_text, t)
         if kept.confirmed_at is not None:  # already imported: show the rows, no second import button
             return render_template("players/import.html", tournament=t, form=ImportForm(formdata=None),
-                                   preview=None, columns=CSV_COLUMNS), exc.status_code
+                                   preview=None, columns=IMPORT_COLUMNS), exc.status_code
         return _preview_page(t, preview, kept.id, status=exc.status_code)  # 409: imported at the same moment
     skipped = form.skip_bad_rows.data or 0
     flash(f"Imported {len(players)} player{'s' if len(players) != 1 else ''}"
