@@ -4,12 +4,17 @@ Flask-Babel translates with the gettext catalogues of ``tournament/translations`
 how to add or update one). The language of a request, first found wins:
 
 1. ``?lang=xx`` in the address (remembered in the ``lang`` cookie for the pages that follow);
-2. the ``lang`` cookie;
-3. the browser's Accept-Language, among the languages offered;
-4. English.
+2. the ``lang`` cookie: the reader's own choice, made with the footer's switcher;
+3. the logged-in account's language (``User.language``, chosen on the account page), on every page they read;
+4. the browser's Accept-Language, among the languages offered;
+5. the tournament's default language (``Tournament.language``) on that tournament's pages (a
+   ``tournament_id`` in the address, or a player's link: ``use_tournament_language``): a browser that asks
+   for none of the languages offered (German only, or nothing) reads the tournament in the organiser's;
+6. English.
 
-An account's own language and a tournament's default language come between 2 and 4 once the models store
-them (a migration this first slice does not add).
+The reader's own signals come first: a Swedish visitor at a Finnish tournament reads Swedish, as their browser
+asks; the organiser's default is for those whose browser names none of ours. Printed documents have no
+reader: the standings PDF and the score sheets are in the tournament's language (services/exports.py).
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from babel.dates import format_interval
 from babel.numbers import get_decimal_symbol
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, format_date, format_decimal, get_locale, refresh
+from flask_login import current_user
+from sqlalchemy.exc import SQLAlchemyError
 
 from tournament.text import format_points
 
@@ -47,15 +54,48 @@ def offered(code: str | None) -> str | None:
     return primary if primary in LANGUAGES else None
 
 
+def _account_language() -> str | None:
+    """The logged-in account's own language, if it chose one."""
+    try:
+        user = current_user._get_current_object()
+    except SQLAlchemyError:  # an error page after the database failed: the other signals decide
+        return None
+    return offered(getattr(user, "language", None)) if getattr(user, "is_authenticated", False) else None
+
+
+def _tournament_language() -> str | None:
+    """The default language of the tournament this request is about (see use_tournament_language)."""
+    if "tournament_language" in g:
+        return offered(g.tournament_language)
+    tournament_id = (request.view_args or {}).get("tournament_id")
+    if not isinstance(tournament_id, int):
+        return None
+    from tournament.extensions import db  # not at the top: tournament.extensions imports this module
+    from tournament.models import Tournament
+
+    try:  # the identity map keeps it for the view, which loads the same tournament
+        t = db.session.get(Tournament, tournament_id)
+    except SQLAlchemyError:  # an error page after the database failed: it still gets a language
+        return None
+    return offered(t.language) if t is not None else None
+
+
+def use_tournament_language(t) -> None:
+    """A page about tournament `t` without its id in the address (a player's link): its default language
+    applies (step 5 of the module's docstring), even if something asked for the language already."""
+    g.tournament_language = getattr(t, "language", None)
+    refresh()
+
+
 def select_locale() -> str:
     """Flask-Babel's locale selector: the language of this request (see the module's docstring)."""
     if not has_request_context():  # a command line's documents: the default until a tournament says
         return DEFAULT_LANGUAGE
     g.locale_chosen = True  # the answer depends on the language: after_request says so in Vary
-    chosen = offered(request.args.get("lang")) or offered(request.cookies.get(COOKIE))
+    chosen = offered(request.args.get("lang")) or offered(request.cookies.get(COOKIE)) or _account_language()
     if chosen:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT_LANGUAGE
+    return request.accept_languages.best_match(LANGUAGES) or _tournament_language() or DEFAULT_LANGUAGE
 
 
 def current_language() -> str:
@@ -119,11 +159,20 @@ def country(code: str | None) -> str:
     return (locale.territories.get(code.upper()) if locale is not None else None) or code
 
 
+def remember_language(response, code: str | None):
+    """The reader's choice kept in the ``lang`` cookie (step 2 of the module's docstring); None forgets it."""
+    if code:
+        response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True,
+                            secure=request.is_secure)
+    else:
+        response.delete_cookie(COOKIE, samesite="Lax", httponly=True, secure=request.is_secure)
+    return response
+
+
 def _remember_language(response):
     code = offered(request.args.get("lang"))
     if code and request.cookies.get(COOKIE) != code:
-        response.set_cookie(COOKIE, code, max_age=COOKIE_MAX_AGE, samesite="Lax", httponly=True,
-                            secure=request.is_secure)
+        remember_language(response, code)
     if g.get("locale_chosen"):
         response.vary.update(("Accept-Language", "Cookie"))
     return response

@@ -114,6 +114,9 @@ class Tournament(db.Model):
     foul_types: Mapped[list[str] | None] = mapped_column(JSON)
     # An IANA zone (tournament.timezones): times are stored in UTC and shown in this zone.
     time_zone: Mapped[str] = mapped_column(String(64), default=DEFAULT_TIME_ZONE, server_default=DEFAULT_TIME_ZONE)
+    # The language of its pages and printed documents where the reader's own choice, account or browser says
+    # nothing (tournament.i18n.select_locale), and of its PDFs: a code of tournament.i18n.LANGUAGES.
+    language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
 
     @property
     def foul_type_list(self) -> list[str]:

@@ -97,6 +97,7 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("hands", "counted"): True,
     ("hands", "staff_confirmed_at"): None,
     ("tournaments", "time_zone"): "UTC",
+    ("tournaments", "language"): "en",
 }
 
 

@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from tournament import timezones
 from tournament.extensions import db
+from tournament.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.models import (
     EndRule,
     EntryMode,
@@ -66,6 +67,7 @@ class TournamentData:
     foul_types: tuple[str, ...] = DEFAULT_FOUL_TYPES
     entry_mode: str = EntryMode.REFEREE  # who enters the hands: staff, or the players from their links
     time_zone: str = DEFAULT_TIME_ZONE  # an IANA zone: every time is shown in it (stored in UTC)
+    language: str = DEFAULT_LANGUAGE  # its pages' language when the reader's says nothing, and its PDFs'
 
     @classmethod
     def from_tournament(cls, t: Tournament) -> TournamentData:
@@ -88,6 +90,7 @@ class TournamentData:
             foul_types=tuple(t.foul_type_list),
             entry_mode=t.entry_mode,
             time_zone=t.time_zone,
+            language=t.language,
         )
 
 
@@ -111,6 +114,8 @@ def validate(data: TournamentData) -> dict[str, str]:
     if not timezones.is_known(data.time_zone):
         shown = data.time_zone[:40] if isinstance(data.time_zone, str) else data.time_zone
         errors["time_zone"] = f"Unknown time zone {shown!r}: give an IANA name such as Europe/Helsinki or UTC."
+    if not isinstance(data.language, str) or data.language not in LANGUAGES:
+        errors["language"] = f"Choose a language: {', '.join(LANGUAGES)}."
     if data.entry_mode not in set(EntryMode):
         errors["entry_mode"] = f"Choose who enters the hands: {', '.join(EntryMode)}."
     for name in ("session_count", "session_minutes", "warning_minutes", "appeal_minutes",

@@ -14,6 +14,7 @@ from sqlalchemy import delete, func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from tournament.extensions import db
+from tournament.i18n import LANGUAGES
 from tournament.models import ApiToken, Role, User
 from tournament.models._common import utcnow
 from tournament.models.users import LoginSession, hash_token
@@ -271,6 +272,15 @@ def login_count(user: User) -> int:
         select(func.count()).select_from(LoginSession)
         .where(LoginSession.user_id == user.id, LoginSession.expires_at > utcnow())
     ) or 0
+
+
+def set_language(user: User, code: str | None) -> None:
+    """The language the account reads the pages in (a code of tournament.i18n.LANGUAGES); None or "": the
+    browser's, as before one was chosen."""
+    if code and code not in LANGUAGES:
+        raise ServiceError(f"Choose a language: {', '.join(LANGUAGES)}, or none for the browser's.", field="language")
+    with changes():
+        user.language = code or None
 
 
 def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:

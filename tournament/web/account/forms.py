@@ -1,6 +1,8 @@
 from flask_wtf import FlaskForm
-from wtforms import PasswordField, StringField, SubmitField
+from wtforms import PasswordField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
+
+from tournament.i18n import LANGUAGES
 
 
 class TokenForm(FlaskForm):
@@ -35,6 +37,13 @@ class PasswordForm(FlaskForm):
         render_kw={"autocomplete": "new-password"},
     )
     submit = SubmitField("Change password")
+
+
+class LanguageForm(FlaskForm):
+    # Each language named in itself, as in the footer's switcher; "": the browser's, as before a choice.
+    language = SelectField("Language of the pages", default="",
+                           choices=[("", "The browser's language"), *LANGUAGES.items()])
+    submit = SubmitField("Save language")
 
 
 class LogoutEverywhereForm(FlaskForm):

@@ -5,6 +5,7 @@
     POST     /account/tokens/<id>/revoke  revoke a token
     POST     /account/password            change the password (every other login and every API token ends)
     POST     /account/logout-everywhere   end every login and API token of the account, this one included
+    POST     /account/language            the account's language for the pages (none: the browser's)
 """
 
 from __future__ import annotations
@@ -12,9 +13,16 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import current_user, login_required, login_user, logout_user
 
+from tournament.i18n import remember_language
 from tournament.services import ServiceError
 from tournament.services import users as user_service
-from tournament.web.account.forms import LogoutEverywhereForm, PasswordForm, RevokeForm, TokenForm
+from tournament.web.account.forms import (
+    LanguageForm,
+    LogoutEverywhereForm,
+    PasswordForm,
+    RevokeForm,
+    TokenForm,
+)
 from tournament.web.helpers import show_service_error
 
 bp = Blueprint("account", __name__, url_prefix="/account")
@@ -26,6 +34,7 @@ def _page(status: int = 200, **forms):
         "password_form": PasswordForm(formdata=None),
         "revoke_form": RevokeForm(),
         "logout_form": LogoutEverywhereForm(),
+        "language_form": LanguageForm(formdata=None, language=current_user.language or ""),
         "new_token": None,
         "login_count": user_service.login_count(current_user),
     }
@@ -82,6 +91,23 @@ def change_password():
             flash(f"Password changed. Every other device has been logged out{tokens}.", "success")
             return redirect(url_for("account.index"))
     return _page(400, password_form=form)
+
+
+@bp.route("/language", methods=["POST"])
+@login_required
+def set_language():
+    form = LanguageForm()
+    if form.validate_on_submit():
+        try:
+            user_service.set_language(current_user, form.language.data)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            flash("Language saved.", "success")
+            # This browser's lang cookie (the footer's switcher) comes before the account's language: it follows
+            # the choice made here, or goes with "the browser's language", so the choice shows at once.
+            return remember_language(redirect(url_for("account.index")), form.language.data or None)
+    return _page(400, language_form=form)
 
 
 @bp.route("/logout-everywhere", methods=["POST"])

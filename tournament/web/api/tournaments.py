@@ -21,7 +21,7 @@ TOURNAMENT = {"id": 1, **NEW_TOURNAMENT, "ruleset": "ema", "end_rule": "finish_h
               "false_mahjong_under_minimum": 10, "false_mahjong_not_winning": 20, "table_points": [4, 2, 1, 0],
               "tie_breaks": ["firsts", "best_session"], "draw_separation": "team", "entry_mode": "referee",
               "penalties_affect_table_points": True, "foul_types": ["Late arrival", "Slow play", "Other"],
-              "version": 1}
+              "language": "en", "version": 1}
 
 bp = api_blueprint("api_tournaments", "Your account and tournaments.")
 
@@ -48,6 +48,7 @@ def tournament_json(t: Tournament) -> dict:
         "penalties_affect_table_points": t.penalties_affect_table_points,
         "foul_types": t.foul_type_list,
         "time_zone": t.time_zone,
+        "language": t.language,
         "version": t.version,
     }
 

@@ -10,6 +10,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
+from tournament.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.models import END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS, EndRule, EntryMode, Role
 from tournament.models.tournaments import (
     DEFAULT_FOUL_TYPES,
@@ -49,6 +50,9 @@ class TournamentForm(FlaskForm):
     # A select, so a mistyped zone cannot be sent; the service checks the name again (the API sends text).
     time_zone = SelectField("Time zone", default=DEFAULT_TIME_ZONE, validators=[Optional()],
                             choices=[(name, name.replace("_", " ")) for name in zone_choices()])
+    # Optional: a form posted without it (an older page) keeps English, as before the setting existed.
+    language = SelectField("Default language", default=DEFAULT_LANGUAGE, validators=[Optional()],
+                           choices=list(LANGUAGES.items()))
     ruleset = SelectField("Ruleset", choices=choices(RULESET_LABELS), default=DEFAULT_RULESET)
     session_count = _range("session_count", "Sessions", default=7)
     session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
@@ -136,6 +140,7 @@ class TournamentForm(FlaskForm):
             or DEFAULT_FOUL_TYPES,
             entry_mode=self.entry_mode.data or EntryMode.REFEREE,
             time_zone=self.time_zone.data or DEFAULT_TIME_ZONE,
+            language=self.language.data or DEFAULT_LANGUAGE,
         )
 
 
@@ -145,7 +150,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         for name in (
             "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
             "end_rule", "warning_minutes", "appeal_minutes", "false_mahjong_under_minimum",
-            "false_mahjong_not_winning", "entry_mode", "time_zone",
+            "false_mahjong_not_winning", "entry_mode", "time_zone", "language",
         ):
             getattr(self, name).data = getattr(data, name)
         for field, value in zip(
