@@ -8,7 +8,8 @@ balanced winds), and a session-by-session row: ``draw_session`` one session at a
 with ``total_sessions`` (a fresh process, no cached plan), its slowest draw and the total.  Last, the
 dynamic weekend over many seeds (``--weekends``): each session drawn on its own with a new seed, with and
 without a withdrawal and a late arrival, and with a no-show, against the plan: clashes, repeats, players off
-wind balance, over all seeds and over the seeds whose plan has none.
+wind balance, over all seeds and over the seeds whose plan has none; last, the same table fewer in a planned
+weekend, sessions 3-7 re-planned at once as the services do (``replan_sessions``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from tournament.draws import (  # noqa: E402
     engine,  # noqa: E402
     plan_tournament,
     quality_report,
+    replan_sessions,
 )
 
 INSTANCES = [
@@ -111,6 +113,20 @@ def weekend(seed: int, changes: str = "") -> tuple[int, int, int, int]:
     return _weekend_figures(history, groups, WEEKEND_SUBS, WEEKEND_SESSIONS)
 
 
+def replanned(seed: int) -> tuple[int, int, int, int]:
+    """A planned weekend re-planned as the services do it when players leave (`replan_sessions`): the plan of the
+    32 from session 1's seed, sessions 1-2 played, then the four players of "table fewer" withdraw (no substitute
+    called: 28 players at 7 tables) and sessions 3-7, drawn ahead, are re-planned at once."""
+    everyone = list(range(1, WEEKEND_PLAYERS + 1))
+    groups = {p: (p - 1) // WEEKEND_TEAM for p in everyone}
+    plan = plan_tournament(everyone, WEEKEND_SESSIONS, seed=seed * 1000, groups=groups)
+    gone = {1 + (seed + 9 * i) % WEEKEND_PLAYERS for i in range(4)}
+    history = [list(s) for s in plan[:2]]
+    rest = replan_sessions([p for p in everyone if p not in gone], seed=seed * 1000, history=history,
+                           ahead=[list(s) for s in plan[2:]], total_sessions=WEEKEND_SESSIONS, groups=groups)
+    return _weekend_figures(history + rest, groups, WEEKEND_SUBS, WEEKEND_SESSIONS)
+
+
 def weekend_table(count: int) -> None:
     print(f"dynamic weekend over {count} seeds: {WEEKEND_PLAYERS} players in teams of {WEEKEND_TEAM}, "
           f"{len(WEEKEND_SUBS)} substitutes, {WEEKEND_SESSIONS} sessions drawn one at a time, a new seed each")
@@ -126,7 +142,8 @@ def weekend_table(count: int) -> None:
              ("session by session", lambda sd: weekend(sd)),
              ("withdrawal + late arrival", lambda sd: weekend(sd, "withdrawal")),
              ("no-show for one session", lambda sd: weekend(sd, "no-show")),
-             ("4 withdraw, a table fewer", lambda sd: weekend(sd, "table fewer"))]
+             ("4 withdraw, a table fewer", lambda sd: weekend(sd, "table fewer")),
+             ("the same, planned: re-plan", replanned)]
     plan_clean: set[int] = set()
     for name, run in cases:
         totals = [0, 0, 0, 0]

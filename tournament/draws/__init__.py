@@ -7,7 +7,7 @@ East, South, West, North.
 
 from __future__ import annotations
 
-from .engine import draw_session, place_fixed_tables, plan_tournament
+from .engine import draw_session, place_fixed_tables, plan_tournament, replan_sessions
 from .model import DrawError, Table
 from .report import QualityReport, quality_report, swap_players
 
@@ -19,5 +19,6 @@ __all__ = [
     "place_fixed_tables",
     "plan_tournament",
     "quality_report",
+    "replan_sessions",
     "swap_players",
 ]

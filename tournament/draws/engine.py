@@ -718,11 +718,38 @@ def draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequenc
     return place_fixed_tables(tables, fixed or {}, history, groups, substitutes)
 
 
+def replan_sessions(players: Sequence[int], *, seed: int, history: Sequence[Sequence[Sequence[int]]],
+                    ahead: Sequence[Sequence[Sequence[int]]], total_sessions: int,
+                    groups: Mapping[int, Hashable] | None = None, substitutes: Sequence[int] = (),
+                    fixed: Mapping[int, int] | None = None) -> list[list[Table]]:
+    """The sessions drawn ahead (``ahead``: drawn, not played; the sessions after ``history``) drawn again for
+    the players now, as one re-plan: the first as `draw_session` draws it with ``ahead`` (the plan in force
+    repaired, or a fresh plan of the remaining sessions if that has fewer flaws), the later ones the following
+    sessions of that same re-plan. Drawing each later session on its own, from the old sessions again, would
+    repair them against another history each time: sessions that no longer fit the plan the first one was chosen
+    for (repeats, clashes, winds off floor/ceil), and a search per session."""
+    fixed = fixed or {}
+    followed: list[Sequence[Table]] = []
+    first = _draw_session(players, seed=seed, history=history, groups=groups, substitutes=substitutes, ranking=None,
+                          total_sessions=total_sessions, history_seeds=None, ahead=ahead, fixed=fixed,
+                          followed=followed)
+    out = [place_fixed_tables(first, fixed, history, groups, substitutes)]
+    for i in range(1, len(ahead)):
+        past = [*history, *out]
+        if i < len(followed) and _seated(followed[i]) == _seated(first):
+            tables = [tuple(t) for t in followed[i]]
+            out.append(place_fixed_tables(tables, fixed, past, groups, substitutes))
+        else:  # no re-plan to follow (or one seating another field): the session drawn from the old one
+            out.append(draw_session(players, seed=seed, history=past, groups=groups, substitutes=substitutes,
+                                    total_sessions=total_sessions, ahead=ahead[i:], fixed=fixed))
+    return out
+
+
 def _draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequence[Sequence[int]]],
                   groups: Mapping[int, Hashable] | None, substitutes: Sequence[int],
                   ranking: Sequence[int] | None, total_sessions: int | None,
                   history_seeds: Sequence[int] | None, ahead: Sequence[Sequence[Sequence[int]]] | None,
-                  fixed: Mapping[int, int]) -> list[Table]:
+                  fixed: Mapping[int, int], followed: list[Sequence[Table]] | None = None) -> list[Table]:
     field = _draw_field(players, substitutes, history, groups, _fixed_key(fixed))
     k = len(history) + 1
     total = total_sessions if total_sessions and total_sessions >= k else None
@@ -744,12 +771,17 @@ def _draw_session(players: Sequence[int], *, seed: int, history: Sequence[Sequen
             prior = in_force[k - 1:] if in_force is not None else None
         if prior is not None and _seated(prior[0]) == set(field.ids) and not _flaws(prior[0], history, groups,
                                                                                       field):
+            if followed is not None:
+                followed[:] = prior
             return list(prior[0])
         actives = tuple(sorted(p for p in field.ids if not field.subs_flag[field.index[p]]))
         used = tuple(sorted(p for p in field.ids if field.subs_flag[field.index[p]]))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history)
-        return list(_replan_cached(prior, actives, used, past, int(seed), _group_key(groups), total,
-                                   _fixed_key(fixed))[0])
+        replanned = _replan_cached(prior, actives, used, past, int(seed), _group_key(groups), total,
+                                   _fixed_key(fixed))
+        if followed is not None:
+            followed[:] = replanned
+        return list(replanned[0])
 
     cont = _design_continuation(field, state, rng, history)
     cost_of = _wind_costs(field, state, 0)

@@ -338,19 +338,15 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:
     kept = existing[:existing.index(ahead[0])]
     planning = any(s.method == DrawMethod.PLAN for s in ahead)
     players, substitutes = field_for_draw(t, planning=planning)
-    history, seeds = schedule(kept), [s.seed for s in kept]
+    history = schedule(kept)
     seed = ahead[0].seed
     drawn = schedule(ahead)
     fixed = fixed_tables(t)
     try:
-        planned = []
-        for i in range(len(ahead)):
-            # the sessions drawn ahead are the plan in force: repaired where the field changed
-            tables = engine.draw_session(players, seed=seed, history=history + planned, groups=groups_for(t),
-                                         substitutes=substitutes, total_sessions=t.session_count,
-                                         history_seeds=seeds + [seed] * len(planned), ahead=drawn[i:],
-                                         fixed=fixed)
-            planned.append([tuple(x) for x in tables])
+        # the sessions drawn ahead are the plan in force: repaired where the field changed, all as one re-plan
+        planned = [[tuple(x) for x in tables] for tables in engine.replan_sessions(
+            players, seed=seed, history=history, ahead=drawn, total_sessions=t.session_count,
+            groups=groups_for(t), substitutes=substitutes, fixed=fixed)]
     except engine.DrawError as exc:
         # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning
         return f"Sessions drawn ahead could not be re-planned: {exc}. {check.message}"
