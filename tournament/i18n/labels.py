@@ -22,6 +22,20 @@ STATUS_LABELS = {
     # a false mahjong's kind
     "under_minimum": N_("under minimum"),
     "not_winning": N_("not winning"),
+    # a hand's result other than a win (the score history)
+    "draw": N_("draw"),
+    "not_scored": N_("not scored"),
+    # why a substitute came in (SubstitutionReason)
+    "late": N_("late"),
+    "ill": N_("ill"),
+    "left": N_("left the table"),
+    "disqualified": N_("disqualified"),
+    "other": N_("other"),
+    # a session's clock
+    "not_started": N_("not started"),
+    "running": N_("running"),
+    "paused": N_("paused"),
+    "ended": N_("ended"),
 }
 
 # The models' labels, as tournament/models/tournaments.py spells them (shown on the public pages).
@@ -37,6 +51,39 @@ LABELS = (
     N_("South"),
     N_("West"),
     N_("North"),
+    # what happens when time is called (END_RULES)
+    N_("Finish the hand in progress (EMA 2019)"),
+    N_("Stop at once; the hand in progress scores nothing (GB 3.5.6)"),
+    # the default foul types (DEFAULT_FOUL_TYPES); those an organiser types stay as typed
+    N_("Late arrival"),
+    N_("Slow play"),
+    N_("Passing information"),
+    N_("Wrong call"),
+    N_("Exposed or dropped tiles"),
+    N_("Wrong number of tiles"),
+    N_("Touching the wall"),
+    N_("Conduct"),
+    N_("Other"),
+    # the score history's actions (services: record_score_change)
+    N_("hand entered"),
+    N_("hand entered by a player"),
+    N_("hand corrected"),
+    N_("hand deleted"),
+    N_("hand not scored (time called)"),
+    N_("hand deleted (time call undone)"),
+    N_("hand confirmed by the table"),
+    N_("hand disputed by a player"),
+    N_("hand stands as entered"),
+    N_("totals entered"),
+    N_("totals corrected"),
+    N_("totals cleared"),
+    N_("substitution"),
+    N_("penalty given"),
+    N_("penalty cancelled"),
+    # the referee board's plain reasons (services/clock.board; "finished" is a session's status above)
+    N_("playing"),
+    N_("waiting"),
+    N_("over time: call time and record the hand in progress"),
 )
 
 

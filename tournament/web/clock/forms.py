@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import IntegerField, SelectField
 from wtforms.validators import InputRequired, NumberRange
@@ -18,13 +19,13 @@ class ButtonForm(FlaskForm):
 
 
 class ExtendForm(FlaskForm):
-    minutes = IntegerField("Extra minutes", default=5, validators=[
-        InputRequired("Enter the extra minutes."),
-        NumberRange(1, MAX_EXTRA_SECONDS // 60, f"From 1 to {MAX_EXTRA_SECONDS // 60} minutes.")])
-    table = SelectField("For", choices=choices([("", "Every table")]), default="", validate_choice=False)
+    minutes = IntegerField(_l("Extra minutes"), default=5, validators=[
+        InputRequired(_l("Enter the extra minutes.")),
+        NumberRange(1, MAX_EXTRA_SECONDS // 60, _l("From 1 to %(num)d minutes.", num=MAX_EXTRA_SECONDS // 60))])
+    table = SelectField(_l("For"), choices=choices([("", _l("Every table"))]), default="", validate_choice=False)
 
     def set_tables(self, tables: list[int]) -> None:
-        self.table.choices = choices([("", "Every table"), *[(str(n), f"Table {n}") for n in tables]])
+        self.table.choices = choices([("", _l("Every table")), *[(str(n), _l("Table %(num)d", num=n)) for n in tables]])
 
     def table_number(self) -> int | None:
         value = (self.table.data or "").strip()
@@ -33,18 +34,18 @@ class ExtendForm(FlaskForm):
 
 class TimeCallForm(FlaskForm):
     hand_in_progress = SelectField(
-        "Hand in progress",
-        choices=choices([(NO_HAND, "None (between hands)"),
-                         *[(str(n), f"Hand {n}") for n in range(1, HANDS_PER_SESSION + 1)]]),
+        _l("Hand in progress"),
+        choices=choices([(NO_HAND, _l("None (between hands)")),
+                         *[(str(n), _l("Hand %(num)d", num=n)) for n in range(1, HANDS_PER_SESSION + 1)]]),
         default=NO_HAND,
     )
 
     # Between hands: the last hand finished before the gong, typed in yet or not (MERS/EMA-2019: a hand finished
     # before time counts; the paper sheet may reach the desk later).
     last_hand_played = SelectField(
-        "Last hand finished",
-        choices=choices([("", "Last hand finished: as entered"),
-                         *[(str(n), f"Last finished: hand {n}") for n in range(0, HANDS_PER_SESSION + 1)]]),
+        _l("Last hand finished"),
+        choices=choices([("", _l("Last hand finished: as entered")),
+                         *[(str(n), _l("Last finished: hand %(num)d", num=n)) for n in range(0, HANDS_PER_SESSION + 1)]]),
         default="",
     )
 

@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from flask import Blueprint, abort, flash, jsonify, render_template, request, url_for
+from flask_babel import gettext, ngettext
 from flask_login import current_user, login_required
 
+from tournament.i18n import N_
 from tournament.models import EndRule
 from tournament.services import clock, play
 from tournament.services import tournaments as tournament_service
@@ -32,8 +34,8 @@ bp = Blueprint("clock", __name__)
 STAFF = "/manage/tournaments/<int:tournament_id>/play/<int:number>"
 PUBLIC = "/t/<int:tournament_id>/sessions/<int:number>"
 ACTIONS = {"start": clock.start, "pause": clock.pause, "resume": clock.resume, "end": clock.end}
-DONE = {"start": "The clock is running.", "pause": "The clock is paused.", "resume": "The clock is running again.",
-        "end": "Time was called for everyone."}
+DONE = {"start": N_("The clock is running."), "pause": N_("The clock is paused."),
+        "resume": N_("The clock is running again."), "end": N_("Time was called for everyone.")}
 
 
 def _public_session(tournament_id: int, number: int):
@@ -136,7 +138,7 @@ def staff(tournament_id: int, number: int):
 def press(tournament_id: int, number: int, action: str):
     t = refereed_tournament(tournament_id)
     play.get_session(t, number)
-    return form_post(_back(t, number), lambda: ACTIONS[action](t, number, current_user), DONE[action],
+    return form_post(_back(t, number), lambda: ACTIONS[action](t, number, current_user), gettext(DONE[action]),
                      form=ButtonForm())
 
 
@@ -146,7 +148,7 @@ def undo_end(tournament_id: int, number: int):
     t = refereed_tournament(tournament_id)
     play.get_session(t, number)
     return form_post(_back(t, number), lambda: clock.undo_end(t, number, current_user),
-                     "End was undone: the clock is back as it was and the hands limits End set are lifted.",
+                     gettext("End was undone: the clock is back as it was and the hands limits End set are lifted."),
                      form=ButtonForm())
 
 
@@ -158,10 +160,12 @@ def extend(tournament_id: int, number: int):
     form = ExtendForm()
     form.set_tables(play.table_numbers(session))
     minutes, table = form.minutes.data, form.table_number()
-    whom = f"table {table}" if table else "every table"
+    count = minutes if isinstance(minutes, int) else 0  # the message of a valid form only
+    done = (ngettext("%(num)d extra minute for table %(table)d.", "%(num)d extra minutes for table %(table)d.",
+                     count, table=table) if table else
+            ngettext("%(num)d extra minute for every table.", "%(num)d extra minutes for every table.", count))
     return form_post(_back(t, number), lambda: clock.extend(t, number, minutes * 60, current_user, table=table),
-                     f"{minutes} extra minute{'s' if minutes != 1 else ''} for {whom}.", form=form,
-                     invalid=_flash_form_errors)
+                     done, form=form, invalid=_flash_form_errors)
 
 
 def _flash_form_errors(form) -> None:
@@ -177,17 +181,20 @@ def call_time(tournament_id: int, number: int, table: int):
     form = TimeCallForm(prefix=f"t{table}")
 
     def done(hand: int | None) -> str:
-        during = f"during hand {hand}" if hand else "between hands"
-        rule = (" It is recorded as not scored." if hand and t.end_rule == EndRule.STOP_IMMEDIATELY
-                else " It is finished and entered." if hand else "")
-        return f"Time called at table {table} {during}.{rule}"
+        if not hand:
+            return gettext("Time called at table %(table)d between hands.", table=table)
+        said = gettext("Time called at table %(table)d during hand %(num)d.", table=table, num=hand)
+        rule = (gettext("It is recorded as not scored.") if t.end_rule == EndRule.STOP_IMMEDIATELY
+                else gettext("It is finished and entered."))
+        return f"{said} {rule}"
 
     def call() -> int | None:
         hand = form.hand()
         clock.call_time(t, number, table, hand, current_user, last_hand_played=form.last_hand())
         return hand
 
-    return form_post(_back(t, number), call, done, form=form, invalid="Choose the hand in progress (or none).")
+    return form_post(_back(t, number), call, done, form=form,
+                     invalid=gettext("Choose the hand in progress (or none)."))
 
 
 @bp.route(f"{STAFF}/tables/<int:table>/time/undo", methods=["POST"])
@@ -196,7 +203,8 @@ def undo_time_call(tournament_id: int, number: int, table: int):
     t = managed_tournament(tournament_id)
     play.get_session(t, number)
     return form_post(_back(t, number), lambda: clock.undo_time_call(t, number, table, current_user),
-                     f"The time call at table {table} was undone; the history keeps it.", form=ButtonForm())
+                     gettext("The time call at table %(num)d was undone; the history keeps it.", num=table),
+                     form=ButtonForm())
 
 
 @bp.route(f"{STAFF}/board")

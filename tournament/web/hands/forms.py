@@ -192,28 +192,30 @@ class DeleteHandForm(FlaskForm):
 
 
 class FinishForm(FlaskForm):
-    force = BooleanField("Close it anyway: the listed problems are known and accepted")
-    submit = SubmitField("Close the session")
+    force = BooleanField(_l("Close it anyway: the listed problems are known and accepted"))
+    submit = SubmitField(_l("Close the session"))
 
 
 class PenaltyForm(IdempotentForm):
-    player_id = SelectField("Player", choices=[], validate_choice=False)
-    session = SelectField("Session", choices=[], validate_choice=False)
-    hand = IntegerField("Hand (optional)", validators=[Optional(), NumberRange(1, HANDS_PER_SESSION)],
+    player_id = SelectField(_l("Player"), choices=[], validate_choice=False)
+    session = SelectField(_l("Session"), choices=[], validate_choice=False)
+    hand = IntegerField(_l("Hand (optional)"), validators=[Optional(), NumberRange(1, HANDS_PER_SESSION)],
                         render_kw={"min": 1, "max": HANDS_PER_SESSION, "inputmode": "numeric"})
-    foul = SelectField("Foul", choices=[], validate_choice=False)
-    amount = IntegerField("Points deducted", validators=[InputRequired("How many points?"),
-                                                         NumberRange(0, 1000, "0 (a warning) to 1000 points.")],
+    foul = SelectField(_l("Foul"), choices=[], validate_choice=False)
+    amount = IntegerField(_l("Points deducted"), validators=[InputRequired(_l("How many points?")),
+                                                             NumberRange(0, 1000, _l("0 (a warning) to 1000 points."))],
                           render_kw={"min": 0, "inputmode": "numeric"},
-                          description="0 records a warning. The ladder for the same foul in a session: a warning, "
-                                      "then 5, 10, 20, 30 ... (filled in when you choose the player and the foul).")
-    reason = StringField("Reason", validators=[InputRequired("Say why."), Length(max=500)])
-    submit = SubmitField("Give penalty")
+                          description=_l("0 records a warning. The ladder for the same foul in a session: a warning, "
+                                         "then 5, 10, 20, 30 ... (filled in when you choose the player and the "
+                                         "foul)."))
+    reason = StringField(_l("Reason"), validators=[InputRequired(_l("Say why.")), Length(max=500)])
+    submit = SubmitField(_l("Give penalty"))
 
 
 class CancelPenaltyForm(FlaskForm):
-    reason = StringField("Why cancel it", validators=[InputRequired("Say why it is cancelled."), Length(max=500)])
-    submit = SubmitField("Cancel penalty")
+    reason = StringField(_l("Why cancel it"), validators=[InputRequired(_l("Say why it is cancelled.")),
+                                                          Length(max=500)])
+    submit = SubmitField(_l("Cancel penalty"))
 
 
 class TotalsForm(IdempotentForm):
@@ -221,47 +223,50 @@ class TotalsForm(IdempotentForm):
 
     version = HiddenField()
     scores = FieldList(
-        IntegerField("Session total", validators=[InputRequired("Enter this player's total."),
-                                                  NumberRange(-1_000_000, 1_000_000, "That is not a session total.")],
+        IntegerField(_l("Session total"), validators=[
+            InputRequired(_l("Enter this player's total.")),
+            NumberRange(-1_000_000, 1_000_000, _l("That is not a session total."))],
                      render_kw={"inputmode": "numeric"}),
         min_entries=4, max_entries=4,
     )
-    submit = SubmitField("Save totals")
+    submit = SubmitField(_l("Save totals"))
 
 
 class SubstitutionForm(IdempotentForm):
     """A substitution at the table (MERS 4): who goes out, who comes in, from which hand, why."""
 
-    out_player_id = SelectField("Goes out", choices=[], validate_choice=False,
-                                validators=[InputRequired("Choose who goes out.")])
-    in_player_id = SelectField("Comes in", choices=[], validate_choice=False,
-                               validators=[InputRequired("Choose who comes in.")],
-                               description="Players seated nowhere in this session; substitutes first.")
-    from_hand = IntegerField("From hand", validators=[InputRequired("From which hand?"),
-                                                      NumberRange(1, HANDS_PER_SESSION, "A hand 1 to 16.")],
+    out_player_id = SelectField(_l("Goes out"), choices=[], validate_choice=False,
+                                validators=[InputRequired(_l("Choose who goes out."))])
+    in_player_id = SelectField(_l("Comes in"), choices=[], validate_choice=False,
+                               validators=[InputRequired(_l("Choose who comes in."))],
+                               description=_l("Players seated nowhere in this session; substitutes first."))
+    from_hand = IntegerField(_l("From hand"), validators=[InputRequired(_l("From which hand?")),
+                                                          NumberRange(1, HANDS_PER_SESSION, _l("A hand 1 to 16."))],
                              render_kw={"min": 1, "max": HANDS_PER_SESSION, "inputmode": "numeric"})
-    reason = SelectField("Why", choices=[("late", "Late: the substitute plays the table"),
-                                         ("ill", "Ill"), ("left", "Left"),
-                                         ("disqualified", "Disqualified"), ("other", "Other")], default="ill")
-    note = StringField("Note (optional)", validators=[Optional(), Length(max=500)])
-    submit = SubmitField("Record the substitution")
+    reason = SelectField(_l("Why"), choices=[("late", _l("Late: the substitute plays the table")),
+                                             ("ill", _l("Ill")), ("left", _l("Left")),
+                                             ("disqualified", _l("Disqualified")), ("other", _l("Other"))],
+                         default="ill")
+    note = StringField(_l("Note (optional)"), validators=[Optional(), Length(max=500)])
+    submit = SubmitField(_l("Record the substitution"))
 
 
 class RefereeCallForm(IdempotentForm):
     """A call to the referee at this table: what happened, the ruling, a dead hand, a penalty or warning."""
 
-    hand = IntegerField("Hand (if during one)", validators=[Optional(), NumberRange(1, HANDS_PER_SESSION,
-                                                                                     "A hand 1 to 16.")],
+    hand = IntegerField(_l("Hand (if during one)"), validators=[Optional(), NumberRange(1, HANDS_PER_SESSION,
+                                                                                         _l("A hand 1 to 16."))],
                         render_kw={"min": 1, "max": HANDS_PER_SESSION, "inputmode": "numeric"})
-    called_by = SelectField("Called by", choices=[], validate_choice=False)
-    situation = StringField("What happened", validators=[InputRequired("Say what happened."), Length(max=500)])
-    ruling = StringField("Ruling", validators=[Optional(), Length(max=500)],
-                         description="A ruling on a hand's points goes on the hand itself: correct the hand with "
-                                     "the ruled points.")
-    dead_hand_player_id = SelectField("Dead hand (this player cannot win the hand)", choices=[],
+    called_by = SelectField(_l("Called by"), choices=[], validate_choice=False)
+    situation = StringField(_l("What happened"), validators=[InputRequired(_l("Say what happened.")),
+                                                             Length(max=500)])
+    ruling = StringField(_l("Ruling"), validators=[Optional(), Length(max=500)],
+                         description=_l("A ruling on a hand's points goes on the hand itself: correct the hand with "
+                                        "the ruled points."))
+    dead_hand_player_id = SelectField(_l("Dead hand (this player cannot win the hand)"), choices=[],
                                       validate_choice=False)
-    penalty_player_id = SelectField("Penalty or warning to", choices=[], validate_choice=False)
-    penalty_amount = IntegerField("Points deducted (0: a warning)", validators=[Optional(), NumberRange(0, 1000)],
+    penalty_player_id = SelectField(_l("Penalty or warning to"), choices=[], validate_choice=False)
+    penalty_amount = IntegerField(_l("Points deducted (0: a warning)"), validators=[Optional(), NumberRange(0, 1000)],
                                   render_kw={"min": 0, "inputmode": "numeric"})
-    penalty_foul = SelectField("Foul", choices=[], validate_choice=False)
-    submit = SubmitField("Log the call")
+    penalty_foul = SelectField(_l("Foul"), choices=[], validate_choice=False)
+    submit = SubmitField(_l("Log the call"))

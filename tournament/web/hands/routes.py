@@ -23,9 +23,11 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_required
 
 from tournament.constants import MAX_ID
+from tournament.i18n.labels import translated
 from tournament.models import (
     HANDS_PER_SESSION,
     HandResult,
@@ -91,8 +93,8 @@ def _substitution_form(t: Tournament, s, sheet) -> SubstitutionForm | None:
     free = [p for p in draw_service.registration.players_of(t)
             if p.id not in seated and p.status in (PlayerStatus.REGISTERED, PlayerStatus.PRESENT)]
     free.sort(key=lambda p: (not p.is_substitute, p.last_name.casefold(), p.first_name.casefold()))
-    form.in_player_id.choices = [(str(p.id), p.full_name + (" (substitute)" if p.is_substitute else ""))
-                                 for p in free]
+    form.in_player_id.choices = [(str(p.id), gettext("%(name)s (substitute)", name=p.full_name) if p.is_substitute
+                                  else p.full_name) for p in free]
     if not form.from_hand.data:
         form.from_hand.data = next_hand
     return form
@@ -111,9 +113,9 @@ def substitute(tournament_id: int, number: int, table: int):
             reason=form.reason.data, user=current_user, note=form.note.data or "")
 
     return form_post(_table_url(t, number, table) + "#substitution", record,
-                     lambda sub: f"From hand {sub.from_hand}, {sub.in_player.full_name} plays for "
-                                 f"{sub.out_player.full_name}.",
-                     form=form, invalid="Choose who goes out, who comes in, from which hand (1-16) and why.")
+                     lambda sub: gettext("From hand %(hand)d, %(incoming)s plays for %(outgoing)s.", hand=sub.from_hand,
+                                         incoming=sub.in_player.full_name, outgoing=sub.out_player.full_name),
+                     form=form, invalid=gettext("Choose who goes out, who comes in, from which hand (1-16) and why."))
 
 
 def _call_form(t: Tournament, s, sheet) -> RefereeCallForm | None:
@@ -121,9 +123,9 @@ def _call_form(t: Tournament, s, sheet) -> RefereeCallForm | None:
     if s.status != SessionStatus.IN_PLAY:
         return None
     form = RefereeCallForm()
-    people = [("", "Nobody")] + [(str(sp.player_id), sp.player.full_name) for sp in sheet.everyone]
+    people = [("", gettext("Nobody"))] + [(str(sp.player_id), sp.player.full_name) for sp in sheet.everyone]
     form.called_by.choices = form.dead_hand_player_id.choices = form.penalty_player_id.choices = people
-    form.penalty_foul.choices = [("", "Choose the foul"), *[(foul, foul) for foul in t.foul_type_list]]
+    form.penalty_foul.choices = _foul_choices(t)
     return form
 
 
@@ -145,8 +147,8 @@ def referee_call(tournament_id: int, number: int, table: int):
             penalty=penalty), current_user)
 
     return form_post(_table_url(t, number, table) + "#calls", record,
-                     lambda call: "Call logged" + (" with its penalty." if call.penalty_id else "."),
-                     form=form, invalid="Say what happened (at most 500 characters); a hand is 1 to 16.")
+                     lambda call: gettext("Call logged with its penalty.") if call.penalty_id else gettext("Call logged."),
+                     form=form, invalid=gettext("Say what happened (at most 500 characters); a hand is 1 to 16."))
 
 
 def _table_url(t: Tournament, number: int, table: int) -> str:
@@ -191,7 +193,7 @@ def _change_session(t: Tournament, number: int, form, change: Callable[[], objec
 def start(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
     return _change_session(t, number, ConvertForm(), lambda: lifecycle.start_session(t, number),
-                           f"Session {number} is in play: its seating is fixed and hands can be entered.")
+                           gettext("Session %(num)d is in play: its seating is fixed and hands can be entered.", num=number))
 
 
 @bp.route("/<int:number>/finish", methods=["POST"])
@@ -200,7 +202,7 @@ def finish(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
     form = FinishForm()
     return _change_session(t, number, form, lambda: lifecycle.finish_session(t, number, force=bool(form.force.data)),
-                           f"Session {number} is closed.")
+                           gettext("Session %(num)d is closed.", num=number))
 
 
 @bp.route("/<int:number>/reopen", methods=["POST"])
@@ -208,7 +210,7 @@ def finish(tournament_id: int, number: int):
 def reopen(tournament_id: int, number: int):
     t = managed_tournament(tournament_id)
     return _change_session(t, number, ConvertForm(), lambda: lifecycle.reopen_session(t, number),
-                           f"Session {number} is open again for corrections.")
+                           gettext("Session %(num)d is open again for corrections.", num=number))
 
 
 @bp.route("/<int:number>/history")
@@ -306,13 +308,15 @@ def _render_hand_form(t, s, table, players, form, *, editing=None, refusal=None,
 def _why_not(t: Tournament, s, table: int, number: int) -> tuple[str, int | None]:
     """Why hand `number` cannot be entered at this table now, and the hand to correct instead (if any)."""
     if not 1 <= number <= HANDS_PER_SESSION:
-        return f"There is no hand {number}: a session has hands 1 to {HANDS_PER_SESSION}.", None
+        return gettext("There is no hand %(num)d: a session has hands 1 to %(last)d.", num=number,
+                       last=HANDS_PER_SESSION), None
     try:
         scoring.get_hand(t, s.number, table, number)
     except NotFound:
         pass
     else:
-        return f"Hand {number} is already entered at table {table}: nothing is entered twice.", number
+        return gettext("Hand %(num)d is already entered at table %(table)d: nothing is entered twice.", num=number,
+                       table=table), number
     try:
         time_calls.check_hand_may_be_entered(t, s, table, number)
     except ConflictError as exc:
@@ -360,8 +364,8 @@ def new_hand(tournament_id: int, number: int, table: int):
     form.set_players(players, _labels(players))
     if request.form.get("convert") and form.validate_on_submit():
         if _offer_false_mahjong(form, players):
-            flash("The claim is now a false mahjong below (the claimant's hand is dead). Enter how the hand "
-                  "ended: another player's win, or a draw.", "info")
+            flash(gettext("The claim is now a false mahjong below (the claimant's hand is dead). Enter how the "
+                          "hand ended: another player's win, or a draw."), "info")
         return _render_hand_form(t, s, table, players, form)
     if form.validate_on_submit():
         rows = [index for index, _ in form.false_mahjong_rows()]
@@ -375,21 +379,22 @@ def new_hand(tournament_id: int, number: int, table: int):
         except ConflictError as exc:
             if scoring.already_stored(t, number, table, data):
                 refuse()  # this second entry stored nothing
-                flash(f"Hand {data.number} was already saved with this result: the second submit stored nothing.",
-                      "info")  # a double submit: stored once
+                flash(gettext("Hand %(num)d was already saved with this result: the second submit stored nothing.",
+                              num=data.number), "info")  # a double submit: stored once
                 return redirect(_table_url(t, number, table))
             # A different hand under a number already taken: keep what was typed and offer the stored hand.
             notice, notice_hand = _why_not(t, s, table, data.number)
             if notice_hand is not None:
                 return _render_hand_form(t, s, table, players, form, status=409, notice_hand=notice_hand, notice=(
-                    f"Nothing was saved: hand {data.number} is already entered at table {table} with another "
-                    "result. What you typed is kept below: change the hand number, or correct the stored hand."))
+                    gettext("Nothing was saved: hand %(num)d is already entered at table %(table)d with another "
+                            "result. What you typed is kept below: change the hand number, or correct the stored "
+                            "hand.", num=data.number, table=table)))
             flash(exc.message, "error")
             return _render_hand_form(t, s, table, players, form, status=409)
         except ServiceError as exc:
             _place_errors(form, exc, rows)
             return _render_hand_form(t, s, table, players, form, status=422)
-        flash(f"Hand {data.number} saved.", "info")
+        flash(gettext("Hand %(num)d saved.", num=data.number), "info")
         return redirect(_table_url(t, number, table) + f"#hand-{data.number}")
     return _render_hand_form(t, s, table, players, form, status=422 if request.method == "POST" else 200)
 
@@ -401,8 +406,9 @@ def rule_stands(tournament_id: int, number: int, table: int, hand_number: int):
     t = refereed_tournament(tournament_id)
     return form_post(_table_url(t, number, table) + f"#hand-{hand_number}",
                      lambda: confirmations.rule_stands(t, number, table, hand_number, current_user),
-                     f"Hand {hand_number} stands as entered: it counts, and its disputes are closed.",
-                     form=ConvertForm(), invalid="The form expired: try again.")
+                     gettext("Hand %(num)d stands as entered: it counts, and its disputes are closed.",
+                             num=hand_number),
+                     form=ConvertForm(), invalid=gettext("The form expired: try again."))
 
 
 @bp.route("/<int:number>/tables/<int:table>/hands/<int:hand_number>/edit", methods=["GET", "POST"])
@@ -429,7 +435,7 @@ def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
         rows = [index for index, _ in form.false_mahjong_rows()]
         version = _version(form.version.data)
         if version is None:
-            flash("This form has no record version: reload the hand and correct it again.", "error")
+            flash(gettext("This form has no record version: reload the hand and correct it again."), "error")
             return _render_hand_form(t, s, table, players, form, editing=hand, status=409)
         try:
             scoring.correct_hand(t, number, table, hand_number, form.to_data(), current_user,
@@ -445,7 +451,7 @@ def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
         except ServiceError as exc:
             _place_errors(form, exc, rows)
             return _render_hand_form(t, s, table, players, form, editing=hand, status=422)
-        flash(f"Hand {hand_number} corrected; the history keeps what it was.", "info")
+        flash(gettext("Hand %(num)d corrected; the history keeps what it was.", num=hand_number), "info")
         return redirect(_table_url(t, number, table) + f"#hand-{hand_number}")
     return _render_hand_form(t, s, table, players, form, editing=hand, status=422)
 
@@ -475,7 +481,8 @@ def delete_hand(tournament_id: int, number: int, table: int, hand_number: int):
         except NotFound as exc:
             abort(404, exc.message)
 
-    return form_post(_table_url(t, number, table), delete, f"Hand {hand_number} deleted; the history keeps it.")
+    return form_post(_table_url(t, number, table), delete,
+                     gettext("Hand %(num)d deleted; the history keeps it.", num=hand_number))
 
 
 # ----------------------------------------------------------------------------- totals-only tables
@@ -502,7 +509,7 @@ def totals(tournament_id: int, number: int, table: int):
         status = 422
     elif _version(form.version.data) is None:
         # Without its version the save could not tell a stale form from a fresh one and would overwrite.
-        flash("This form has no record version: reload the table's totals and enter them again.", "error")
+        flash(gettext("This form has no record version: reload the table's totals and enter them again."), "error")
         status = 409
     else:
         scores = {sp.player_id: entry.data for entry, sp in zip(form.scores, players, strict=True)}
@@ -517,7 +524,7 @@ def totals(tournament_id: int, number: int, table: int):
             flash(exc.message, "error")
             status = exc.status_code if exc.status_code != 400 else 422
         else:
-            flash(f"Table {table}'s totals saved.", "info")
+            flash(gettext("Table %(num)d's totals saved.", num=table), "info")
             return redirect(_table_url(t, number, table))
     return render_template("hands/totals.html", tournament=t, session=s, table=table, players=players, form=form,
                            sheet=sheet, button=ConvertForm()), status
@@ -529,20 +536,25 @@ def clear_totals(tournament_id: int, number: int, table: int):
     t = refereed_tournament(tournament_id)
     play.table_players(play.get_session(t, number), table)
     return form_post(_table_url(t, number, table), lambda: scoring.clear_totals(t, number, table, current_user),
-                     f"Table {table} is entered hand by hand again.", form=ConvertForm())
+                     gettext("Table %(num)d is entered hand by hand again.", num=table), form=ConvertForm())
 
 
 # ----------------------------------------------------------------------------- penalties
+
+
+def _foul_choices(t: Tournament) -> list[tuple[str, str]]:
+    """The tournament's foul types to choose from: the default ones shown in the reader's language (tr)."""
+    return [("", gettext("Choose the foul")), *[(foul, translated(foul)) for foul in t.foul_type_list]]
 
 
 def _penalty_form(t: Tournament, form: PenaltyForm | None = None) -> PenaltyForm:
     form = form or PenaltyForm()
     players = sorted(draw_service.registration.players_of(t), key=lambda p: (p.last_name.casefold(),
                                                                              p.first_name.casefold()))
-    form.player_id.choices = [("", "Choose the player"), *[(str(p.id), p.sort_name) for p in players]]
-    form.foul.choices = [("", "Choose the foul"), *[(foul, foul) for foul in t.foul_type_list]]
+    form.player_id.choices = [("", gettext("Choose the player")), *[(str(p.id), p.sort_name) for p in players]]
+    form.foul.choices = _foul_choices(t)
     sessions = [s for s in draw_service.drawn_sessions(t) if s.is_locked]
-    form.session.choices = [(str(s.number), f"Session {s.number}") for s in sessions]
+    form.session.choices = [(str(s.number), gettext("Session %(num)d", num=s.number)) for s in sessions]
     if not form.session.data and sessions:
         current = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), sessions[-1])
         form.session.data = str(current.number)
@@ -573,7 +585,7 @@ def penalty_list(tournament_id: int):
             show_service_error(form, exc)
             status = 422
         else:
-            flash("Penalty recorded: it is deducted from the player's session score.", "info")
+            flash(gettext("Penalty recorded: it is deducted from the player's session score."), "info")
             return redirect(url_for("hands.penalty_list", tournament_id=t.id))
     else:
         status = 422
@@ -599,5 +611,5 @@ def cancel_penalty(tournament_id: int, penalty_id: int):
             abort(404, exc.message)
 
     return form_post(url_for("hands.penalty_list", tournament_id=t.id), cancel,
-                     "Penalty cancelled; it stays on the list, struck through.", form=form,
-                     invalid="Say why the penalty is cancelled.")
+                     gettext("Penalty cancelled; it stays on the list, struck through."), form=form,
+                     invalid=gettext("Say why the penalty is cancelled."))
