@@ -10,7 +10,7 @@ take the final scores and the signatures. Built from plain rows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from reportlab.lib import colors
@@ -22,12 +22,15 @@ from tournament.draws.model import SEAT_WIND_NAMES, WIND_ORDER
 from tournament.pdf.style import (
     BODY_SIZE,
     CELL_PADDING,
+    ENGLISH,
     FRAME_PADDING,
     GRID,
     HEADER_BACKGROUND,
     STRIPE,
+    PdfWords,
     build_story_pdf,
     content_width,
+    draw_text,
     fonts,
     heading,
     lines_markup,
@@ -53,6 +56,23 @@ LEGEND = ("The letter in each player's box is their seat wind in that hand; the 
 
 
 @dataclass(frozen=True)
+class SheetWords:
+    """The sheets' words in the document's language (services/exports.py translates them); python-format texts
+    take %(wind)s, %(num)d and %(table)d. The letters E S W N in the players' boxes stay: the tiles say them."""
+
+    header: tuple[str, ...] = FIXED_HEADER
+    legend: str = LEGEND
+    winds: dict[str, str] = field(default_factory=lambda: dict(WIND_NAMES))
+    starts: str = "starts %(wind)s"
+    final_score: str = "Final score"
+    signatures: str = "Signatures"
+    referee: str = "Referee:"
+    heading: str = "Session %(num)d · Table %(table)d"
+    no_tables: str = "No tables drawn for this session."
+    page: PdfWords = ENGLISH
+
+
+@dataclass(frozen=True)
 class SheetPlayer:
     start_wind: str     # the seat drawn for the session: E, S, W or N
     name: str
@@ -67,19 +87,23 @@ class SheetTable:
         return sorted(self.players, key=lambda p: WIND_ORDER.get(p.start_wind, 9))
 
 
-def hand_rows(players: Sequence[SheetPlayer]) -> list[list[str]]:
+def hand_rows(players: Sequence[SheetPlayer], words: SheetWords | None = None) -> list[list[str]]:
     """The pre-printed part of each hand's row: number, prevalent (round) wind, then every player's seat wind."""
+    names = (words or SheetWords()).winds
     rows = []
     for number in range(1, HANDS_PER_SESSION + 1):
         winds = hand_winds(number)
-        rows.append([str(number), WIND_NAMES[winds.prevalent], "", "", "", "",
+        rows.append([str(number), names[winds.prevalent], "", "", "", "",
                      *(winds.seat_winds[p.start_wind] for p in players)])
     return rows
 
 
-def _player_header(player: SheetPlayer, width: float, size: float = BODY_SIZE) -> Paragraph:
+def _player_header(player: SheetPlayer, width: float, size: float = BODY_SIZE,
+                   words: SheetWords | None = None) -> Paragraph:
+    words = words or SheetWords()
     name = lines_markup(player.name, width, size, bold=True)
-    starts = f"starts {WIND_NAMES.get(player.start_wind, player.start_wind)}"
+    starts = lines_markup(words.starts % {"wind": words.winds.get(player.start_wind, player.start_wind)}, width,
+                          size)
     # The name in bold, wrapped to its column (runs in other scripts keep their own font), then the
     # seat the player starts in.
     return Paragraph(f'<font name="{fonts().bold}">{name}</font><br/>{starts}',
@@ -96,19 +120,20 @@ class ScoreSheet(Flowable):
     (80 + 80 characters, CJK) are set smaller, down to SMALLEST_NAME_SIZE.
     """
 
-    def __init__(self, table: SheetTable, widths: Sequence[float]):
+    def __init__(self, table: SheetTable, widths: Sequence[float], words: SheetWords | None = None):
         super().__init__()
+        self.words = words or SheetWords()
         self.players = table.in_seat_order()
         self.widths = list(widths)
-        self.rows = hand_rows(self.players)
+        self.rows = hand_rows(self.players, self.words)
         self.names: list[Paragraph] = []
         self._names_by_size: dict[float, list[Paragraph]] = {}   # wrap runs more than once per sheet
-        self.legend = Paragraph(LEGEND, paragraph_style(7.0))
+        self.legend = Paragraph(lines_markup(self.words.legend, sum(self.widths), 7.0), paragraph_style(7.0))
         self.row_height = HAND_ROW_HEIGHT
         self.header_height = self.legend_height = 0.0
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
-        first = len(FIXED_HEADER)
+        first = len(self.words.header)
         self.legend_height = self.legend.wrap(sum(self.widths), avail_height)[1] + LEGEND_GAP
         header_room = (avail_height - SIGNATURE_ROW_HEIGHT - self.legend_height
                        - MIN_ROW_HEIGHT * (len(self.rows) + 1))
@@ -116,7 +141,7 @@ class ScoreSheet(Flowable):
         while True:
             columns = [w - 2 * CELL_PADDING for w in self.widths[first:]]
             if size not in self._names_by_size:
-                self._names_by_size[size] = [_player_header(p, w, size)
+                self._names_by_size[size] = [_player_header(p, w, size, self.words)
                                              for p, w in zip(self.players, columns, strict=True)]
             self.names = self._names_by_size[size]
             name_heights = [p.wrap(w, avail_height)[1] for p, w in zip(self.names, columns, strict=True)]
@@ -134,7 +159,7 @@ class ScoreSheet(Flowable):
     def draw(self) -> None:
         c = self.canv
         f = fonts()
-        first = len(FIXED_HEADER)
+        first = len(self.words.header)
         xs = [sum(self.widths[:i]) for i in range(len(self.widths) + 1)]  # column edges
         top, width, rh = self.height, self.width, self.row_height
         body_top = top - self.header_height
@@ -171,17 +196,15 @@ class ScoreSheet(Flowable):
         c.line(xs[first], top, xs[first], bottom)
         c.rect(0, bottom, width, top - bottom, stroke=1, fill=0)
 
-        # text: the header, then every hand row, then the last two rows' labels
-        text = c.beginText()
-        text.setFillColor(colors.white)
-        text.setFont(f.bold, BODY_SIZE)
-        for x, label in zip(xs, FIXED_HEADER, strict=False):
-            text.setTextOrigin(x + CELL_PADDING, body_top + HEADER_PADDING + 1)
-            text.textOut(label)
-        c.drawText(text)
+        # text: the header, then every hand row, then the last two rows' labels (draw_text: a label in another
+        # script than the body font's, Chinese, is set in a font that has it)
+        c.setFillColor(colors.white)
+        for x, label in zip(xs, self.words.header, strict=False):
+            draw_text(c, x + CELL_PADDING, body_top + HEADER_PADDING + 1, label, BODY_SIZE, bold=True)
         for x, name in zip(xs[first:], self.names, strict=False):
             name.drawOn(c, x + CELL_PADDING, body_top + HEADER_PADDING)
         text = c.beginText()
+        winds_to_draw: list[tuple[float, float, str]] = []
         for i, row in enumerate(self.rows):
             row_top = body_top - rh * i
             middle = row_top - rh / 2 - BODY_SIZE * 0.35
@@ -190,33 +213,36 @@ class ScoreSheet(Flowable):
             number_width = pdfmetrics.stringWidth(row[0], f.regular, BODY_SIZE)
             text.setTextOrigin(xs[1] - CELL_PADDING - number_width, middle)
             text.textOut(row[0])
-            text.setTextOrigin(xs[1] + CELL_PADDING, middle)
-            text.textOut(row[1])
+            if row[1].isascii():
+                text.setTextOrigin(xs[1] + CELL_PADDING, middle)
+                text.textOut(row[1])
+            else:  # drawn after the text object, in the fonts its script needs
+                winds_to_draw.append((xs[1] + CELL_PADDING, middle, row[1]))
             text.setFillColor(WIND_GREY)
             text.setFont(f.bold, WIND_SIZE)
             for k, wind in enumerate(row[first:]):
                 text.setTextOrigin(xs[first + k] + CELL_PADDING, row_top - 1 - WIND_SIZE)
                 text.textOut(wind)
-        text.setFillColor(colors.black)
-        text.setFont(f.bold, BODY_SIZE)
-        text.setTextOrigin(CELL_PADDING, total_top - rh / 2 - BODY_SIZE * 0.35)
-        text.textOut("Final score")
-        text.setTextOrigin(CELL_PADDING, signature_top - 3 - BODY_SIZE)
-        text.textOut("Signatures")
-        text.setTextOrigin(xs[2] + CELL_PADDING, signature_top - 3 - BODY_SIZE)
-        text.textOut("Referee:")
         c.drawText(text)
+        c.setFillColor(colors.black)
+        for x, y, label in winds_to_draw:
+            draw_text(c, x, y, label, BODY_SIZE)
+        draw_text(c, CELL_PADDING, total_top - rh / 2 - BODY_SIZE * 0.35, self.words.final_score, BODY_SIZE,
+                  bold=True)
+        draw_text(c, CELL_PADDING, signature_top - 3 - BODY_SIZE, self.words.signatures, BODY_SIZE, bold=True)
+        draw_text(c, xs[2] + CELL_PADDING, signature_top - 3 - BODY_SIZE, self.words.referee, BODY_SIZE, bold=True)
         self.legend.drawOn(c, 0, 0)
 
 
-def _page(table: SheetTable, session_number: int, widths: list[float]) -> list[Flowable]:
-    return [heading(f"Session {session_number} · Table {table.table}", 13.0), Spacer(1, 2 * mm),
-            ScoreSheet(table, widths)]
+def _page(table: SheetTable, session_number: int, widths: list[float], words: SheetWords) -> list[Flowable]:
+    return [heading(words.heading % {"num": session_number, "table": table.table}, 13.0), Spacer(1, 2 * mm),
+            ScoreSheet(table, widths, words)]
 
 
 def build_score_sheets_pdf(title: str, subtitle: str, session_number: int, tables: Sequence[SheetTable],
-                           generated_at: datetime) -> bytes:
+                           generated_at: datetime, words: SheetWords | None = None) -> bytes:
     """One page per table, in table order."""
+    words = words or SheetWords()
     fixed = [w * mm for w in FIXED_WIDTHS_MM]
     story: list[Flowable] = []
     for table in sorted(tables, key=lambda t: t.table):
@@ -224,7 +250,7 @@ def build_score_sheets_pdf(title: str, subtitle: str, session_number: int, table
         widths = fixed + [(content_width(True) - 2 * FRAME_PADDING - sum(fixed)) / players] * players
         if story:
             story.append(PageBreak())
-        story += _page(table, session_number, widths)
+        story += _page(table, session_number, widths, words)
     if not story:
-        story.append(heading("No tables drawn for this session."))
-    return build_story_pdf(title, subtitle, generated_at, story, wide=True)
+        story.append(heading(words.no_tables))
+    return build_story_pdf(title, subtitle, generated_at, story, wide=True, words=words.page)

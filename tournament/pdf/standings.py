@@ -4,11 +4,21 @@ column per session with that session's table points / score. Built from plain ra
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 from typing import Protocol
 
-from tournament.pdf.style import BODY_SIZE, CELL_PADDING, build_table_pdf, cell, content_width, text_width
+from tournament.pdf.style import (
+    BODY_SIZE,
+    CELL_PADDING,
+    ENGLISH,
+    PdfWords,
+    build_table_pdf,
+    cell,
+    content_width,
+    text_width,
+)
 from tournament.text import format_points
 
 HEADER = ("Rank", "Player", "Country", "Table pts", "Score")
@@ -16,6 +26,16 @@ MISSED = "–"                # not seated in that session
 WIDE_FROM_SESSIONS = 5      # landscape pages from this many session columns
 MIN_NAME_WIDTH = 90.0
 SMALLEST_SIZE = 6.0
+
+
+@dataclass(frozen=True)
+class StandingsWords:
+    """The document's words in its language (services/exports.py translates them): the header, a session's
+    column (python-format, %(num)d) and the words of every page."""
+
+    header: tuple[str, ...] = HEADER
+    session: str = "S%(num)d"
+    page: PdfWords = ENGLISH
 
 
 class SessionLike(Protocol):
@@ -71,9 +91,10 @@ def _widths(texts: list[list[str]], header: Sequence[str], size: float, total: f
 
 
 def build_standings_pdf(title: str, subtitle: str, rows: Sequence[RowLike], session_numbers: Sequence[int],
-                        generated_at: datetime) -> bytes:
+                        generated_at: datetime, words: StandingsWords | None = None) -> bytes:
     """The standings as a PDF: every ranked row in order, landscape when there are many sessions."""
-    header = [*HEADER, *(f"S{n}" for n in session_numbers)]
+    words = words or StandingsWords()
+    header = [*words.header, *(words.session % {"num": n} for n in session_numbers)]
     wide = len(session_numbers) >= WIDE_FROM_SESSIONS
     texts = [_texts(row, session_numbers) for row in rows]
     total = content_width(wide)
@@ -90,4 +111,4 @@ def build_standings_pdf(title: str, subtitle: str, rows: Sequence[RowLike], sess
     ]
     numeric = [0, 3, 4, *range(len(HEADER), len(header))]
     return build_table_pdf(title, subtitle, generated_at, header, table_rows, widths, wide=wide,
-                           right_aligned=numeric, size=size)
+                           right_aligned=numeric, size=size, words=words.page)

@@ -8,6 +8,10 @@ WenQuanYi Micro Hei (Chinese, Japanese, Hangul; fonts-wqy-microhei), each embedd
 DejaVu: Helvetica (accents of Western Europe only); without Micro Hei, CJK runs fall back to ReportLab's
 CID fonts (STSong-Light, HYSMyeongJo-Medium), which the PDF viewer supplies.
 
+The words every page carries ("Generated ...", "Page n of m") come in a `PdfWords`: English here, the
+document's language from the edge that builds it (tournament/pdf imports no Flask, so it translates nothing
+itself: services/exports.py hands it the tournament's language's words).
+
 Right-to-left text (Hebrew, Arabic) is shaped (arabic-reshaper: the joined letter forms) and put in
 visual order line by line (python-bidi), since ReportLab draws glyphs left to right as given. Text is
 broken into lines here, before the bidi reordering, so that a wrapped name still reads from its start.
@@ -323,12 +327,38 @@ def format_time(at: datetime, pattern: str = "%Y-%m-%d %H:%M") -> str:
     return f"{at:{pattern}} {at.tzname() or 'UTC'}"
 
 
-def format_generated(at: datetime) -> str:
+@dataclass(frozen=True)
+class PdfWords:
+    """The words of every page, in the document's language: python-format texts filled in as the pages are
+    drawn (`generated` with %(time)s, `page` with %(number)d and %(total)d)."""
+
+    generated: str = "Generated %(time)s"
+    page: str = "Page %(number)d of %(total)d"
+    no_rows: str = "No rows yet."
+
+
+ENGLISH = PdfWords()
+
+
+def format_generated(at: datetime, words: PdfWords = ENGLISH) -> str:
     """The 'generated at' line, in the zone `at` carries (the tournament's), else UTC."""
-    return f"Generated {format_time(at)}"
+    return words.generated % {"time": format_time(at)}
 
 
-def _numbered_canvas(label_font: str):
+def draw_text(canvas: pdfcanvas.Canvas, x: float, y: float, text: str, size: float, *, bold: bool = False,
+              align: str = "left") -> None:
+    """One line of `text` straight on the canvas, each run in a font that has its glyphs (a Chinese page
+    number, a Finnish heading); `align` "right" or "centre" puts its end or middle at `x`."""
+    pieces = runs(visual(shaped(text)), bold)
+    width = sum(pdfmetrics.stringWidth(chars, font, size) for font, chars in pieces)
+    start = x - width if align == "right" else x - width / 2 if align == "centre" else x
+    for font, chars in pieces:
+        canvas.setFont(font, size)
+        canvas.drawString(start, y, chars)
+        start += pdfmetrics.stringWidth(chars, font, size)
+
+
+def _numbered_canvas(words: PdfWords):
     """A canvas that writes 'Page n of m' on every page once it knows m (pages are kept until save)."""
 
     class NumberedCanvas(pdfcanvas.Canvas):
@@ -345,9 +375,9 @@ def _numbered_canvas(label_font: str):
             for number, state in enumerate(self._pages, start=1):
                 self.__dict__.update(state)
                 width, _ = self._pagesize
-                self.setFont(label_font, SMALL_SIZE)
                 self.setFillColor(colors.black)
-                self.drawCentredString(width / 2, MARGIN - 2 * mm, f"Page {number} of {total}")
+                draw_text(self, width / 2, MARGIN - 2 * mm, words.page % {"number": number, "total": total},
+                          SMALL_SIZE, align="centre")
                 super().showPage()
             super().save()
 
@@ -355,12 +385,12 @@ def _numbered_canvas(label_font: str):
 
 
 def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Sequence[Flowable], *,
-                    wide: bool = False) -> bytes:
+                    wide: bool = False, words: PdfWords = ENGLISH) -> bytes:
     """Any flowables (tables, headings, page breaks) on the project's pages; returns the PDF bytes.
 
-    Every page carries the title, the subtitle, when it was generated and 'Page n of m'.
+    Every page carries the title, the subtitle, when it was generated and 'Page n of m' (in `words`).
     """
-    f = fonts()
+    fonts()  # registered before the first paragraph style names them
     page = _page_size(wide)
     buffer = io.BytesIO()
     doc = SimpleDocTemplate(
@@ -375,7 +405,7 @@ def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Se
     size = fitted_size(title, title_width, room, TITLE_SIZE, SMALLEST_TITLE_SIZE, bold=True)
     title_para = Paragraph(lines_markup(title, title_width, size, bold=True), paragraph_style(size, bold=True))
     subtitle_para = Paragraph(subtitle_markup, paragraph_style(SMALL_SIZE))
-    generated = format_generated(generated_at)
+    generated = format_generated(generated_at, words)
 
     def decorate(canvas: pdfcanvas.Canvas, _doc: Any) -> None:
         canvas.saveState()
@@ -384,14 +414,13 @@ def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Se
         title_para.drawOn(canvas, MARGIN, top - h)
         _, sh = subtitle_para.wrapOn(canvas, title_width, HEADER_HEIGHT)
         subtitle_para.drawOn(canvas, MARGIN, top - h - sh - 1)
-        canvas.setFont(f.regular, SMALL_SIZE)
-        canvas.drawRightString(page[0] - MARGIN, top - SMALL_SIZE, generated)
+        draw_text(canvas, page[0] - MARGIN, top - SMALL_SIZE, generated, SMALL_SIZE, align="right")
         canvas.setStrokeColor(GRID)
         canvas.line(MARGIN, page[1] - MARGIN - HEADER_HEIGHT + 2 * mm, page[0] - MARGIN,
                     page[1] - MARGIN - HEADER_HEIGHT + 2 * mm)
         canvas.restoreState()
 
-    doc.build(list(story), onFirstPage=decorate, onLaterPages=decorate, canvasmaker=_numbered_canvas(f.regular))
+    doc.build(list(story), onFirstPage=decorate, onLaterPages=decorate, canvasmaker=_numbered_canvas(words))
     return buffer.getvalue()
 
 
@@ -437,15 +466,15 @@ def heading(text: str, size: float = 11.0, width: float | None = None) -> Paragr
 def build_table_pdf(title: str, subtitle: str, generated_at: datetime, header: Sequence[str],
                     rows: Sequence[Sequence[str | Paragraph]], col_widths: Sequence[float], *,
                     wide: bool = False, right_aligned: Sequence[int] = (), size: float = BODY_SIZE,
-                    split_rows: bool = False) -> bytes:
+                    split_rows: bool = False, words: PdfWords = ENGLISH) -> bytes:
     """A document made of one long table in the project's style; returns the PDF bytes.
 
     Every page carries the title, the subtitle, when it was generated and 'Page n of m'; the
     table header is repeated on every page. `right_aligned`: indexes of numeric columns.
     """
     table = styled_table(header, rows, col_widths, right_aligned=right_aligned, size=size, split_rows=split_rows)
-    story = [table] if rows else [table, Spacer(1, 4 * mm), Paragraph("No rows yet.", paragraph_style())]
-    return build_story_pdf(title, subtitle, generated_at, story, wide=wide)
+    story = [table] if rows else [table, Spacer(1, 4 * mm), Paragraph(markup(words.no_rows), paragraph_style())]
+    return build_story_pdf(title, subtitle, generated_at, story, wide=wide, words=words)
 
 
 def qr_code(data: str, size: float) -> Flowable:

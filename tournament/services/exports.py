@@ -1,5 +1,6 @@
 """The printed documents of a tournament: plain rows read from the database, handed to the PDF builders
-of `tournament.pdf`. Each `*_pdf` function returns the bytes and the file name to save them under; the
+of `tournament.pdf`. The standings and the score sheets are in the tournament's language (its default
+language, `Tournament.language`: a printed sheet has no reader to ask), their words translated here. Each `*_pdf` function returns the bytes and the file name to save them under; the
 edge (web page or JSON API) saves the copy under EXPORT_DIR and sends the file.
 
 Seating and schedule cards read every seat of the sessions in one query each (a thousand players over
@@ -13,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
+from flask_babel import force_locale, gettext, pgettext
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
@@ -24,9 +26,16 @@ from tournament.models._common import utcnow
 from tournament.pdf.cards import CardEntry, ScheduleCard, build_cards_pdf
 from tournament.pdf.penalties import PenaltyRow, build_penalties_pdf
 from tournament.pdf.player_links import LinkRow, build_links_pdf
-from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf
+from tournament.pdf.score_sheets import (
+    WIND_NAMES,
+    SheetPlayer,
+    SheetTable,
+    SheetWords,
+    build_score_sheets_pdf,
+)
 from tournament.pdf.seating import SeatRow, build_seating_pdf
-from tournament.pdf.standings import build_standings_pdf
+from tournament.pdf.standings import StandingsWords, build_standings_pdf
+from tournament.pdf.style import PdfWords
 from tournament.services import play, player_links, schedule
 from tournament.services import standings as standings_service
 from tournament.services.errors import NotFound
@@ -46,6 +55,25 @@ def _stamp() -> str:
 def _now(t: Tournament) -> datetime:
     """Now in the tournament's zone: the documents' 'Generated' line reads as the hall's clocks do."""
     return timezones.to_local(utcnow(), t.time_zone)  # type: ignore[return-value]
+
+
+def _page_words() -> PdfWords:
+    """The words of every page in the language in force (force_locale): texts the pages fill in."""
+    return PdfWords(generated=gettext("Generated %(time)s"), page=gettext("Page %(number)d of %(total)d"),
+                    no_rows=gettext("No rows yet."))
+
+
+def _sheet_words() -> SheetWords:
+    return SheetWords(
+        header=(gettext("Hand"), pgettext("score sheet column: the prevalent wind", "Round"), gettext("Winner"),
+                gettext("Discarder"), pgettext("score sheet column: the fans scored", "Fans"), gettext("Points")),
+        legend=gettext("The letter in each player's box is their seat wind in that hand; the shaded box is the "
+                       "dealer (East). Write each player's running score in their column: the four scores always "
+                       "sum to zero."),
+        winds={wind: gettext(name) for wind, name in WIND_NAMES.items()},
+        starts=gettext("starts %(wind)s"), final_score=gettext("Final score"), signatures=gettext("Signatures"),
+        referee=gettext("Referee:"), heading=gettext("Session %(num)d · Table %(table)d"),
+        no_tables=gettext("No tables drawn for this session."), page=_page_words())
 
 
 def seat_rows(session: TournamentSession) -> list[SeatRow]:
@@ -82,8 +110,10 @@ def seating_pdf(t: Tournament, number: int) -> Document:
 
 def score_sheets_pdf(t: Tournament, number: int) -> Document:
     session = drawn_session(t, number)
-    data = build_score_sheets_pdf(f"{t.name}: score sheets", f"Session {number}", number,
-                                  sheet_tables(session), _now(t))
+    with force_locale(t.language):
+        data = build_score_sheets_pdf(gettext("%(name)s: score sheets", name=t.name),
+                                      gettext("Session %(num)d", num=number), number, sheet_tables(session), _now(t),
+                                      _sheet_words())
     return Document(data, f"score-sheets-{t.id}-s{number}-{_stamp()}.pdf")
 
 
@@ -146,9 +176,13 @@ def player_links_pdf(t: Tournament, link_url: Callable[[str], str]) -> Document:
 def standings_pdf(t: Tournament) -> Document:
     """The standings PDF, the same from the staff's page and from the API (who may see it is theirs to check)."""
     result = standings_service.standings(t)
-    counted = ", ".join(str(n) for n in result.session_numbers) or "none yet"
-    data = build_standings_pdf(f"{t.name}: standings", f"Sessions counted: {counted}", result.rows,
-                               result.session_numbers, timezones.to_local(result.generated_at, t.time_zone))
+    with force_locale(t.language):
+        counted = ", ".join(str(n) for n in result.session_numbers) or gettext("none yet")
+        words = StandingsWords(header=(gettext("Rank"), gettext("Player"), gettext("Country"), gettext("Table pts"),
+                                       gettext("Score")), session=gettext("S%(num)d"), page=_page_words())
+        data = build_standings_pdf(gettext("%(name)s: standings", name=t.name),
+                                   gettext("Sessions counted: %(sessions)s", sessions=counted), result.rows,
+                                   result.session_numbers, timezones.to_local(result.generated_at, t.time_zone), words)
     return Document(data, f"standings-{t.id}-{result.generated_at:%Y%m%d-%H%M%S}.pdf")
 
 
