@@ -6,6 +6,8 @@ base64: unguessable, printable again whenever the desk needs it (the schedule ca
 sheet), and not in the database, which keeps only the nonce and the token's SHA-256 to look it up by. A
 lookup compares the token found in constant time. Renewing draws a new nonce, so the old link answers 404.
 Changing the secret key renews every link at once (the printed cards must then be printed again).
+`open_link` is the check the player's page and the players' API routes both make: the per-address throttle
+shared with the logins, the lookup, a failure counted.
 """
 
 from __future__ import annotations
@@ -23,11 +25,23 @@ from tournament.constants import is_id
 from tournament.extensions import db
 from tournament.models import Player, PlayerLink, Tournament
 from tournament.models._common import utcnow
+from tournament.services import throttle
 from tournament.services.db import changes
-from tournament.services.errors import NotFound
+from tournament.services.errors import NotFound, ServiceError
 
 TOKEN_CHARACTERS = 43  # 256 bits in URL-safe base64, no padding
 USE_RESOLUTION = timedelta(minutes=1)  # last use recorded at most once a minute: a page's polls are not writes
+NOT_VALID = "This link is not valid (it may have been renewed): ask the desk for your current link."
+
+
+class LinkThrottled(ServiceError):
+    """This address has tried too many unknown links lately: refused for `retry_after` seconds."""
+
+    status_code = 429
+
+    def __init__(self, retry_after: int):
+        super().__init__(f"Too many unknown links from your network address. Wait {retry_after} seconds.")
+        self.retry_after = retry_after
 
 
 def token_of(link: PlayerLink) -> str:
@@ -102,3 +116,18 @@ def player_for_token(token: str) -> Player | None:
         with changes():
             link.last_used_at = now
     return link.player
+
+
+def open_link(token: str, address: str) -> Player:
+    """The player a request from `address` opens with `token` (the page and the API's routes alike).
+
+    Raises LinkThrottled when the address has tried too many unknown links (nothing counted then), and NotFound
+    for an unknown, renewed or malformed token, counted against the address at once (throttle.link_failed)."""
+    throttled = throttle.link_throttled(address)
+    if throttled is not None:
+        raise LinkThrottled(throttled.retry_after)
+    player = player_for_token(token)
+    if player is None:
+        throttle.link_failed(address)
+        raise NotFound(NOT_VALID)
+    return player

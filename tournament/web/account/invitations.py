@@ -15,9 +15,8 @@ from tournament.models.account_links import Invitation
 from tournament.services import ServiceError, throttle
 from tournament.services import invitations as invitation_service
 from tournament.services import users as user_service
-from tournament.services.account_links import LinkClosed, LinkUnknown
 from tournament.web.account.link_forms import ExistingAccountForm, JoinForm, NewAccountForm
-from tournament.web.account.link_pages import private, refused, throttled
+from tournament.web.account.link_pages import LINK_REFUSED, link_page, private
 from tournament.web.helpers import client_address, show_service_error
 from tournament.web.unit import refuse
 
@@ -65,14 +64,8 @@ def _with_account(token: str, invitation: Invitation, account):
 
 
 @bp.route("/<token>", methods=["GET", "POST"])
-def accept(token: str):
-    blocked = throttled("invitation")
-    if blocked is not None:
-        return blocked
-    try:
-        invitation = invitation_service.invitation_for_token(token)
-    except (LinkUnknown, LinkClosed) as exc:
-        return refused("invitation", exc)
+@link_page("invitation", invitation_service.invitation_for_token)
+def accept(token: str, invitation: Invitation):
     account = invitation_service.account_for(invitation)
 
     if current_user.is_authenticated:
@@ -97,9 +90,8 @@ def accept(token: str):
     if form.validate_on_submit():
         try:
             user, member = invitation_service.accept_with_new_account(token, form.name.data, form.password.data)
-        except (LinkUnknown, LinkClosed) as exc:
-            refuse()
-            return refused("invitation", exc)
+        except LINK_REFUSED:
+            raise  # used or withdrawn meanwhile: the problem page (link_page)
         except ServiceError as exc:
             show_service_error(form, exc)
             return _page(invitation, form, exc.status_code, new_account=True)

@@ -1,13 +1,21 @@
 """What the pages opened by an account link share: private answers, the throttle, a clear page when the link
-does not work (never a 500, never a bare "404 Not Found")."""
+does not work (never a 500, never a bare "404 Not Found"), and the view's shape (`link_page`)."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
 
 from flask import make_response, render_template
 
 from tournament.services import throttle
 from tournament.services.account_links import LinkClosed, LinkUnknown
 from tournament.web.helpers import client_address
+from tournament.web.unit import refuse
+
+# What a link's service raises when the link does not work (any more): answered with the problem page.
+LINK_REFUSED = (LinkUnknown, LinkClosed)
 
 TITLES = {
     "unknown": "This link does not work",
@@ -53,3 +61,30 @@ def refused(kind: str, exc: LinkUnknown | LinkClosed):
         throttle.count_for_address(client_address(), throttle.ACCOUNT_LINK_KEY)
         return problem(kind, "unknown", exc.message, 404)
     return problem(kind, exc.reason, exc.message, exc.status_code)
+
+
+def link_page(kind: str, lookup: Callable[[str], Any]) -> Callable:
+    """The shape of a link's page (kind: "invitation" or "reset"): the address's throttle first (429), then
+    `lookup(token)`; a link it refuses (unknown, used, expired) answers the problem page, and the view is called
+    as view(token, found). A link found closed by the form post that uses it (the view lets LinkUnknown or
+    LinkClosed out: used meanwhile by another sending) answers the same page, the request's changes rolled back."""
+
+    def decorate(view: Callable) -> Callable:
+        @wraps(view)
+        def wrapped(token: str):
+            blocked = throttled(kind)
+            if blocked is not None:
+                return blocked
+            try:
+                found = lookup(token)
+            except LINK_REFUSED as exc:
+                return refused(kind, exc)
+            try:
+                return view(token, found)
+            except LINK_REFUSED as exc:
+                refuse()
+                return refused(kind, exc)
+
+        return wrapped
+
+    return decorate

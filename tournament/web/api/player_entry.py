@@ -14,7 +14,8 @@ from typing import Any
 from flask import abort, request, url_for
 
 from tournament.models import Player, Tournament
-from tournament.services import confirmations, player_links, throttle
+from tournament.services import confirmations, player_links
+from tournament.services.errors import NotFound
 from tournament.services.scoring import hand_answer
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.hands import NEW_HAND, hand_data
@@ -92,14 +93,10 @@ def by_link(view: Callable) -> Callable:
 
     @wraps(view)
     def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
-        address = client_address()
-        throttled = throttle.link_throttled(address)
-        if throttled is not None:
-            abort(429, f"Too many unknown links from your network address. Wait {throttled.retry_after} seconds.")
-        player = player_links.player_for_token(link_token)
-        if player is None:
-            throttle.link_failed(address)
-            abort(404, "This link is not valid (it may have been renewed): ask the desk for your current link.")
+        try:
+            player = player_links.open_link(link_token, client_address())
+        except (player_links.LinkThrottled, NotFound) as exc:
+            abort(exc.status_code, exc.message)
         return view(*args, player=player, **kwargs)
 
     return wrapped

@@ -12,15 +12,14 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_login import login_user
 
+from tournament.models.account_links import PasswordReset
 from tournament.services import ServiceError, password_resets, throttle
 from tournament.services import users as user_service
-from tournament.services.account_links import LinkClosed, LinkUnknown
 from tournament.services.password_resets import RESET_LIFETIME
 from tournament.web import mailer
 from tournament.web.account.link_forms import ForgotPasswordForm, NewPasswordForm
-from tournament.web.account.link_pages import private, refused, throttled
+from tournament.web.account.link_pages import LINK_REFUSED, link_page, private
 from tournament.web.helpers import client_address, show_service_error
-from tournament.web.unit import refuse
 
 bp = Blueprint("password_reset", __name__)
 
@@ -59,22 +58,15 @@ def forgot():
 
 
 @bp.route("/reset-password/<token>", methods=["GET", "POST"])
-def reset(token: str):
-    blocked = throttled("reset")
-    if blocked is not None:
-        return blocked
-    try:
-        found = password_resets.reset_for_token(token)
-    except (LinkUnknown, LinkClosed) as exc:
-        return refused("reset", exc)
+@link_page("reset", password_resets.reset_for_token)
+def reset(token: str, found: PasswordReset):
     form = NewPasswordForm()
     status = 400 if form.is_submitted() else 200
     if form.validate_on_submit():
         try:
             user, _ended, revoked = password_resets.use(token, form.password.data)
-        except (LinkUnknown, LinkClosed) as exc:
-            refuse()
-            return refused("reset", exc)
+        except LINK_REFUSED:
+            raise  # used meanwhile: the problem page (link_page)
         except ServiceError as exc:
             show_service_error(form, exc)
             status = exc.status_code
