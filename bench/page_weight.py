@@ -84,6 +84,10 @@ def main() -> None:
             plain_state = logged_in_state(browser, direct, "bench-weight@example.org", PASSWORD)
             print(f"first visit at 390 px; throttled: CPU {CPU_SLOWDOWN}x slower, {LATENCY_MS} ms, "
                   f"{KBITS_PER_SECOND} kbit/s; median of {args.runs}")
+            # The throttled CPU is this machine's slowed down: anything else running stretches the times too.
+            load, cores = os.getloadavg()[0], os.cpu_count() or 1
+            print(f"load average {load:.1f} on {cores} cores" + (
+                ": the times below are stretched by other work, run again when idle" if load > cores / 2 else ""))
             print(f"{'page':<18} {'kB gzip':>8} {'kB plain':>9} {'interactive ms':>15} {'load ms':>8}  budget")
             for name, path in pages.items():
                 staff = "/manage/" in path

@@ -217,7 +217,10 @@ self.addEventListener("message", function (event) {
     return caches.open(store).then(function (cache) {
       return cache.match(url.href).then(function (found) {
         if (found && store === STATIC_FILES) return null;
-        return fetch(url.href, { credentials: "same-origin", cache: "no-store" }).then(function (response) {
+        // A versioned file never changes: the copy the page itself just fetched (in the browser's cache, kept a
+        // year) will do, instead of a second download on the venue's wifi. A page is asked for afresh.
+        var fresh = store === STATIC_FILES ? "default" : "no-store";
+        return fetch(url.href, { credentials: "same-origin", cache: fresh }).then(function (response) {
           if (keepable(response)) return store === STATIC_FILES ? replaceVersions(cache, url, response)
             : cache.put(url.href, response);
           if (store !== STATIC_FILES && (response.status === 404 || response.redirected)) return cache.delete(url.href);

@@ -1,7 +1,9 @@
-// Hands entered while the venue's network is down (issue 23). Loaded on every page; it acts only on a player's
-// pages (/p/<token>...) and the staff pages (/manage/...).
+// Hands entered while the venue's network is down (issue 23). Loaded (templates/base.html) only on the pages the
+// service worker keeps for a drop: a player's page and hand form (/p/<token>...), a referee's table page and hand
+// form (/manage/...). Logging in or out needs nothing here: the worker sees those POSTs from any page.
 //
-// - It registers the service worker (/sw.js) that keeps those pages for a drop, and asks it to keep this page,
+// - It registers the service worker (/sw.js) that keeps those pages for a drop, once the page has loaded (the
+//   worker's script does not compete with the page's own files on a slow network), and asks it to keep this page,
 //   its files and the pages it links to with [data-offline-keep] when the page was loaded before it took charge.
 // - A form with [data-offline-queue] (the hand forms) saved with no network is kept in this browser
 //   (IndexedDB): its URL, its fields and a new idempotency key, then the form is cleared for the next hand.
@@ -34,7 +36,7 @@
     });
   }
 
-  if ("serviceWorker" in navigator) {
+  function registerWorker() {
     navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
       // A page the worker answered is kept already; one loaded before it took charge asks for itself.
       if (!navigator.serviceWorker.controller) keepThisPage();
@@ -46,6 +48,11 @@
         });
       }
     }).catch(function () { /* no worker (a private window): the queue below still works */ });
+  }
+
+  if ("serviceWorker" in navigator) {
+    if (document.readyState === "complete") registerWorker();
+    else window.addEventListener("load", registerWorker);
   }
 
   if (!("indexedDB" in window)) return;
