@@ -121,3 +121,17 @@ def test_a_backup_keeps_the_language(api, organiser):
     document["format_version"] = 1  # a backup made before the setting: English, as its pages were
     old = api.post("/tournaments/import", document, expect=201).get_json()
     assert db.session.get(Tournament, old["id"]).language == "en"
+
+
+def test_a_live_page_follows_a_changed_default_language(client, organiser):
+    # a live page's poll answers 304 from the change marker alone: the tournament's language is known by its
+    # version, which a settings change moves on
+    t = make_tournament(organiser, "Oulu Open", language="fi")
+    url = f"/t/{t.id}/standings"
+    first = client.get(url)
+    assert html_lang(first) == "fi"
+    assert client.get(url, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+    t.language = "sv"
+    db.session.commit()
+    again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 200 and html_lang(again) == "sv"

@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 
 from babel.dates import format_interval
 from babel.numbers import get_decimal_symbol
-from flask import Flask, g, has_request_context, request
+from flask import Flask, current_app, g, has_request_context, request
 from flask_babel import Babel, format_date, format_decimal, get_locale, refresh
 from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
@@ -63,6 +63,14 @@ def _account_language() -> str | None:
     return offered(getattr(user, "language", None)) if getattr(user, "is_authenticated", False) else None
 
 
+# The live pages' polls: their 304 costs the change marker's one query (tournament/web/live), which starts with
+# the tournament's version (a settings edit bumps it). The application keeps (tournament id, version) -> its
+# default language (current_app.extensions: one per app; tournaments are never deleted, so an id and a version
+# name one state of one tournament).
+KNOWN_LANGUAGES = "tournament_languages"
+KNOWN_LANGUAGES_MAX = 10_000
+
+
 def _tournament_language() -> str | None:
     """The default language of the tournament this request is about (see use_tournament_language)."""
     if "tournament_language" in g:
@@ -70,6 +78,11 @@ def _tournament_language() -> str | None:
     tournament_id = (request.view_args or {}).get("tournament_id")
     if not isinstance(tournament_id, int):
         return None
+    marker = g.get("live_marker")
+    key = (tournament_id, marker[0]) if isinstance(marker, tuple) and marker else None
+    known: dict[tuple[int, int], str | None] = current_app.extensions.setdefault(KNOWN_LANGUAGES, {})
+    if key is not None and key in known:
+        return known[key]
     from tournament.extensions import db  # not at the top: tournament.extensions imports this module
     from tournament.models import Tournament
 
@@ -77,7 +90,14 @@ def _tournament_language() -> str | None:
         t = db.session.get(Tournament, tournament_id)
     except SQLAlchemyError:  # an error page after the database failed: it still gets a language
         return None
-    return offered(t.language) if t is not None else None
+    if t is None:
+        return None
+    language = offered(t.language)
+    if key is not None and key[1] == t.version:
+        if len(known) >= KNOWN_LANGUAGES_MAX:
+            known.clear()
+        known[key] = language
+    return language
 
 
 def use_tournament_language(t) -> None:
