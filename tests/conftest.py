@@ -21,7 +21,9 @@ from flask_migrate import upgrade  # noqa: E402
 from sqlalchemy import create_engine, make_url, text  # noqa: E402
 
 from tests.helpers import (  # noqa: E402, F401 - csrf_token ... stay importable from here
+    ORGANISER_EMAIL,
     PASSWORD,
+    REFEREE_EMAIL,
     AuthActions,
     add_players,
     csrf_token,
@@ -80,6 +82,7 @@ def _reset_schema(url: str) -> None:
 
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory) -> str:
+    """The test database's URL, migrated once for the run (dropped after when an xdist worker's own)."""
     url = _database_url(str(tmp_path_factory.mktemp("db")))
     _reset_schema(url)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": url})
@@ -114,6 +117,7 @@ class EdgeClient(FlaskClient):
 
 @pytest.fixture
 def app(database_url, tmp_path):
+    """The app on the test database with empty tables, its exports in the test's own folder."""
     app = create_app(
         {
             "TESTING": True,
@@ -133,49 +137,58 @@ def app(database_url, tmp_path):
 
 @pytest.fixture
 def app_ctx(app):
+    """The app, inside an app context for the whole test."""
     with app.app_context():
         yield app
 
 
 @pytest.fixture
 def client(app):
+    """A test client (EdgeClient: what the test set up is committed before each request)."""
     return app.test_client()
 
 
 @pytest.fixture
 def runner(app):
+    """The app's CLI runner."""
     return app.test_cli_runner()
 
 
 @pytest.fixture
 def auth(client) -> AuthActions:
+    """Logs `client` in and out (`auth.login(user)`, `auth.logout()`)."""
     return AuthActions(client)
 
 
 @pytest.fixture
 def organiser(app_ctx):
-    return make_user("olivia@example.org", "organiser", "Olivia Organiser")
+    """Olivia Organiser's account (ORGANISER_EMAIL, PASSWORD)."""
+    return make_user(ORGANISER_EMAIL, "organiser", "Olivia Organiser")
 
 
 @pytest.fixture
 def referee(app_ctx):
-    return make_user("rafael@example.org", "referee", "Rafael Referee")
+    """Rafael Referee's account (REFEREE_EMAIL, PASSWORD)."""
+    return make_user(REFEREE_EMAIL, "referee", "Rafael Referee")
 
 
 @pytest.fixture
 def organiser_client(client, auth, organiser):
+    """`client`, logged in as the organiser."""
     auth.login(organiser)
     return client
 
 
 @pytest.fixture
 def referee_client(client, auth, referee):
+    """`client`, logged in as the referee."""
     auth.login(referee)
     return client
 
 
 @pytest.fixture
 def tournament(app_ctx, organiser):
+    """The organiser's tournament (Helsinki Open, the default settings), no players."""
     return make_tournament(organiser)
 
 
@@ -200,6 +213,19 @@ def seated(in_play):
     from tournament.services import play
 
     return in_play, [sp.player_id for sp in play.table_players(play.get_session(in_play, 1), 1)]
+
+
+@pytest.fixture
+def live_tournament(tournament):
+    """8 players checked in, session 1 drawn (seed 3) and in play on two tables: the live pages have standings
+    and seating to show (the web tests' and the deployed nginx's); returns the tournament."""
+    from tournament.services import draws as draw_service
+
+    add_players(tournament, 8)
+    draw_service.draw_next(tournament, seed=3)
+    lifecycle.start_session(tournament, 1)
+    db.session.commit()
+    return tournament
 
 
 @pytest.fixture

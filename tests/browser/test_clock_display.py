@@ -27,18 +27,6 @@ def seconds_shown(text: str) -> int:
     return sum(p * 60 ** i for i, p in enumerate(reversed(parts)))
 
 
-@pytest.fixture
-def two_hour_session(tournament, organiser):
-    tournament.session_minutes = 120
-    tournament.warning_minutes = 15
-    add_players(tournament, 8)
-    draws.draw_next(tournament, seed=1)
-    lifecycle.start_session(tournament, 1)
-    clock.start(tournament, 1, organiser, now=utcnow() - timedelta(seconds=10))  # 1:59:50 left
-    commit_setup()
-    return tournament, organiser
-
-
 @pytest.mark.parametrize("width,height", [(1920, 1080), (1280, 800), (1024, 768), (800, 600)])
 def test_projector_digits_fit_the_screen_with_hours_left(browser, live_server, two_hour_session, width, height):
     t, _ = two_hour_session

@@ -13,25 +13,14 @@ from playwright.sync_api import expect
 from sqlalchemy import update
 
 from tests.browser.conftest import commit_setup, log_in
-from tests.helpers import PASSWORD, add_players
+from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.models import ClockEvent
 from tournament.models._common import utcnow
-from tournament.services import clock, draws, lifecycle, scoring
+from tournament.services import clock, scoring
 from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def half_hour_session(tournament, organiser):
-    """Session 1 in play; 30-minute sessions with the warning 15 minutes before the end."""
-    tournament.session_minutes = 30
-    tournament.warning_minutes = 15
-    add_players(tournament, 8)
-    draws.draw_next(tournament, seed=1)
-    lifecycle.start_session(tournament, 1)
-    return tournament, organiser
 
 
 def seconds_shown(text: str) -> int:

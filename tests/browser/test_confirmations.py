@@ -14,16 +14,8 @@ from tournament.extensions import db
 from tournament.models import ClockEvent, Penalty
 from tournament.services import clock, penalties, play, scoring
 from tournament.services.errors import NotFound
-from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def with_a_hand(in_play, organiser):
-    scoring.enter_hand(in_play, 1, 1, HandData(number=1, result="draw"), None)
-    commit_setup()
-    return in_play
 
 
 def dialog(page):

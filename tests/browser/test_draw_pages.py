@@ -2,18 +2,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
-from tests.helpers import PASSWORD, add_players
-from tournament.extensions import db
+from tests.helpers import PASSWORD
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture
-def small_tournament(tournament):
-    tournament.session_count = 3
-    db.session.commit()
-    players = add_players(tournament, 16)
-    return tournament, players
 
 
 def test_plan_publish_and_find_your_table(page, organiser, small_tournament):

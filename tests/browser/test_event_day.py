@@ -7,39 +7,13 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import select
 
-from tests.browser.conftest import log_in
-from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.models import Penalty, Substitution
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, play, scoring
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
-from tournament.services.tournaments import add_staff
+from tournament.services import scoring
 
 pytestmark = pytest.mark.browser
 
 VALID_22 = "123456789m123s5p5p"
-
-
-@pytest.fixture
-def phone_table(browser, live_server, tournament, referee):
-    for i in range(4):
-        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
-    substitute = reg.check_in(reg.add_player(tournament, PlayerData(first_name="Sami", last_name="Sijainen",
-                                                                   is_substitute=True)))
-    draw_service.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    add_staff(tournament, referee.email, "referee")
-    players = play.table_players(play.get_session(tournament, 1), 1)
-    db.session.commit()
-    context = browser.new_context(base_url=live_server, viewport={"width": 390, "height": 844},
-                                  device_scale_factor=2, is_mobile=True, has_touch=True)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    log_in(page, referee.email, PASSWORD)
-    yield page, tournament, players, substitute, f"/manage/tournaments/{tournament.id}/play/1/tables/1"
-    context.close()
 
 
 def test_a_ruling_on_a_hands_points_from_the_phone(phone_table):

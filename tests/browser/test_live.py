@@ -9,50 +9,14 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import commit_setup
-from tests.helpers import add_players, rename_player
+from tests.helpers import rename_player, table_ids, win
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, play, scoring
-from tournament.services.scoring import HandData
+from tournament.services import play
 
 pytestmark = pytest.mark.browser
 
-VALID_22 = "123456789m123s5p5p"
 SHOTS = os.environ.get("LIVE_SHOTS")
 SIZES = {"phone": (390, 844), "laptop": (1280, 800), "projector": (1920, 1080)}
-
-
-def ids(t, session_number: int, table: int) -> list[int]:
-    return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
-
-
-def win(t, session_number, table, number, winner, discarder=None):
-    scoring.enter_hand(t, session_number, table, HandData(number=number, result="win", winner_id=winner,
-                                                          discarder_id=discarder, hand=VALID_22), None)
-
-
-@pytest.fixture
-def live_event(app, tournament):
-    """20 players: session 1 played and finished, session 2 in play with a hand per table, session 3 published."""
-    app.config["LIVE_POLL_SECONDS"] = 1
-    add_players(tournament, 20)
-    draw_service.draw_next(tournament, seed=7)
-    lifecycle.start_session(tournament, 1)
-    for table in range(1, 6):
-        e, s, w, n = ids(tournament, 1, table)
-        win(tournament, 1, table, 1, [e, s, w, n][table % 4], [e, s, w, n][(table + 1) % 4])
-        win(tournament, 1, table, 2, [e, s, w, n][(table + 2) % 4])
-    lifecycle.finish_session(tournament, 1, force=True)
-    draw_service.draw_next(tournament, seed=8)
-    lifecycle.start_session(tournament, 2)
-    for table in range(1, 6):
-        e, s, w, n = ids(tournament, 2, table)
-        win(tournament, 2, table, 1, [e, s, w, n][(table + 3) % 4], [e, s, w, n][table % 4])
-    draw_service.draw_next(tournament, seed=9)
-    lifecycle.set_status(play.get_session(tournament, 3), "published")
-    commit_setup()
-    return tournament
 
 
 def shoot(page, name: str) -> None:
@@ -72,7 +36,7 @@ def test_public_standings_update_after_a_hand_entered_elsewhere(page, live_event
     # The last player wins a big hand at their table in session 2, entered as a referee would.
     session = play.get_session(t, 2)
     table = next(s.table_number for s in session.seats if s.player_id == last_player)
-    others = [pid for pid in ids(t, 2, table) if pid != last_player]
+    others = [pid for pid in table_ids(t, 2, table) if pid != last_player]
     win(t, 2, table, 2, last_player, others[0])
     win(t, 2, table, 3, last_player)
     db.session.commit()
@@ -108,7 +72,7 @@ def test_seating_page_keeps_what_is_typed_while_it_updates(page, live_event):
     expect(page.locator("#name-list li:visible")).to_have_count(1)
     # A renamed player changes the seating (a hand does not: seating shows no score), so the page fetches
     # itself again.
-    rename_player(t, ids(t, 2, 2)[0], "Renamed")
+    rename_player(t, table_ids(t, 2, 2)[0], "Renamed")
     expect(page.locator(".live-status")).to_contain_text("Updated at", timeout=8000)
     expect(search).to_have_value("p003")
     expect(search).to_be_focused()
@@ -151,7 +115,7 @@ def test_projector_pages_through_standings_then_seating(page, live_event):
 
 def test_player_page_shows_its_rank_chart(page, live_event):
     t = live_event
-    player = ids(t, 2, 3)[2]
+    player = table_ids(t, 2, 3)[2]
     page.goto(f"/t/{t.id}/standings")
     page.locator(f"#player-{player} a").click()
     chart = page.get_by_role("img", name="Rank after each session")

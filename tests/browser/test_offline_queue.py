@@ -8,28 +8,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import commit_setup, log_in
-from tests.helpers import NOT_WINNING, PASSWORD
+from tests.browser.conftest import commit_setup
+from tests.helpers import NOT_WINNING
 from tournament.extensions import db
-from tournament.services import play, scoring
+from tournament.services import scoring
 from tournament.services.scoring import HandData
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
 PLAIN_WIN = "123456789m123s55p"
-
-
-def phone(browser, live_server, **extra):
-    context = browser.new_context(base_url=live_server, **PHONE, **extra)
-    context.set_default_timeout(10_000)
-    return context, context.new_page()
-
-
-def table_one(t):
-    commit_setup()
-    seats = play.table_players(play.get_session(t, 1), 1)
-    return seats, f"/manage/tournaments/{t.id}/play/1/tables/1"
 
 
 def enter_win(page, hand: str, winner, discarder) -> None:
@@ -44,35 +31,29 @@ def stored(t) -> list[tuple[int, int, str]]:
     return [(h.number, h.winner_id, h.tiles) for h in scoring.table_hands(t, 1, 1)]
 
 
-def test_a_hand_typed_offline_is_sent_once_when_the_network_returns(browser, live_server, in_play, organiser):
-    t = in_play
-    seats, table_url = table_one(t)
-    context, page = phone(browser, live_server)
-    try:
-        log_in(page, organiser.email, PASSWORD)
-        page.goto(table_url + "/hands/new?hand=1")
-        expect(page.locator(".tile-picker")).to_be_visible()
-        context.set_offline(True)
-        enter_win(page, PLAIN_WIN, seats[2], seats[0])
-        banner = page.locator(".offline-queue")
-        expect(banner).to_contain_text("Hand 1 at table 1 is kept on this device.")
-        expect(banner).to_contain_text("1 hand waiting to be sent: no network now")
-        assert stored(t) == []
-        context.set_offline(False)
-        expect(banner).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)
-        page.reload()  # a page load tries again: nothing is left to send
-        expect(page.locator(".tile-picker")).to_be_visible()
-        page.wait_for_timeout(500)
-    finally:
-        context.close()
+def test_a_hand_typed_offline_is_sent_once_when_the_network_returns(offline_queue_phone):
+    t, seats, table_url, context, page = offline_queue_phone
+    page.goto(table_url + "/hands/new?hand=1")
+    expect(page.locator(".tile-picker")).to_be_visible()
+    context.set_offline(True)
+    enter_win(page, PLAIN_WIN, seats[2], seats[0])
+    banner = page.locator(".offline-queue")
+    expect(banner).to_contain_text("Hand 1 at table 1 is kept on this device.")
+    expect(banner).to_contain_text("1 hand waiting to be sent: no network now")
+    assert stored(t) == []
+    context.set_offline(False)
+    expect(banner).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)
+    page.reload()  # a page load tries again: nothing is left to send
+    expect(page.locator(".tile-picker")).to_be_visible()
+    page.wait_for_timeout(500)
     assert stored(t) == [(1, seats[2].player_id, PLAIN_WIN)]
 
 
-def test_a_lost_answer_is_sent_again_with_the_same_key_and_stored_once(browser, live_server, in_play, organiser):
-    t = in_play
-    seats, table_url = table_one(t)
-    # Playwright sees the page's own requests only without a service worker in between.
-    context, page = phone(browser, live_server, service_workers="block")
+# Playwright sees the page's own requests only without a service worker in between.
+@pytest.mark.parametrize("offline_queue_phone", [{"service_workers": "block"}], indirect=True,
+                         ids=["service-workers-blocked"])
+def test_a_lost_answer_is_sent_again_with_the_same_key_and_stored_once(offline_queue_phone):
+    t, seats, table_url, context, page = offline_queue_phone
     sendings = []
 
     def lose_the_first_answer(route):
@@ -86,27 +67,23 @@ def test_a_lost_answer_is_sent_again_with_the_same_key_and_stored_once(browser, 
         else:
             route.fulfill(response=answer)
 
-    try:
-        log_in(page, organiser.email, PASSWORD)
-        page.goto(table_url + "/hands/new?hand=1")
-        expect(page.locator(".tile-picker")).to_be_visible()
-        context.set_offline(True)
-        enter_win(page, PLAIN_WIN, seats[1], seats[3])
-        expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
-        page.route("**/hands/new*", lose_the_first_answer)
-        context.set_offline(False)
-        for _ in range(50):  # the online event sends it
-            if sendings:
-                break
-            page.wait_for_timeout(100)
-        assert len(sendings) == 1 and sendings[0][1] == 302
-        expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
-        assert stored(t) == [(1, seats[1].player_id, PLAIN_WIN)]  # stored, the phone does not know it yet
+    page.goto(table_url + "/hands/new?hand=1")
+    expect(page.locator(".tile-picker")).to_be_visible()
+    context.set_offline(True)
+    enter_win(page, PLAIN_WIN, seats[1], seats[3])
+    expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
+    page.route("**/hands/new*", lose_the_first_answer)
+    context.set_offline(False)
+    for _ in range(50):  # the online event sends it
+        if sendings:
+            break
+        page.wait_for_timeout(100)
+    assert len(sendings) == 1 and sendings[0][1] == 302
+    expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
+    assert stored(t) == [(1, seats[1].player_id, PLAIN_WIN)]  # stored, the phone does not know it yet
 
-        page.reload()  # the next try (a page load, the online event or the timer)
-        expect(page.locator(".offline-queue")).to_contain_text("was sent and saved", timeout=15_000)
-    finally:
-        context.close()
+    page.reload()  # the next try (a page load, the online event or the timer)
+    expect(page.locator(".offline-queue")).to_contain_text("was sent and saved", timeout=15_000)
     assert len(sendings) == 2
     (first_body, _, _), (second_body, status, replayed) = sendings
     assert status == 302 and replayed == "true"  # the server knew the key: its first answer, nothing stored again
@@ -115,125 +92,100 @@ def test_a_lost_answer_is_sent_again_with_the_same_key_and_stored_once(browser, 
     assert stored(t) == [(1, seats[1].player_id, PLAIN_WIN)]
 
 
-def test_a_sending_that_fails_on_the_way_is_kept_with_its_key(browser, live_server, in_play, organiser):
+def test_a_sending_that_fails_on_the_way_is_kept_with_its_key(offline_queue_phone):
     """The phone believes it is online, the network fails as the hand goes: the service worker hands the form's
     fields, key unchanged (the server may have the hand already), to the queue."""
-    t = in_play
-    seats, table_url = table_one(t)
-    context, page = phone(browser, live_server)
-    try:
-        log_in(page, organiser.email, PASSWORD)
-        page.goto(table_url + "/hands/new?hand=1")
-        page.wait_for_function("navigator.serviceWorker.controller !== null")
-        key = page.locator("input[name=idempotency_key]").input_value()
-        context.set_offline(True)
-        page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")  # wifi up, no way through
-        enter_win(page, PLAIN_WIN, seats[3], seats[2])
-        expect(page.get_by_role("heading", name="No network")).to_be_visible()
-        banner = page.locator(".offline-queue")
-        expect(banner).to_contain_text("Hand 1 at table 1 is kept on this device.")
-        expect(banner).to_contain_text("1 hand waiting to be sent")
-        kept = page.evaluate("""() => new Promise(resolve => {
-            indexedDB.open('mcr-offline').onsuccess = event => {
-                event.target.result.transaction('hands').objectStore('hands').getAll().onsuccess =
-                    e => resolve(e.target.result.map(row => row.key));
-            };
-        })""")
-        assert kept == [key]
-        assert stored(t) == []
-        context.set_offline(False)
-        expect(banner).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)
-    finally:
-        context.close()
+    t, seats, table_url, context, page = offline_queue_phone
+    page.goto(table_url + "/hands/new?hand=1")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    key = page.locator("input[name=idempotency_key]").input_value()
+    context.set_offline(True)
+    page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")  # wifi up, no way through
+    enter_win(page, PLAIN_WIN, seats[3], seats[2])
+    expect(page.get_by_role("heading", name="No network")).to_be_visible()
+    banner = page.locator(".offline-queue")
+    expect(banner).to_contain_text("Hand 1 at table 1 is kept on this device.")
+    expect(banner).to_contain_text("1 hand waiting to be sent")
+    kept = page.evaluate("""() => new Promise(resolve => {
+        indexedDB.open('mcr-offline').onsuccess = event => {
+            event.target.result.transaction('hands').objectStore('hands').getAll().onsuccess =
+                e => resolve(e.target.result.map(row => row.key));
+        };
+    })""")
+    assert kept == [key]
+    assert stored(t) == []
+    context.set_offline(False)
+    expect(banner).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)
     assert stored(t) == [(1, seats[3].player_id, PLAIN_WIN)]
 
 
-def test_a_refused_hand_comes_back_to_be_corrected_or_discarded(browser, live_server, in_play, organiser):
-    t = in_play
-    seats, table_url = table_one(t)
-    context, page = phone(browser, live_server)
-    try:
-        log_in(page, organiser.email, PASSWORD)
-        page.goto(table_url + "/hands/new?hand=1")
-        expect(page.locator(".tile-picker")).to_be_visible()
-        context.set_offline(True)
-        enter_win(page, NOT_WINNING, seats[2], seats[0])  # the engine refuses it once it is sent
-        enter_win(page, NOT_WINNING, seats[3], seats[1])
-        banner = page.locator(".offline-queue")
-        expect(banner).to_contain_text("2 hands waiting to be sent")
-        context.set_offline(False)
-        refused = banner.locator("[data-offline-refused] li")
-        expect(refused).to_have_count(2, timeout=15_000)
-        expect(banner).to_contain_text("2 hands not saved")
-        expect(refused.first).to_contain_text("Hand 1 at table 1 was not saved:")
-        expect(refused.first).to_contain_text("Not a valid win")  # the server's own words
-        assert stored(t) == []
+def test_a_refused_hand_comes_back_to_be_corrected_or_discarded(offline_queue_phone):
+    t, seats, table_url, context, page = offline_queue_phone
+    page.goto(table_url + "/hands/new?hand=1")
+    expect(page.locator(".tile-picker")).to_be_visible()
+    context.set_offline(True)
+    enter_win(page, NOT_WINNING, seats[2], seats[0])  # the engine refuses it once it is sent
+    enter_win(page, NOT_WINNING, seats[3], seats[1])
+    banner = page.locator(".offline-queue")
+    expect(banner).to_contain_text("2 hands waiting to be sent")
+    context.set_offline(False)
+    refused = banner.locator("[data-offline-refused] li")
+    expect(refused).to_have_count(2, timeout=15_000)
+    expect(banner).to_contain_text("2 hands not saved")
+    expect(refused.first).to_contain_text("Hand 1 at table 1 was not saved:")
+    expect(refused.first).to_contain_text("Not a valid win")  # the server's own words
+    assert stored(t) == []
 
-        refused.nth(1).get_by_role("button", name="Discard it").click()
-        expect(refused).to_have_count(1)
-        refused.first.get_by_role("link", name="Correct it").click()
-        expect(page.get_by_label("Winning hand")).to_have_value(NOT_WINNING)
-        expect(page.get_by_label("Hand", exact=True)).to_have_value("1")
-        expect(page.get_by_role("group", name="Winner").get_by_label(seats[2].player.full_name)).to_be_checked()
-        page.get_by_label("Winning hand").fill(PLAIN_WIN)
-        page.get_by_role("button", name="Save hand").last.click()
-        expect(page.locator(".flashes")).to_contain_text("Hand 1 saved")
-        expect(page.locator(".offline-queue")).to_be_hidden()  # nothing kept any more
-    finally:
-        context.close()
+    refused.nth(1).get_by_role("button", name="Discard it").click()
+    expect(refused).to_have_count(1)
+    refused.first.get_by_role("link", name="Correct it").click()
+    expect(page.get_by_label("Winning hand")).to_have_value(NOT_WINNING)
+    expect(page.get_by_label("Hand", exact=True)).to_have_value("1")
+    expect(page.get_by_role("group", name="Winner").get_by_label(seats[2].player.full_name)).to_be_checked()
+    page.get_by_label("Winning hand").fill(PLAIN_WIN)
+    page.get_by_role("button", name="Save hand").last.click()
+    expect(page.locator(".flashes")).to_contain_text("Hand 1 saved")
+    expect(page.locator(".offline-queue")).to_be_hidden()  # nothing kept any more
     assert stored(t) == [(1, seats[2].player_id, PLAIN_WIN)]
 
 
-def test_a_hand_entered_meanwhile_by_someone_else_comes_back_as_a_conflict(browser, live_server, in_play,
-                                                                          organiser):
-    t = in_play
-    seats, table_url = table_one(t)
-    context, page = phone(browser, live_server)
-    try:
-        log_in(page, organiser.email, PASSWORD)
-        page.goto(table_url + "/hands/new?hand=1")
-        expect(page.locator(".tile-picker")).to_be_visible()
-        context.set_offline(True)
-        enter_win(page, PLAIN_WIN, seats[2], seats[0])
-        expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
-        scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), organiser)  # another referee, online
-        commit_setup()
-        context.set_offline(False)
-        refused = page.locator(".offline-queue [data-offline-refused] li")
-        expect(refused).to_have_count(1, timeout=15_000)
-        expect(refused).to_contain_text("Hand 1 at table 1 was not saved: Nothing was saved: hand 1 is already entered")
-    finally:
-        context.close()
+def test_a_hand_entered_meanwhile_by_someone_else_comes_back_as_a_conflict(offline_queue_phone, organiser):
+    t, seats, table_url, context, page = offline_queue_phone
+    page.goto(table_url + "/hands/new?hand=1")
+    expect(page.locator(".tile-picker")).to_be_visible()
+    context.set_offline(True)
+    enter_win(page, PLAIN_WIN, seats[2], seats[0])
+    expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
+    scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), organiser)  # another referee, online
+    commit_setup()
+    context.set_offline(False)
+    refused = page.locator(".offline-queue [data-offline-refused] li")
+    expect(refused).to_have_count(1, timeout=15_000)
+    expect(refused).to_contain_text("Hand 1 at table 1 was not saved: Nothing was saved: hand 1 is already entered")
     assert [(h.number, h.result) for h in scoring.table_hands(t, 1, 1)] == [(1, "draw")]
 
 
-def test_the_worker_never_shows_a_kept_staff_page_to_someone_logged_out(browser, live_server, in_play, organiser):
-    t = in_play
-    seats, table_url = table_one(t)
+def test_the_worker_never_shows_a_kept_staff_page_to_someone_logged_out(offline_queue_phone):
+    t, seats, table_url, context, page = offline_queue_phone
     names = [sp.player.full_name for sp in seats]
-    context, page = phone(browser, live_server)
-    try:
-        log_in(page, organiser.email, PASSWORD)
-        page.goto(table_url)
-        page.evaluate("navigator.serviceWorker.ready")
-        page.goto(table_url + "/hands/new?hand=1")  # through the worker now: kept
-        page.goto(table_url)
-        # Logged in, the kept copy does its job offline.
-        context.set_offline(True)
-        page.goto(table_url + "/hands/new?hand=1")
-        expect(page.get_by_role("heading", name="Enter a hand")).to_be_visible()
-        expect(page.get_by_text(names[0]).first).to_be_visible()
-        expect(page.locator("[data-offline-copy]")).to_contain_text("It may be out of date.")
-        context.set_offline(False)
+    page.goto(table_url)
+    page.evaluate("navigator.serviceWorker.ready")
+    page.goto(table_url + "/hands/new?hand=1")  # through the worker now: kept
+    page.goto(table_url)
+    # Logged in, the kept copy does its job offline.
+    context.set_offline(True)
+    page.goto(table_url + "/hands/new?hand=1")
+    expect(page.get_by_role("heading", name="Enter a hand")).to_be_visible()
+    expect(page.get_by_text(names[0]).first).to_be_visible()
+    expect(page.locator("[data-offline-copy]")).to_contain_text("It may be out of date.")
+    context.set_offline(False)
 
-        page.goto(table_url)
-        page.get_by_role("button", name="Log out").click()
-        expect(page.get_by_role("link", name="Log in")).to_be_visible()
-        context.set_offline(True)
-        for url in (table_url, table_url + "/hands/new?hand=1", table_url + "/hands/new"):
-            page.goto(url)
-            expect(page.get_by_role("heading", name="No network")).to_be_visible()
-            for name in names:
-                expect(page.get_by_text(name)).to_have_count(0)
-    finally:
-        context.close()
+    page.goto(table_url)
+    page.get_by_role("button", name="Log out").click()
+    expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    context.set_offline(True)
+    for url in (table_url, table_url + "/hands/new?hand=1", table_url + "/hands/new"):
+        page.goto(url)
+        expect(page.get_by_role("heading", name="No network")).to_be_visible()
+        for name in names:
+            expect(page.get_by_text(name)).to_have_count(0)

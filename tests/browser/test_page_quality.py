@@ -21,36 +21,6 @@ pytestmark = pytest.mark.browser
 AXE = (Path(__file__).parent / "vendor" / "axe.min.js").read_text(encoding="utf-8")
 
 
-@pytest.fixture
-def demo(demo_tournament, referee):
-    """The demo tournament (session 2 half-way, a penalty, the clock) and the pages of it, public and staff."""
-    t = demo_tournament
-    session2 = play.get_session(t, 2)
-    player_id = session2.seats[0].player_id
-    staff = f"/manage/tournaments/{t.id}/play"
-    public = [
-        "/", "/check", "/check?hand=123456789m123s5p5p&self_drawn=1", "/login",
-        f"/t/{t.id}", f"/t/{t.id}/players", f"/t/{t.id}/standings", f"/t/{t.id}/standings/sessions/1",
-        f"/t/{t.id}/standings/teams", f"/t/{t.id}/seating", f"/t/{t.id}/seating/2",
-        f"/t/{t.id}/seating/player/{player_id}", f"/t/{t.id}/players/{player_id}", f"/t/{t.id}/statistics",
-        f"/t/{t.id}/projector", f"/t/{t.id}/seating/2/projector", f"/t/{t.id}/sessions/2/clock",
-    ]
-    referee_pages = [
-        f"{staff}/2/tables/1", f"{staff}/2/tables/1/hands/new", f"{staff}/2/clock", f"{staff}/2/board",
-        f"{staff}/penalties", f"{staff}/2",
-    ]
-    commit_setup()
-    return t, public, referee_pages
-
-
-@pytest.fixture
-def axe_page(browser, live_server):
-    context = browser.new_context(base_url=live_server, viewport={"width": 1280, "height": 900}, bypass_csp=True)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
-
-
 def axe_problems(page) -> list[str]:
     """Critical and serious violations, one line each. label-content-name-mismatch (experimental in axe) is
     switched on: a button must be named by what it shows. The seating projector is a wall screen nobody uses

@@ -8,27 +8,12 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.helpers import PASSWORD
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, play, scoring
-from tournament.services import registration as reg
+from tournament.services import scoring
 from tournament.services.errors import NotFound
-from tournament.services.registration import PlayerData
-from tournament.services.tournaments import add_staff
 
 pytestmark = pytest.mark.browser
 
 UNDER_5 = "[234m][456p][678s]22s23s4s"
-
-
-@pytest.fixture
-def table_one(tournament, referee):
-    for i in range(4):
-        reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
-    draw_service.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    add_staff(tournament, referee.email, "referee")
-    players = play.table_players(play.get_session(tournament, 1), 1)
-    return tournament, players, f"/manage/tournaments/{tournament.id}/play/1/tables/1"
 
 
 def choose(page, role, player):

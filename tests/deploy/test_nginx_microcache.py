@@ -16,17 +16,16 @@ import pytest
 
 from tests.deploy.servers import DEPLOY, NGINX, nginx
 from tests.deploy.servers import app_gunicorn as gunicorn
-from tests.helpers import CSRF_RE, PASSWORD, VALID_22, add_players, make_tournament, make_user, token_for
+from tests.helpers import CSRF_RE, PASSWORD, VALID_22, token_for
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, play
+from tournament.services import play
 from tournament.services.visibility import set_standings_hidden
 from tournament.web.live.routes import LIVE_ENDPOINTS
 
 # The tests that start gunicorn and nginx.
 served = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")
 
-STAFF_NAME = "Olivia Organiser"
+STAFF_NAME = "Olivia Organiser"  # the `organiser` fixture's name
 
 
 class Browser:
@@ -61,22 +60,10 @@ class Browser:
         assert status == 200 and STAFF_NAME in page, "the login did not land on a logged-in page"
 
 
-@pytest.fixture
-def live(app_ctx):
-    """An organiser and a tournament in play: 8 players, session 1 started on two tables."""
-    organiser = make_user("olivia@example.org", "organiser", STAFF_NAME)
-    t = make_tournament(organiser)
-    add_players(t, 8)
-    draw_service.draw_next(t, seed=3)
-    lifecycle.start_session(t, 1)
-    db.session.commit()
-    return t, organiser
-
-
 @pytest.mark.slow
 @served
-def test_public_copies_never_carry_staff_content(app, live, tmp_path):
-    t, organiser = live
+def test_public_copies_never_carry_staff_content(app, live_tournament, organiser, tmp_path):
+    t = live_tournament
     token = token_for(organiser)
     with gunicorn(app, tmp_path) as (app_url, access_log), nginx(int(app_url.rsplit(":", 1)[1]), tmp_path) as url:
         public, staff = Browser(url), Browser(url)
@@ -122,8 +109,8 @@ def test_public_copies_never_carry_staff_content(app, live, tmp_path):
 
 @pytest.mark.slow
 @served
-def test_a_hand_shows_on_the_public_page_within_the_cache_time(app, live, tmp_path):
-    t, organiser = live
+def test_a_hand_shows_on_the_public_page_within_the_cache_time(app, live_tournament, organiser, tmp_path):
+    t = live_tournament
     token = token_for(organiser)
     table = play.table_players(play.get_session(t, 1), 1)
     east, south = table[0].player_id, table[1].player_id

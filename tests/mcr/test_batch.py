@@ -4,7 +4,6 @@ import io
 import json
 import multiprocessing
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -15,36 +14,14 @@ from pathlib import Path
 import pytest
 from handgen import CONTEXT_KEYS, random_hands
 
+from tests.helpers import BAD_JSON_LINES, mixed_lines
 from tournament.mcr import batch
 from tournament.mcr.__main__ import _LINE_RE, answer, run_jsonl
 
 ROOT = Path(__file__).resolve().parents[2]
-BAD = [
-    "", "{", "null", "   ", "\t", "[1, 2]", '"a string"', "{}", '{"hand": 5}', '{"hand": "123x"}',
-    '{"hand": "13579m13579s1357p"}', '{"hand": "11111m456m789m123s"}',
-    '{"hand": "123456789m123s5p5p", "seat_wind": "Q"}', '{"hand": "123456789m123s5p5p", "kong": true}',
-    '{"hand": "123456789m123s5p5p"} trailing', "\ufeff{}", '{"hand": "é"}', "[" * 5000,
-]
-
-
 def run(*args, stdin: bytes = b"", timeout: float = 60) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tournament.mcr", *args],
                           input=stdin, capture_output=True, cwd=ROOT, timeout=timeout)
-
-
-def mixed_lines(n: int, seed: int) -> list[str]:
-    """n generated hands as JSON lines with the BAD lines scattered among them (no newlines)."""
-    lines = [json.dumps({k: c[k] for k in CONTEXT_KEYS}) for c in random_hands(n, seed)]
-    rng = random.Random(seed)
-    for bad in BAD * 3:
-        lines.insert(rng.randrange(len(lines) + 1), bad)
-    return lines
-
-
-@pytest.fixture(scope="module")
-def payload() -> bytes:
-    lines = mixed_lines(2500, 5)
-    return ("\n".join(lines)).encode()  # the last line has no newline: it still gets an answer
 
 
 @pytest.mark.parametrize("ruleset", ["ema", "chinese"])
@@ -65,7 +42,7 @@ def test_jobs_give_the_same_bytes(payload, ruleset):
     results = [json.loads(x) for x in base.decode().splitlines()]
     lines = payload.decode().split("\n")
     for line, r in zip(lines, results, strict=True):
-        if line in BAD:
+        if line in BAD_JSON_LINES:
             assert r["ok"] is False
 
 

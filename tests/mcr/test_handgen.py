@@ -8,25 +8,12 @@ import handgen
 import pytest
 import reference
 
-N_HANDS = 20_000
-SEED = 20240601
+from tests.helpers import HANDGEN_HANDS
 
 # Canonical notation as handgen writes it: declared sets, then concealed tiles grouped by suit.
 _GROUP = r"(?:[1-9]+[msp]|[ESWNCFP])"
 NOTATION_RE = re.compile(rf"^(?:\[{_GROUP}+\]|\{{{_GROUP}+\}})*{_GROUP}+$")
 ALL_FAN_NAMES = set(reference.ZH_TO_EN.values())
-
-
-@pytest.fixture(scope="module")
-def corpus():
-    rng = random.Random(SEED)
-    cases, forms = [], []
-    for _ in range(N_HANDS):
-        case, form = handgen.random_hand_ex(rng)
-        cases.append(case)
-        forms.append(form)
-    results = [reference.reference_score(c) for c in cases]
-    return cases, forms, results
 
 
 def test_deterministic_from_seed():
@@ -167,21 +154,21 @@ def test_every_fan_appears(corpus):
     _, _, results = corpus
     seen = Counter(name for res in results for name, _, _ in res["fans"])
     never = sorted(ALL_FAN_NAMES - set(seen))
-    assert not never, f"fans never scored by the reference in {N_HANDS} hands: {never}"
+    assert not never, f"fans never scored by the reference in {HANDGEN_HANDS} hands: {never}"
 
 
 def test_every_fan_reasonably_frequent(corpus):
     _, _, results = corpus
     seen = Counter(name for res in results for name, _, _ in res["fans"])
     rare = {name: seen[name] for name in ALL_FAN_NAMES if seen[name] < 40}
-    assert not rare, f"fans scored fewer than 40 times in {N_HANDS} hands: {rare}"
+    assert not rare, f"fans scored fewer than 40 times in {HANDGEN_HANDS} hands: {rare}"
 
 
 def test_hands_under_eight_points_are_generated(corpus):
     """Under-8 hands are part of the corpus (the engine must score them the same, meets_minimum false)."""
     _, _, results = corpus
     under = sum(1 for r in results if r["fan_points"] < 8)
-    assert 0.01 * N_HANDS < under < 0.3 * N_HANDS, under
+    assert 0.01 * HANDGEN_HANDS < under < 0.3 * HANDGEN_HANDS, under
 
 
 def test_reference_adapter_examples():

@@ -9,14 +9,12 @@ from pathlib import Path
 import handgen
 import pytest
 
+from tests.helpers import RESULT_SHAPE_HANDS
 from tournament.mcr import MCRError, WinContext, score_hand
 from tournament.mcr.__main__ import answer
 from tournament.mcr.result import dumps, result_dict
 
 ROOT = Path(__file__).resolve().parents[2]
-N_HANDS = 3000
-
-
 def _line(case: dict) -> str:
     return json.dumps({k: case[k] for k in handgen.CONTEXT_KEYS})
 
@@ -29,11 +27,6 @@ def _api(case: dict, ruleset: str) -> dict:
         return {"ok": False, "code": e.code, "error": str(e)}
 
 
-@pytest.fixture(scope="module")
-def cases() -> list[dict]:
-    return handgen.random_hands(N_HANDS, 4242)
-
-
 @pytest.mark.parametrize("ruleset", ["ema", "chinese"])
 def test_cli_lines_and_api_agree_in_process(cases, ruleset):
     flowered = 0
@@ -42,7 +35,7 @@ def test_cli_lines_and_api_agree_in_process(cases, ruleset):
         line = _line(case)
         assert answer(line, ruleset) == dumps(want) + "\n", case
         flowered += want["flower_points"] > 0
-    assert flowered > N_HANDS // 4  # the Flower Tiles entry is exercised too
+    assert flowered > RESULT_SHAPE_HANDS // 4  # the Flower Tiles entry is exercised too
 
 
 def test_cli_process_and_api_agree(cases):

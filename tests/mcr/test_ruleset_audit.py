@@ -6,24 +6,17 @@ from dataclasses import fields
 from pathlib import Path
 
 import audit
-import handgen
 import pytest
 
+from tests.helpers import AUDIT_HANDS
 from tournament.mcr import calculator
 from tournament.mcr.rulesets import CHINESE, EMA, SWITCHES, flip
 
-N_HANDS = 20_000
-SEED = 808
 RULINGS = Path(__file__).resolve().parents[2] / "tournament" / "mcr" / "RULINGS.md"
 
 
-@pytest.fixture(scope="module")
-def report() -> audit.Report:
-    return audit.run(handgen.random_hands(N_HANDS, SEED))
-
-
 def test_every_difference_is_explained_by_a_switch(report):
-    assert report.hands == N_HANDS
+    assert report.hands == AUDIT_HANDS
     assert not report.unexplained, "\n".join(report.lines())
     # the generator reaches every switch, so each one is exercised
     assert all(report.by_switch[s.name] > 0 for s in SWITCHES), "\n".join(report.lines())
@@ -34,7 +27,7 @@ def test_rulings_carry_the_audit_counts(report):
     text = RULINGS.read_text(encoding="utf-8")
     documented = {m[1]: int(m[2]) for m in re.finditer(r"^\| `([a-z_]+)` \| (\d+) \|", text, re.M)}
     assert documented == {s.name: report.by_switch[s.name] for s in SWITCHES}
-    assert f"{report.differing} of {N_HANDS:,}" in text
+    assert f"{report.differing} of {AUDIT_HANDS:,}" in text
 
 
 def test_chinese_is_ema_with_every_switch_flipped():

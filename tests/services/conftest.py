@@ -2,13 +2,29 @@
 
 from __future__ import annotations
 
-import pytest
+from datetime import date
 
-from tests.helpers import BIG_HAND, UNDER_5, VALID_22, add_players
+import pytest
+import werkzeug.security
+
+from tests.helpers import (
+    BIG_HAND,
+    FORMULAS,
+    UNDER_5,
+    VALID_22,
+    add_players,
+    played_one_session,
+    table_ids,
+    win,
+)
 from tournament.extensions import db
+from tournament.models import Player
 from tournament.services import draws as draw_service
-from tournament.services import lifecycle, penalties, play, scoring
+from tournament.services import lifecycle, penalties, play, scoring, standings
+from tournament.services import registration as reg
 from tournament.services.backup import export_tournament
+from tournament.services.registration import PlayerData
+from tournament.services.registration import players as player_module
 from tournament.services.scoring import FalseMahjongData, HandData
 
 
@@ -59,3 +75,130 @@ def two_sessions_played(tournament):
 def document(demo_tournament):
     """The backup document of `demo_tournament` (the organiser fixture is its owner)."""
     return export_tournament(demo_tournament)
+
+
+@pytest.fixture
+def session_two_started(tournament):
+    """8 players, session 1 played (two wins at each table) and finished, then session 2 drawn and started.
+
+    Returns (tournament, the standings as they stood after session 1, before session 2 began)."""
+    add_players(tournament, 8)
+    draw_service.draw_next(tournament, seed=5)
+    lifecycle.start_session(tournament, 1)
+    for table in (1, 2):
+        e, s, w, n = table_ids(tournament, 1, table)
+        win(tournament, 1, table, 1, e, s)
+        win(tournament, 1, table, 2, w)  # self-drawn
+    penalties.give_penalty(tournament, player_id=table_ids(tournament, 1, 2)[3], session_number=1, amount=10,
+                           reason="slow play", user=None)
+    lifecycle.finish_session(tournament, 1, force=True)
+    db.session.commit()
+    after_one = standings.standings(tournament)
+    draw_service.draw_next(tournament, seed=6)
+    lifecycle.start_session(tournament, 2)
+    db.session.commit()
+    return tournament, after_one
+
+
+@pytest.fixture
+def eight(tournament):
+    """8 present players (returned) of a tournament of 3 sessions tie-broken by firsts, then best session."""
+    tournament.session_count = 3
+    tournament.tie_breaks = "firsts,best_session"
+    db.session.commit()
+    return add_players(tournament, 8)
+
+
+@pytest.fixture
+def field(tournament):
+    """Six players by key (aino, mikko, jose, lars, sub, sub2): four checked in, then mikko withdrawn."""
+
+    def add(first, last, **kwargs):
+        return reg.add_player(tournament, PlayerData(first_name=first, last_name=last, **kwargs))
+
+    players = {
+        "aino": add("Aino", "Virtanen", country="FI", team="Team FI", club="Helsinki MC"),
+        "mikko": add("Mikko", "Korhonen", country="FI", team="Team FI"),
+        "jose": add("José", "García", country="ES", ema_number="12345678"),
+        "lars": add("Lars", "Berg", country="SE"),
+        "sub": add("Sanna", "Aalto", is_substitute=True),
+        "sub2": add("Noah", "Zimmer", is_substitute=True),
+    }
+    for key in ("aino", "mikko", "jose", "sub"):
+        reg.check_in(players[key])
+    reg.withdraw(players["mikko"])
+    return players
+
+
+@pytest.fixture
+def formula_players(tournament):
+    """8 players named like formulas, one session played by totals (negative scores), closed."""
+    tournament.session_count = 1
+    for i in range(8):
+        first = FORMULAS[i % len(FORMULAS)]
+        reg.check_in(reg.add_player(tournament, PlayerData(
+            first_name=first, last_name=f"@Last{i}" if i % 2 else f"Plain{i}", country="FI",
+            ema_number=f"0400{i:04d}", club="@Home club" if i == 0 else "", notes="-5 for lateness" if i == 0 else "")))
+    draw_service.draw_next(tournament, seed=3)
+    lifecycle.start_session(tournament, 1)
+    session = play.get_session(tournament, 1)
+    for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
+        seated = [sp.player_id for sp in play.table_players(session, table)]
+        scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
+    lifecycle.finish_session(tournament, 1)
+    db.session.commit()
+    return tournament
+
+
+@pytest.fixture
+def pack(tournament):
+    """`played` (8 ranked players, one session) with dates and a venue, a no-show (registered, never at a
+    table), a disqualified player and one player with no EMA number: (tournament, disqualified, no number)."""
+    tournament.start_date, tournament.end_date = date(2026, 6, 5), date(2026, 6, 7)
+    tournament.venue = "Helsinki"
+    played_one_session(tournament)
+    reg.add_player(tournament, reg.PlayerData(first_name="Nora", last_name="Noshow", country="FI",
+                                              ema_number="04009999"))
+    ranked = standings.standings(tournament).rows
+    disqualified = db.session.get(Player, ranked[0].player_id)
+    reg.disqualify(disqualified, "cheating")
+    no_number = db.session.get(Player, ranked[3].player_id)
+    no_number.ema_number = None
+    db.session.commit()
+    return tournament, disqualified, no_number
+
+
+@pytest.fixture
+def unchecked(monkeypatch):
+    """The service without its Python duplicate check: what a request sees when another one is saving the same
+    player at the same moment (both checks ran before either insert)."""
+    monkeypatch.setattr(player_module, "duplicate_problems", lambda *args, **kwargs: {})
+
+
+@pytest.fixture
+def updates(monkeypatch):
+    """Counts the standings brought up to date (rather than read afresh): {"updated": n}."""
+    calls = {"updated": 0}
+    real = standings.facts.updated
+
+    def counting(last, marker):
+        result = real(last, marker)
+        calls["updated"] += result is not None
+        return result
+
+    monkeypatch.setattr(standings.facts, "updated", counting)
+    return calls
+
+
+@pytest.fixture
+def hash_calls(monkeypatch):
+    """Every password hash computed, as its method: the work a login does, counted, not timed."""
+    calls = []
+    real = werkzeug.security._hash_internal
+
+    def counting(method, salt, password):
+        calls.append(method)
+        return real(method, salt, password)
+
+    monkeypatch.setattr(werkzeug.security, "_hash_internal", counting)
+    return calls

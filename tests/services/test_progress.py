@@ -6,53 +6,19 @@ from fractions import Fraction
 
 import pytest
 
-from tests.helpers import add_players
+from tests.helpers import add_players, table_ids, win
 from tournament.extensions import db
 from tournament.services import NotFound, lifecycle, penalties, play, progress, scoring, standings
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandData
-
-VALID_22 = "123456789m123s5p5p"  # 22 fan points on a discard, 24 self-drawn
-
-
-def table_ids(t, session_number: int, table: int) -> list[int]:
-    return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
-
-
-def win(t, session_number: int, table: int, number: int, winner: int, discarder: int | None = None):
-    return scoring.enter_hand(t, session_number, table, HandData(
-        number=number, result="win", winner_id=winner, discarder_id=discarder, hand=VALID_22), None)
-
-
-@pytest.fixture
-def two_sessions(tournament):
-    """8 players, session 1 played (two wins at each table) and finished, then session 2 drawn and started.
-
-    Returns (tournament, the standings as they stood after session 1, before session 2 began)."""
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=5)
-    lifecycle.start_session(tournament, 1)
-    for table in (1, 2):
-        e, s, w, n = table_ids(tournament, 1, table)
-        win(tournament, 1, table, 1, e, s)
-        win(tournament, 1, table, 2, w)  # self-drawn
-    penalties.give_penalty(tournament, player_id=table_ids(tournament, 1, 2)[3], session_number=1, amount=10,
-                           reason="slow play", user=None)
-    lifecycle.finish_session(tournament, 1, force=True)
-    db.session.commit()
-    after_one = standings.standings(tournament)
-    draw_service.draw_next(tournament, seed=6)
-    lifecycle.start_session(tournament, 2)
-    db.session.commit()
-    return tournament, after_one
 
 
 def summary(rows):
     return [(r.player_id, r.rank, r.shared, r.table_points, r.score) for r in rows]
 
 
-def test_the_standings_after_session_one_are_what_they_were_before_session_two(two_sessions):
-    t, after_one = two_sessions
+def test_the_standings_after_session_one_are_what_they_were_before_session_two(session_two_started):
+    t, after_one = session_two_started
     # Session 2: a big win at table 1 reshuffles the ranking.
     e, s, w, n = table_ids(t, 2, 1)
     win(t, 2, 1, 1, n, e)
@@ -67,8 +33,8 @@ def test_the_standings_after_session_one_are_what_they_were_before_session_two(t
         progress.standings_after(t, 3)
 
 
-def test_rankings_of_sessions_before_the_one_in_play_are_reused(two_sessions):
-    t, _ = two_sessions
+def test_rankings_of_sessions_before_the_one_in_play_are_reused(session_two_started):
+    t, _ = session_two_started
     first = progress.progress(t)
     e, s, w, n = table_ids(t, 2, 1)
     win(t, 2, 1, 1, n, e)
@@ -78,8 +44,8 @@ def test_rankings_of_sessions_before_the_one_in_play_are_reused(two_sessions):
     assert summary(second.after[2]) == summary(standings.standings(t).rows)
 
 
-def test_history_gives_each_players_rank_after_each_session(two_sessions):
-    t, after_one = two_sessions
+def test_history_gives_each_players_rank_after_each_session(session_two_started):
+    t, after_one = session_two_started
     e, s, w, n = table_ids(t, 2, 1)
     win(t, 2, 1, 1, n, e)
     result = progress.progress(t)
@@ -94,8 +60,8 @@ def test_history_gives_each_players_rank_after_each_session(two_sessions):
         assert history[1].field_size == 8
 
 
-def test_a_penalty_in_session_two_counts_from_session_two_only(two_sessions):
-    t, _ = two_sessions
+def test_a_penalty_in_session_two_counts_from_session_two_only(session_two_started):
+    t, _ = session_two_started
     victim = table_ids(t, 2, 1)[0]
     before = progress.progress(t)
     penalties.give_penalty(t, player_id=victim, session_number=2, amount=500, reason="misconduct", user=None)
@@ -109,8 +75,8 @@ def test_a_penalty_in_session_two_counts_from_session_two_only(two_sessions):
     assert [r.player_id for r in same] != [r.player_id for r in before.after[2] if r.table_points == last.table_points]
 
 
-def test_player_record_lists_tables_opponents_winds_and_results(two_sessions):
-    t, _ = two_sessions
+def test_player_record_lists_tables_opponents_winds_and_results(session_two_started):
+    t, _ = session_two_started
     e, s, w, n = table_ids(t, 2, 1)
     win(t, 2, 1, 1, n, e)
     record = progress.player_record(t, n)
@@ -131,8 +97,8 @@ def test_player_record_lists_tables_opponents_winds_and_results(two_sessions):
     assert dealer.sessions[1].deal_ins == 1 and dealer.sessions[1].hands_won == 0
 
 
-def test_player_record_counts_self_draws_and_penalties_of_session_one(two_sessions):
-    t, _ = two_sessions
+def test_player_record_counts_self_draws_and_penalties_of_session_one(session_two_started):
+    t, _ = session_two_started
     e, s, w, n = table_ids(t, 1, 2)
     record = progress.player_record(t, w)
     first = record.sessions[0]
@@ -144,10 +110,10 @@ def test_player_record_counts_self_draws_and_penalties_of_session_one(two_sessio
     assert penalised.table_points == results[n].table_points
 
 
-def test_player_of_another_tournament_is_not_found(two_sessions, organiser):
+def test_player_of_another_tournament_is_not_found(session_two_started, organiser):
     from tests.helpers import make_tournament
 
-    t, _ = two_sessions
+    t, _ = session_two_started
     other = make_tournament(organiser, name="Other Open")
     stranger = add_players(other, 1, start=100)[0]
     with pytest.raises(NotFound):
@@ -176,8 +142,8 @@ def test_shared_ranks_and_fractional_table_points_survive(tournament):
     assert history[0].rank_label == "1=" and history[0].table_points_text == "1.75"
 
 
-def test_change_marker_moves_with_every_change_and_only_then(two_sessions):
-    t, _ = two_sessions
+def test_change_marker_moves_with_every_change_and_only_then(session_two_started):
+    t, _ = session_two_started
     marker = progress.change_marker(t.id)
     assert marker == progress.change_marker(t.id)
     e, s, w, n = table_ids(t, 2, 1)
@@ -204,10 +170,10 @@ def test_change_marker_moves_with_every_change_and_only_then(two_sessions):
     assert progress.change_marker(10**9) is None
 
 
-def test_a_late_arrival_who_withdrew_is_ranked_from_the_session_they_played(two_sessions):
+def test_a_late_arrival_who_withdrew_is_ranked_from_the_session_they_played(session_two_started):
     from tournament.models import PlayerStatus
 
-    t, _ = two_sessions
+    t, _ = session_two_started
     lifecycle.finish_session(t, 2, force=True)
     late = add_players(t, 4, start=100)
     draw_service.draw_next(t, seed=7)

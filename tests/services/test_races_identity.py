@@ -13,17 +13,9 @@ from tournament.extensions import db
 from tournament.services import ConflictError
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
-from tournament.services.registration import players as player_module
 
 BEFORE = "465c0281b993"
 AFTER = "ba2f9af2ef97"
-
-
-@pytest.fixture
-def unchecked(monkeypatch):
-    """The service without its Python duplicate check: what a request sees when another one is saving the same
-    player at the same moment (both checks ran before either insert)."""
-    monkeypatch.setattr(player_module, "duplicate_problems", lambda *args, **kwargs: {})
 
 
 @pytest.mark.parametrize("twin", [

@@ -279,22 +279,6 @@ def test_set_status_refuses_unknown_status(tournament):
 # --- lists -----------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def field(tournament):
-    players = {
-        "aino": add(tournament, "Aino", "Virtanen", country="FI", team="Team FI", club="Helsinki MC"),
-        "mikko": add(tournament, "Mikko", "Korhonen", country="FI", team="Team FI"),
-        "jose": add(tournament, "José", "García", country="ES", ema_number="12345678"),
-        "lars": add(tournament, "Lars", "Berg", country="SE"),
-        "sub": add(tournament, "Sanna", "Aalto", is_substitute=True),
-        "sub2": add(tournament, "Noah", "Zimmer", is_substitute=True),
-    }
-    for key in ("aino", "mikko", "jose", "sub"):
-        reg.check_in(players[key])
-    reg.withdraw(players["mikko"])
-    return players
-
-
 def test_list_players_sorted_by_last_name_with_filters(tournament, field):
     names = [p.last_name for p in reg.list_players(tournament)]
     assert names == ["Aalto", "Berg", "García", "Korhonen", "Virtanen", "Zimmer"]

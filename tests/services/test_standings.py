@@ -100,14 +100,6 @@ def rows_by_id(result):
     return {row.player_id: row for row in result.rows}
 
 
-@pytest.fixture
-def eight(tournament):
-    tournament.session_count = 3
-    tournament.tie_breaks = "firsts,best_session"
-    db.session.commit()
-    return add_players(tournament, 8)
-
-
 def test_scores_are_summed_payments_minus_active_penalties(tournament, eight):
     s1 = start_session(tournament)
     e, s, w, n = seats_of(s1, 1)

@@ -35,21 +35,6 @@ def assert_same(got: standings.Standings, expected: standings.Standings) -> None
     assert got.session_numbers == expected.session_numbers
 
 
-@pytest.fixture
-def updates(monkeypatch):
-    """Counts the standings brought up to date (rather than read afresh)."""
-    calls = {"updated": 0}
-    real = standings.facts.updated
-
-    def counting(last, marker):
-        result = real(last, marker)
-        calls["updated"] += result is not None
-        return result
-
-    monkeypatch.setattr(standings.facts, "updated", counting)
-    return calls
-
-
 def random_write(t, rng: random.Random, given: list[int]) -> None:
     """One score-entry write at a random table: a hand entered, corrected or deleted, totals entered or
     cleared, a penalty given or cancelled."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-import werkzeug.security
 
 from tests.helpers import PASSWORD, make_user
 from tournament.extensions import db
@@ -58,20 +57,6 @@ def test_change_password_checks_the_current_one_and_the_rules(app_ctx):
     assert user.check_password(PASSWORD)
     user_service.change_password(user, PASSWORD, "mahjong-east-round-9")
     assert user.check_password("mahjong-east-round-9")
-
-
-@pytest.fixture
-def hash_calls(monkeypatch):
-    """Every password hash computed, as (method, salt length): the work a login does, counted, not timed."""
-    calls = []
-    real = werkzeug.security._hash_internal
-
-    def counting(method, salt, password):
-        calls.append(method)
-        return real(method, salt, password)
-
-    monkeypatch.setattr(werkzeug.security, "_hash_internal", counting)
-    return calls
 
 
 def test_an_unknown_email_costs_the_same_hashing_as_a_wrong_password(app_ctx, hash_calls):

@@ -5,17 +5,10 @@ from __future__ import annotations
 import html
 import re
 
-import pytest
-
 from tests.helpers import Api, token_for
 
 METHODS = ("get", "post", "put", "patch", "delete")
 WRITES = ("post", "put", "patch", "delete")
-
-
-@pytest.fixture
-def spec(client) -> dict:
-    return client.get("/api/v1/openapi.json").get_json()
 
 
 def operations(spec: dict):

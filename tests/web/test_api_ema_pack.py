@@ -7,28 +7,12 @@ from __future__ import annotations
 
 import io
 
-import pytest
 from openpyxl import load_workbook
 
-from tests.helpers import Api, assert_error, make_user, pdf_text, token_for
-from tournament.extensions import db
+from tests.helpers import Api, assert_error, pdf_text, token_for
 from tournament.services.standings import standings
-from tournament.services.tournaments import add_staff
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-
-
-@pytest.fixture
-def outsider(app_ctx):
-    return make_user("nina@example.org", "referee", "Nina Notstaff")
-
-
-@pytest.fixture
-def staff_api(client, played, referee):
-    """The API as a referee on the staff of `played` (8 ranked players, one session)."""
-    add_staff(played, referee.email, "referee")
-    db.session.commit()
-    return Api(client, token_for(referee))
 
 
 def test_workbook_weight_and_report_for_the_staff(staff_api, played):

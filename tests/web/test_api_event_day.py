@@ -9,12 +9,7 @@ import io
 
 import pytest
 
-from tests.helpers import VALID_22, Api, assert_error, check_in_all, register, token_for
-
-
-@pytest.fixture
-def api(client, app_ctx, organiser):
-    return Api(client, token_for(organiser))
+from tests.helpers import VALID_22, Api, assert_error, check_in_all, register
 
 
 def _tournament(api: Api, players: int, **settings) -> tuple[int, list[int]]:

@@ -4,32 +4,9 @@ players' entry only once it is confirmed."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.helpers import VALID_22, Api, assert_error, check_in_all, register
+from tests.helpers import VALID_22, Api, assert_error
 
 BIG = "111222333m444p55p"  # Four Concealed Pungs ... : far more than VALID_22
-
-
-@pytest.fixture
-def table(api: Api):
-    """A function making a tournament (`entry_mode` as given) with session 1 of 8 players in play. Returns
-    (tid, seats of table 1 E S W N, seats of table 2, every player's token)."""
-
-    def make(entry_mode: str | None = "players"):
-        settings = {} if entry_mode is None else {"entry_mode": entry_mode}
-        tid = api.post("/tournaments", {"name": f"Phones {entry_mode}", "session_count": 2, **settings},
-                       expect=201).get_json()["id"]
-        ids = register(api, tid, 8)
-        check_in_all(api, tid, ids)
-        drawn = api.post(f"/tournaments/{tid}/sessions/1/draw", {"seed": 5}, expect=201).get_json()
-        api.post(f"/tournaments/{tid}/sessions/1/start", expect=200)
-        tables = [[seat["player_id"] for seat in t["seats"]] for t in drawn["tables"]]
-        tokens = {pid: api.get(f"/tournaments/{tid}/players/{pid}/link", expect=200).get_json()["token"]
-                  for pid in ids}
-        return tid, tables[0], tables[1], tokens
-
-    return make
 
 
 def own(client, token: str, method: str, path: str = "", body=None, **kwargs):
@@ -49,16 +26,17 @@ def standings_score(api: Api, tid: int) -> dict[int, int]:
 # ----------------------------------------------------------------------------- links
 
 
-def test_the_tournament_takes_and_gives_its_entry_mode(api, table):
-    tid, *_ = table(None)
+def test_the_tournament_takes_and_gives_its_entry_mode(api, phones_tournament):
+    tid, *_ = phones_tournament(None)
     assert api.get(f"/tournaments/{tid}", expect=200).get_json()["entry_mode"] == "referee"
-    tid, *_ = table("players")
+    tid, *_ = phones_tournament("players")
     assert api.get(f"/tournaments/{tid}", expect=200).get_json()["entry_mode"] == "players"
     assert_error(api.post("/tournaments", {"name": "Odd", "entry_mode": "everyone"}), 422, "entry_mode")
 
 
-def test_a_link_opens_the_players_page_and_a_renewed_one_answers_404_everywhere(api, client, table):
-    tid, seats, _, tokens = table()
+def test_a_link_opens_the_players_page_and_a_renewed_one_answers_404_everywhere(api, client,
+                                                                                 phones_tournament):
+    tid, seats, _, tokens = phones_tournament()
     east = seats[0]
     link = api.get(f"/tournaments/{tid}/players/{east}/link", expect=200).get_json()
     assert set(link) == {"token", "url"} and link["token"] in link["url"]
@@ -81,8 +59,8 @@ def test_a_link_opens_the_players_page_and_a_renewed_one_answers_404_everywhere(
     assert_error(own(client, "short", "GET"), 404)
 
 
-def test_links_are_staff_only(api, client, table, referee):
-    tid, seats, _, tokens = table()
+def test_links_are_staff_only(api, client, phones_tournament, referee):
+    tid, seats, _, tokens = phones_tournament()
     from tests.helpers import token_for
 
     outsider = Api(client, token_for(referee))  # an account not on this tournament's staff
@@ -91,8 +69,8 @@ def test_links_are_staff_only(api, client, table, referee):
     assert_error(api.get(f"/tournaments/{tid}/players/999999/link"), 404)
 
 
-def test_the_players_view_shows_their_session_table_and_hands(api, client, table):
-    tid, seats, other, tokens = table()
+def test_the_players_view_shows_their_session_table_and_hands(api, client, phones_tournament):
+    tid, seats, other, tokens = phones_tournament()
     view = own(client, tokens[seats[2]], "GET").get_json()
     assert set(view) >= {"player", "tournament", "session", "table", "hands"}
     assert view["player"]["id"] == seats[2] and view["session"] == 1 and view["table"] == 1
@@ -104,8 +82,8 @@ def test_the_players_view_shows_their_session_table_and_hands(api, client, table
 # ----------------------------------------------------------------------------- entry and confirmation
 
 
-def test_one_enters_three_confirm_and_only_then_the_hand_counts(api, client, table):
-    tid, seats, _, tokens = table()
+def test_one_enters_three_confirm_and_only_then_the_hand_counts(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament()
     east, south, west, north = seats
     entered = own(client, tokens[east], "POST", "/hands", win(1, east, south))
     assert entered.status_code == 201, entered.get_json()
@@ -126,16 +104,16 @@ def test_one_enters_three_confirm_and_only_then_the_hand_counts(api, client, tab
     assert listed[0]["status"] == "confirmed"
 
 
-def test_the_engine_checks_a_players_entry_as_a_referees(api, client, table):
-    tid, seats, _, tokens = table()
+def test_the_engine_checks_a_players_entry_as_a_referees(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament()
     refused = own(client, tokens[seats[0]], "POST", "/hands",
                   win(1, seats[0], seats[1], "[234m][456p][678s]22s23s4s"))
     assert_error(refused, 422)
     assert api.get(f"/tournaments/{tid}/sessions/1/tables/1/hands", expect=200).get_json()["hands"] == []
 
 
-def test_players_may_not_enter_in_a_referee_tournament_but_may_confirm(api, client, table):
-    tid, seats, _, tokens = table("referee")
+def test_players_may_not_enter_in_a_referee_tournament_but_may_confirm(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament("referee")
     assert_error(own(client, tokens[seats[0]], "POST", "/hands", win(1, seats[0], seats[1])), 403)
     api.post(f"/tournaments/{tid}/sessions/1/tables/1/hands", win(1, seats[0], seats[1]), expect=201)
     assert standings_score(api, tid)[seats[0]] == 46  # staff entries count at once
@@ -143,16 +121,16 @@ def test_players_may_not_enter_in_a_referee_tournament_but_may_confirm(api, clie
     assert answer["confirmed_by"] == [seats[3]] and answer["status"] == "pending"
 
 
-def test_a_player_cannot_confirm_or_dispute_another_tables_hand(api, client, table):
-    tid, seats, other, tokens = table()
+def test_a_player_cannot_confirm_or_dispute_another_tables_hand(api, client, phones_tournament):
+    tid, seats, other, tokens = phones_tournament()
     api.post(f"/tournaments/{tid}/sessions/1/tables/1/hands", win(1, seats[0], seats[1]), expect=201)
     assert_error(own(client, tokens[other[0]], "POST", "/tables/1/hands/1/confirm", {}), 403)
     assert_error(own(client, tokens[other[0]], "POST", "/tables/1/hands/1/dispute", {"reason": "no"}), 403)
     assert_error(own(client, tokens[seats[0]], "POST", "/tables/1/hands/9/confirm", {}), 404)
 
 
-def test_a_staff_correction_starts_confirmation_afresh(api, client, table):
-    tid, seats, _, tokens = table()
+def test_a_staff_correction_starts_confirmation_afresh(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament()
     own(client, tokens[seats[0]], "POST", "/hands", win(1, seats[0], seats[1]))
     for player in seats[1:]:
         own(client, tokens[player], "POST", "/tables/1/hands/1/confirm", {})
@@ -165,8 +143,8 @@ def test_a_staff_correction_starts_confirmation_afresh(api, client, table):
 # ----------------------------------------------------------------------------- disputes
 
 
-def test_a_dispute_goes_to_the_referees_queue_until_a_correction_or_stands(api, client, table):
-    tid, seats, _, tokens = table()
+def test_a_dispute_goes_to_the_referees_queue_until_a_correction_or_stands(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament()
     east, south, west, north = seats
     own(client, tokens[east], "POST", "/hands", win(1, east, south))
     assert_error(own(client, tokens[west], "POST", "/tables/1/hands/1/dispute", {"reason": "  "}), 400, "reason")
@@ -189,8 +167,8 @@ def test_a_dispute_goes_to_the_referees_queue_until_a_correction_or_stands(api, 
     assert api.get(f"/tournaments/{tid}/sessions/1/disputes", expect=200).get_json()["disputes"] == []
 
 
-def test_a_disputed_players_entry_stops_counting(api, client, table):
-    tid, seats, _, tokens = table()
+def test_a_disputed_players_entry_stops_counting(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament()
     own(client, tokens[seats[0]], "POST", "/hands", win(1, seats[0], seats[1]))
     for player in seats[1:]:
         own(client, tokens[player], "POST", "/tables/1/hands/1/confirm", {})
@@ -202,8 +180,8 @@ def test_a_disputed_players_entry_stops_counting(api, client, table):
 # ----------------------------------------------------------------------------- the network fails
 
 
-def test_a_hand_sent_twice_with_its_idempotency_key_is_stored_once(api, client, table):
-    tid, seats, _, tokens = table()
+def test_a_hand_sent_twice_with_its_idempotency_key_is_stored_once(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament()
     headers = {"Idempotency-Key": "offline-queue-1"}
     first = own(client, tokens[seats[0]], "POST", "/hands", win(1, seats[0], seats[1]), headers=headers)
     again = own(client, tokens[seats[0]], "POST", "/hands", win(1, seats[0], seats[1]), headers=headers)
@@ -215,8 +193,8 @@ def test_a_hand_sent_twice_with_its_idempotency_key_is_stored_once(api, client, 
     assert other.status_code == 201 and other.get_json()["number"] == 2
 
 
-def test_guessing_tokens_meets_the_login_limit(api, client, table, app):
-    table()
+def test_guessing_tokens_meets_the_login_limit(api, client, phones_tournament, app):
+    phones_tournament()
     app.config["LOGIN_FAILURES_PER_ADDRESS"] = 5
     answers = [own(client, f"{i:043d}", "GET").status_code for i in range(7)]
     assert answers[:5] == [404] * 5 and answers[5:] == [429, 429]

@@ -12,11 +12,6 @@ from tournament.services.tournaments import TournamentData, create_tournament
 HUGE = 2**31
 
 
-@pytest.fixture
-def tid(tournament) -> int:
-    return tournament.id
-
-
 # ----------------------------------------------------------------------------- tournaments
 
 
@@ -313,25 +308,8 @@ UNDER_EIGHT = "123m345p567s678s99m"   # 5 fan points on a discard: a legal hand 
 NO_WIN = "13579m13579p1357s"
 
 
-@pytest.fixture
-def table(client, app_ctx, organiser, referee, tid):
-    """Session 1 drawn and in play; (organiser api, referee api, hands url, seats E S W N of table 1)."""
-    from tournament.models import Tournament
-    from tournament.services.tournaments import add_staff
-
-    add_staff(db.session.get(Tournament, tid), referee.email, "referee")
-    db.session.commit()
-    boss = Api(client, token_for(organiser))
-    check_in_all(boss, tid, register(boss, tid, 8))
-    drawn = boss.post(f"/tournaments/{tid}/sessions/1/draw", {"seed": 5}, expect=201).get_json()
-    started = boss.post(f"/tournaments/{tid}/sessions/1/start", expect=200).get_json()
-    assert (started["session"], started["status"]) == (1, "in_play")
-    seats = [seat["player_id"] for seat in drawn["tables"][0]["seats"]]
-    return boss, Api(client, token_for(referee)), f"/tournaments/{tid}/sessions/1/tables/1/hands", seats
-
-
-def test_start_again_is_200_finished_is_409(table, tid):
-    boss, _, _, _ = table
+def test_start_again_is_200_finished_is_409(api_table, tid):
+    boss, _, _, _ = api_table
     assert boss.post(f"/tournaments/{tid}/sessions/1/start", expect=200).get_json()["status"] == "in_play"
     assert_error(boss.post(f"/tournaments/{tid}/sessions/2/start"), 404)
     from tournament.models import Tournament
@@ -342,8 +320,8 @@ def test_start_again_is_200_finished_is_409(table, tid):
     assert_error(boss.post(f"/tournaments/{tid}/sessions/1/start"), 409)
 
 
-def test_discard_win_contract(table):
-    _, ref, url, (east, south, west, north) = table
+def test_discard_win_contract(api_table):
+    _, ref, url, (east, south, west, north) = api_table
     body = {"number": 1, "result": "win", "winner_id": east, "discarder_id": south, "hand": PURE_STRAIGHT,
             "flowers": 2}
     hand = ref.post(url, body, expect=201).get_json()
@@ -361,8 +339,8 @@ def test_discard_win_contract(table):
     assert len(ref.get(url).get_json()["hands"]) == 1
 
 
-def test_self_drawn_win_and_false_mahjongs(table):
-    _, ref, url, (east, south, west, north) = table
+def test_self_drawn_win_and_false_mahjongs(api_table):
+    _, ref, url, (east, south, west, north) = api_table
     hand = ref.post(url, {"number": 2, "result": "win", "winner_id": west, "discarder_id": None,
                           "hand": PURE_STRAIGHT, "false_mahjongs": [{"player_id": north, "kind": "under_minimum"}]},
                     expect=201).get_json()
@@ -377,8 +355,8 @@ def test_self_drawn_win_and_false_mahjongs(table):
     assert draw["payments"] == {str(east): -60, str(south): 20, str(west): 20, str(north): 20}
 
 
-def test_refused_claims_store_nothing(table):
-    _, ref, url, (east, south, _, _) = table
+def test_refused_claims_store_nothing(api_table):
+    _, ref, url, (east, south, _, _) = api_table
     for claim in (NO_WIN, UNDER_EIGHT):
         assert_error(ref.post(url, {"number": 1, "result": "win", "winner_id": east, "discarder_id": south,
                                     "hand": claim}), 422)
@@ -394,14 +372,14 @@ def test_refused_claims_store_nothing(table):
     ({"false_mahjongs": [{"player_id": 1, "kind": "bad"}]}, "false_mahjongs.0.kind"),
     ({"false_mahjongs": [{"kind": "not_winning"}]}, "false_mahjongs.0.player_id"),
 ])
-def test_hand_wrong_types_are_422(table, change, field):
-    _, ref, url, (east, south, _, _) = table
+def test_hand_wrong_types_are_422(api_table, change, field):
+    _, ref, url, (east, south, _, _) = api_table
     body = {"number": 1, "result": "win", "winner_id": east, "discarder_id": south, "hand": PURE_STRAIGHT, **change}
     assert_error(ref.post(url, body), 422, field)
 
 
-def test_players_not_at_the_table_are_refused(client, table, organiser, tid):
-    boss, ref, url, seats = table
+def test_players_not_at_the_table_are_refused(client, api_table, organiser, tid):
+    boss, ref, url, seats = api_table
     other_table = ref.get(url.replace("tables/1", "tables/2")).get_json()
     assert other_table == {"hands": []}
     stranger = [p["id"] for p in boss.get(f"/tournaments/{tid}/players").get_json()["players"]
@@ -417,14 +395,14 @@ def test_players_not_at_the_table_are_refused(client, table, organiser, tid):
     assert_error(ref.post(url.replace("sessions/1", "sessions/2"), {"number": 1, "result": "draw"}), 404)
 
 
-def test_hands_need_a_session_in_play(table, tid):
-    boss, ref, _, _ = table
+def test_hands_need_a_session_in_play(api_table, tid):
+    boss, ref, _, _ = api_table
     boss.post(f"/tournaments/{tid}/sessions/2/draw", expect=201)
     assert_error(ref.post(f"/tournaments/{tid}/sessions/2/tables/1/hands", {"number": 1, "result": "draw"}), 409)
 
 
-def test_correct_and_delete(table):
-    _, ref, url, (east, south, west, north) = table
+def test_correct_and_delete(api_table):
+    _, ref, url, (east, south, west, north) = api_table
     first = ref.post(url, {"number": 1, "result": "win", "winner_id": east, "discarder_id": south,
                            "hand": PURE_STRAIGHT}, expect=201).get_json()
     corrected = ref.put(f"{url}/1", {"number": 1, "result": "win", "winner_id": east, "discarder_id": south,
@@ -447,9 +425,9 @@ def test_correct_and_delete(table):
 
 
 
-def test_false_mahjong_claims_take_the_win_context(table):
+def test_false_mahjong_claims_take_the_win_context(api_table):
     """Issue 20: 123m456m678s234s5p5p is 6 on a discard, exactly 8 self-drawn (a win, not a false mahjong)."""
-    _, ref, url, (east, south, west, north) = table
+    _, ref, url, (east, south, west, north) = api_table
     claim = {"player_id": south, "hand": "123m456m678s234s5p5p"}
     assert_error(ref.post(url, {"number": 1, "result": "draw", "false_mahjongs": [{**claim, "self_drawn": True}]}),
                  422, "false_mahjongs.0.hand")
@@ -466,10 +444,10 @@ def test_false_mahjong_claims_take_the_win_context(table):
     assert hand["payments"] == {str(south): -30, str(east): 10, str(west): 10, str(north): 10}
 
 
-def test_stop_immediately_false_mahjong_in_the_stopped_hand(table, tid):
+def test_stop_immediately_false_mahjong_in_the_stopped_hand(api_table, tid):
     from tournament.models import Tournament
 
-    boss, ref, url, (east, south, west, north) = table
+    boss, ref, url, (east, south, west, north) = api_table
     db.session.get(Tournament, tid).end_rule = "stop_immediately"
     db.session.commit()
     boss.post(f"/tournaments/{tid}/sessions/1/tables/1/time", {"hand_in_progress": 1}, expect=200)
@@ -483,8 +461,8 @@ def test_stop_immediately_false_mahjong_in_the_stopped_hand(table, tid):
     assert hand["result"] == "not_scored" and hand["fans"] == [] and hand["winner_id"] is None
     assert hand["payments"] == {str(north): -30, str(east): 10, str(south): 10, str(west): 10}
 
-def test_penalties_contract(client, table, organiser, tid):
-    boss, ref, _, (east, _, _, _) = table
+def test_penalties_contract(client, api_table, organiser, tid):
+    boss, ref, _, (east, _, _, _) = api_table
     given = ref.post(f"/tournaments/{tid}/penalties",
                      {"player_id": east, "session": 1, "amount": 10, "reason": "Slow play", "hand": 3},
                      expect=201).get_json()
@@ -510,7 +488,7 @@ def test_penalties_contract(client, table, organiser, tid):
     ({"player_id": None}, 422, "player_id"), ({"hand": 17}, 422, "hand"), ({"reason": 5}, 422, "reason"),
     ({"session": 4}, 404, None), ({"reason": "  "}, 400, "reason"),
 ])
-def test_penalty_refusals(table, tid, change, status, field):
-    _, ref, _, (east, _, _, _) = table
+def test_penalty_refusals(api_table, tid, change, status, field):
+    _, ref, _, (east, _, _, _) = api_table
     body = {"player_id": east, "session": 1, "amount": 10, "reason": "Slow play", **change}
     assert_error(ref.post(f"/tournaments/{tid}/penalties", body), status, field)

@@ -6,27 +6,19 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from email.utils import parsedate_to_datetime
 
-import pytest
 from sqlalchemy import func, select, update
 
-from tests.helpers import PASSWORD, login, make_user, post_form
+from tests.helpers import ORGANISER_EMAIL, PASSWORD, REFEREE_EMAIL, login, post_form
 from tournament.config import load_config
 from tournament.extensions import db
 from tournament.models.users import LoginSession, User
 
 NEW_PASSWORD = "tile-wall-dragon-77"
-ORGANISER, REFEREE = "olivia@example.org", "rafael@example.org"
+ORGANISER, REFEREE = ORGANISER_EMAIL, REFEREE_EMAIL  # the accounts of the `accounts` fixture
 
 # These tests hold several browsers at once. Each request gets an app context of its own, as on a real
 # worker: a context shared with the test would carry one browser's cached login (and CSRF token) on `g`
 # into the next browser's request.
-
-
-@pytest.fixture
-def accounts(app):
-    with app.app_context():
-        make_user(ORGANISER, "organiser")
-        make_user(REFEREE, "referee")
 
 
 def _in_db(app, statement) -> list:

@@ -11,50 +11,18 @@ import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-from datetime import datetime, timedelta
 
-import pytest
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
-from tests.helpers import PASSWORD, csrf_token, make_user, post_form
+from tests.helpers import OTHER_EMAIL as OTHER
+from tests.helpers import PASSWORD, ManualClock, csrf_token, post_form
+from tests.helpers import THROTTLED_EMAIL as VICTIM
 from tournament import create_app
 from tournament.extensions import db
-from tournament.models._common import utcnow
 from tournament.models.users import LoginAttempt
-from tournament.services import throttle
 
-VICTIM = "victim@example.org"
-OTHER = "other@example.org"
 NAT = "198.51.100.9"
-
-
-@pytest.fixture
-def victim(app):
-    with app.app_context():
-        make_user(VICTIM, "organiser")
-        make_user(OTHER, "referee")
-
-
-class Clock:
-    """The throttle's clock, moved by hand: a delay runs out only when the test says so (a slow machine
-    cannot let an attempt through early, nor a fast one make it wait)."""
-
-    def __init__(self) -> None:
-        self.now = utcnow()
-
-    def __call__(self) -> datetime:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock(monkeypatch) -> Clock:
-    clock = Clock()
-    monkeypatch.setattr(throttle, "utcnow", clock)
-    return clock
 
 
 def _login(client, email: str, password: str, address: str = "203.0.113.7"):
@@ -73,7 +41,7 @@ def _attempts(app, email: str | None = None) -> int:
         return db.session.scalar(query)
 
 
-def _seed_failures(app, clock: Clock, count: int, address: str) -> None:
+def _seed_failures(app, clock: ManualClock, count: int, address: str) -> None:
     """`count` failed logins from `address` just now, each for another account (players mistyping once)."""
     with app.app_context():
         db.session.execute(LoginAttempt.__table__.insert(), [
@@ -91,7 +59,7 @@ def _logout(client) -> None:
 
 
 def test_failures_slow_the_account_down_exponentially_and_the_right_password_gets_in_after(
-        app, victim, clock, caplog, monkeypatch):
+        app, victim, throttle_clock, caplog, monkeypatch):
     client = app.test_client()
     # The test session ran the migrations in this process: Alembic's logging setup disabled existing loggers.
     monkeypatch.setattr(logging.getLogger("tournament.auth"), "disabled", False)
@@ -109,23 +77,23 @@ def test_failures_slow_the_account_down_exponentially_and_the_right_password_get
     # Each failure after the delay doubles it, up to 15 minutes: a slowdown, never a lock-out.
     delays = []
     for i in range(12):
-        clock.advance(int(refused.headers["Retry-After"]) if i == 0 else delays[-1])
+        throttle_clock.advance(int(refused.headers["Retry-After"]) if i == 0 else delays[-1])
         answer = _login(client, VICTIM, f"more-{i}")
         assert answer.status_code == 401
         delays.append(int(answer.headers["Retry-After"]))
     assert delays == [2, 4, 8, 16, 32, 64, 128, 256, 512, 900, 900, 900]
-    clock.advance(899)
+    throttle_clock.advance(899)
     late = _login(client, VICTIM, PASSWORD)
     assert late.status_code == 429 and late.headers["Retry-After"] == "1"
     assert "Wait 1 second" in late.get_data(as_text=True)
-    clock.advance(1)
+    throttle_clock.advance(1)
     assert _login(client, VICTIM, PASSWORD).status_code == 302 and _logged_in(client)
     assert _attempts(app, VICTIM) == 0  # the success forgets the account's failures
     assert "login throttled for this account: victim@example.org" in caplog.text
     assert "failed login for victim@example.org from 203.0.113.7" in caplog.text
 
 
-def test_a_mistyped_password_or_four_costs_nothing_and_a_success_forgets_them(app, victim, clock):
+def test_a_mistyped_password_or_four_costs_nothing_and_a_success_forgets_them(app, victim, throttle_clock):
     client = app.test_client()
     for i in range(4):
         answer = _login(client, VICTIM, f"typo-{i}")
@@ -134,26 +102,26 @@ def test_a_mistyped_password_or_four_costs_nothing_and_a_success_forgets_them(ap
     assert _attempts(app) == 0
 
 
-def test_failures_older_than_the_window_no_longer_count(app, victim, clock):
+def test_failures_older_than_the_window_no_longer_count(app, victim, throttle_clock):
     client = app.test_client()
     for _ in range(6):
-        clock.advance(60)
+        throttle_clock.advance(60)
         _login(client, VICTIM, "guess")
     assert _login(client, VICTIM, PASSWORD).status_code == 429
-    clock.advance(24 * 3600 - 6 * 60 + 121)  # a day after the first two: four remain, and this fifth
+    throttle_clock.advance(24 * 3600 - 6 * 60 + 121)  # a day after the first two: four remain, and this fifth
     answer = _login(client, VICTIM, "guess-again")
     assert answer.status_code == 401 and answer.headers["Retry-After"] == "1"
     assert _attempts(app, VICTIM) == 5
 
 
-def test_a_venue_of_300_players_behind_one_nat_is_not_locked_out(app, victim, clock):
+def test_a_venue_of_300_players_behind_one_nat_is_not_locked_out(app, victim, throttle_clock):
     """299 players at one venue each mistyped once within 15 minutes: the next one still gets in."""
-    _seed_failures(app, clock, 299, NAT)
+    _seed_failures(app, throttle_clock, 299, NAT)
     assert _login(app.test_client(), VICTIM, PASSWORD, address=NAT).status_code == 302
 
 
-def test_one_address_guessing_many_accounts_is_limited_but_not_other_addresses(app, victim, clock):
-    _seed_failures(app, clock, 299, NAT)
+def test_one_address_guessing_many_accounts_is_limited_but_not_other_addresses(app, victim, throttle_clock):
+    _seed_failures(app, throttle_clock, 299, NAT)
     # The 300th failure from the address in 15 minutes (a password-spraying run): one guess each.
     assert _login(app.test_client(), "user300@example.org", "Summer2026!", address=NAT).status_code == 401
     response = _login(app.test_client(), VICTIM, PASSWORD, address=NAT)
@@ -161,17 +129,17 @@ def test_one_address_guessing_many_accounts_is_limited_but_not_other_addresses(a
     assert "from your network address" in response.get_data(as_text=True)
     assert int(response.headers["Retry-After"]) == 15 * 60
     assert _login(app.test_client(), VICTIM, PASSWORD, address="192.0.2.44").status_code == 302
-    clock.advance(15 * 60)  # the sliding window moves on
+    throttle_clock.advance(15 * 60)  # the sliding window moves on
     assert _login(app.test_client(), OTHER, PASSWORD, address=NAT).status_code == 302
 
 
-def test_the_account_delay_holds_whatever_the_address(app, victim, clock):
+def test_the_account_delay_holds_whatever_the_address(app, victim, throttle_clock):
     for i in range(5):  # a botnet: every guess from another address
         assert _login(app.test_client(), VICTIM, f"guess-{i}", address=f"10.0.0.{i}").status_code == 401
     assert _login(app.test_client(), VICTIM, PASSWORD, address="10.0.1.1").status_code == 429
 
 
-def test_the_count_is_shared_between_workers(app, database_url, victim, clock):
+def test_the_count_is_shared_between_workers(app, database_url, victim, throttle_clock):
     """Two app instances on one database stand for two gunicorn workers: failures on one count on both."""
     other_worker = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
     for i in range(5):
@@ -183,7 +151,7 @@ def test_the_count_is_shared_between_workers(app, database_url, victim, clock):
         db.engine.dispose()
 
 
-def test_email_case_and_spaces_do_not_reset_the_count(app, victim, clock):
+def test_email_case_and_spaces_do_not_reset_the_count(app, victim, throttle_clock):
     client = app.test_client()
     for i in range(5):
         email = [VICTIM, VICTIM.upper(), f"  {VICTIM} "][i % 3]
@@ -191,7 +159,7 @@ def test_email_case_and_spaces_do_not_reset_the_count(app, victim, clock):
     assert _login(client, "Victim@Example.org", PASSWORD).status_code == 429
 
 
-def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, victim, clock):
+def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, victim, throttle_clock):
     """With TRUSTED_PROXIES=1 (nginx in front) every client has its own count, not one for the proxy."""
     proxied = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "TRUSTED_PROXIES": 1})
 
@@ -202,7 +170,7 @@ def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, vict
                            environ_base={"REMOTE_ADDR": "127.0.0.1"},
                            headers={"X-Forwarded-For": client_address})
 
-    _seed_failures(proxied, clock, 299, NAT)
+    _seed_failures(proxied, throttle_clock, 299, NAT)
     assert via_proxy("user300@example.org", "Summer2026!", NAT).status_code == 401
     assert via_proxy(VICTIM, PASSWORD, NAT).status_code == 429
     assert via_proxy(VICTIM, PASSWORD, "192.0.2.44").status_code == 302  # another client behind the proxy
@@ -215,7 +183,7 @@ def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, vict
 # --- device cookies: a device that logged in to the account before -------------------------------------
 
 
-def _attack(app, clock: Clock, guesses: int = 8) -> int:
+def _attack(app, clock: ManualClock, guesses: int = 8) -> int:
     """Guesses at VICTIM from elsewhere, each as soon as allowed; the delay they leave, in seconds."""
     wait = 0
     for i in range(guesses):
@@ -226,18 +194,18 @@ def _attack(app, clock: Clock, guesses: int = 8) -> int:
     return wait
 
 
-def test_a_device_that_logged_in_before_is_not_held_up_by_guesses_elsewhere(app, victim, clock):
+def test_a_device_that_logged_in_before_is_not_held_up_by_guesses_elsewhere(app, victim, throttle_clock):
     phone = app.test_client()
     assert _login(phone, VICTIM, PASSWORD).status_code == 302
     _logout(phone)
-    assert _attack(app, clock) == 8  # the account waits 8 s after each guess now
+    assert _attack(app, throttle_clock) == 8  # the account waits 8 s after each guess now
     assert _login(app.test_client(), VICTIM, PASSWORD).status_code == 429  # a new device waits it out
     assert _login(phone, VICTIM, PASSWORD).status_code == 302 and _logged_in(phone)
     # The guesses from elsewhere still count against the account: the owner's success does not reset them.
     assert _attempts(app, VICTIM) == 8
 
 
-def test_a_trusted_device_has_a_delay_of_its_own(app, victim, clock):
+def test_a_trusted_device_has_a_delay_of_its_own(app, victim, throttle_clock):
     phone = app.test_client()
     assert _login(phone, VICTIM, PASSWORD).status_code == 302
     _logout(phone)
@@ -250,20 +218,20 @@ def test_a_trusted_device_has_a_delay_of_its_own(app, victim, clock):
     assert _login(app.test_client(), VICTIM, PASSWORD).status_code == 302
 
 
-def test_a_trusted_device_is_not_held_up_by_its_venues_address_limit(app, victim, clock):
+def test_a_trusted_device_is_not_held_up_by_its_venues_address_limit(app, victim, throttle_clock):
     phone = app.test_client()
     assert _login(phone, VICTIM, PASSWORD, address=NAT).status_code == 302
     _logout(phone)
-    _seed_failures(app, clock, 300, NAT)
+    _seed_failures(app, throttle_clock, 300, NAT)
     assert _login(app.test_client(), VICTIM, PASSWORD, address=NAT).status_code == 429
     assert _login(phone, VICTIM, PASSWORD, address=NAT).status_code == 302
 
 
-def test_a_device_cookie_of_another_account_or_a_forged_one_does_not_help(app, victim, clock):
+def test_a_device_cookie_of_another_account_or_a_forged_one_does_not_help(app, victim, throttle_clock):
     laptop = app.test_client()
     assert _login(laptop, OTHER, PASSWORD).status_code == 302
     _logout(laptop)
-    _attack(app, clock)
+    _attack(app, throttle_clock)
     assert _login(laptop, VICTIM, PASSWORD).status_code == 429
     # The cookie is signed: another device id or account list written by hand is ignored.
     forged = app.test_client()
@@ -271,7 +239,7 @@ def test_a_device_cookie_of_another_account_or_a_forged_one_does_not_help(app, v
     assert _login(forged, VICTIM, PASSWORD).status_code == 429
 
 
-def test_concurrent_guesses_on_several_workers_get_no_more_than_the_free_ones(app, victim, clock):
+def test_concurrent_guesses_on_several_workers_get_no_more_than_the_free_ones(app, victim, throttle_clock):
     """30 wrong passwords sent at the same moment to a threaded server: exactly 5 are checked, 25 refused."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()

@@ -8,13 +8,9 @@ import json
 import time
 import tracemalloc
 
-import pytest
-
-from tests.helpers import csrf_token, login, make_user
+from tests.helpers import MB, csrf_token, login, make_user, tiny_values
 from tournament.services.users import create_api_token
 from tournament.web.api import backup as backup_route
-
-MB = 1024 * 1024
 
 
 def _measured(send) -> tuple[object, float, int]:
@@ -29,17 +25,6 @@ def _measured(send) -> tuple[object, float, int]:
     finally:
         tracemalloc.stop()
     return response, elapsed, peak
-
-
-def _tiny_values(size: int) -> bytes:
-    """`[[0],[0],...]`: the body that costs most memory per byte once parsed (~58x through the old guard)."""
-    count = (size - 2) // 4
-    return b"[" + b",".join([b"[0]"] * count) + b"]"
-
-
-@pytest.fixture
-def tiny_10mb() -> bytes:
-    return _tiny_values(10 * MB)
 
 
 def test_an_import_without_a_token_is_refused_unread(client, tiny_10mb):
@@ -83,7 +68,7 @@ def test_the_import_counts_values_as_they_arrive(client, app_ctx, organiser, mon
     # An organiser's body of more values than any backup: refused before it is all read, let alone parsed.
     monkeypatch.setattr(backup_route, "MAX_IMPORT_VALUES", 100_000)
     _, plain = create_api_token(organiser, "t")
-    body = _tiny_values(4 * MB)  # ~1 million values
+    body = tiny_values(4 * MB)  # ~1 million values
     response, _, peak = _measured(lambda: client.post(
         "/api/v1/tournaments/import", data=body, content_type="application/json",
         headers={"Authorization": f"Bearer {plain}"}))
@@ -129,7 +114,7 @@ def test_a_get_to_the_api_with_a_body_is_refused(client, app_ctx, organiser):
 def test_a_page_takes_a_form_not_json(client, organiser, tournament):
     login(client, organiser.email)
     token = csrf_token(client, "/account")
-    body = _tiny_values(2 * MB)
+    body = tiny_values(2 * MB)
     response, _, peak = _measured(lambda: client.post(
         f"/manage/tournaments/{tournament.id}/play/1/clock/extend", data=body,
         content_type="application/json", headers={"X-CSRFToken": token}))

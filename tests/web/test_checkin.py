@@ -1,12 +1,9 @@
 import re
 
-import pytest
-
 from tests.helpers import csrf_token
 from tournament.extensions import db
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
-from tournament.services.tournaments import add_staff
 
 
 def desk(tournament, path=""):
@@ -15,21 +12,6 @@ def desk(tournament, path=""):
 
 def add(tournament, first, last, **kwargs):
     return reg.add_player(tournament, PlayerData(first_name=first, last_name=last, **kwargs))
-
-
-@pytest.fixture
-def players(tournament):
-    return {
-        "aino": add(tournament, "Aino", "Virtanen", club="Helsinki MC"),
-        "mikko": add(tournament, "Mikko", "Korhonen"),
-        "sanna": add(tournament, "Sanna", "Aalto", is_substitute=True),
-    }
-
-
-@pytest.fixture
-def desk_referee(referee_client, referee, tournament):
-    add_staff(tournament, referee.email, "referee")
-    return referee_client
 
 
 def post_json(client, url, token):

@@ -5,35 +5,12 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import pytest
-
-from tests.helpers import add_players, make_user
+from tests.helpers import Api, add_players, make_user, token_for
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import lifecycle
-from tournament.services import tournaments as tournament_service
-from tournament.services.users import create_api_token
 
 CLOCK_KEYS = {"state", "duration_seconds", "remaining_seconds", "ends_at", "warning", "server_time", "tables"}
 TABLE_KEYS = {"table", "extra_seconds", "remaining_seconds", "time_called", "hand_in_progress"}
-
-
-def token_for(user) -> str:
-    _, plain = create_api_token(user, "tests")
-    db.session.commit()
-    return plain
-
-
-class Api:
-    def __init__(self, client, token: str | None):
-        self.client = client
-        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
-
-    def get(self, url: str):
-        return self.client.get("/api/v1" + url, headers=self.headers)
-
-    def post(self, url: str, body=None):
-        return self.client.post("/api/v1" + url, json={} if body is None else body, headers=self.headers)
 
 
 def assert_error(response, status: int, field: str | None = None) -> dict:
@@ -62,29 +39,12 @@ def assert_clock(body: dict, tables: int) -> None:
         assert isinstance(row["time_called"], bool) and isinstance(row["remaining_seconds"], int)
 
 
-@pytest.fixture
-def setup(client, organiser, tournament):
-    """Two tables in play (session 1), 90-minute sessions; an organiser, a referee and an outsider."""
-    tournament.session_minutes = 90
-    referee = make_user("ref@example.org", "referee", "Rita Referee")
-    outsider = make_user("out@example.org", "organiser", "Otto Outsider")
-    tournament_service.add_staff(tournament, referee.email, "referee")
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=4)
-    lifecycle.start_session(tournament, 1)
-    db.session.commit()
-    apis = {who: Api(client, token_for(user)) for who, user in
-            (("organiser", organiser), ("referee", referee), ("outsider", outsider))}
-    apis["public"] = Api(client, None)
-    return tournament, apis
-
-
 def url(t, path: str) -> str:
     return f"/tournaments/{t.id}/sessions/1{path}"
 
 
-def test_clock_buttons_and_their_refusals(setup):
-    t, api = setup
+def test_clock_buttons_and_their_refusals(clock_api_setup):
+    t, api = clock_api_setup
     ref = api["referee"]
     body = ref.get(url(t, "/clock")).get_json()
     assert_clock(body, 2)
@@ -115,8 +75,8 @@ def test_clock_buttons_and_their_refusals(setup):
     assert_error(ref.post(url(t, "/clock/extend"), {"seconds": 60}), 409)
 
 
-def test_extra_time_adds_up_per_table(setup):
-    t, api = setup
+def test_extra_time_adds_up_per_table(clock_api_setup):
+    t, api = clock_api_setup
     ref = api["referee"]
     ref.post(url(t, "/clock/start"))
     body = ref.post(url(t, "/clock/extend"), {"seconds": 300, "table": 2}).get_json()
@@ -131,8 +91,8 @@ def test_extra_time_adds_up_per_table(setup):
     assert_error(ref.post(url(t, "/clock/extend"), {"seconds": 60, "table": 9}), 404)
 
 
-def test_time_called_refuses_later_hands_finish_hand(setup):
-    t, api = setup
+def test_time_called_refuses_later_hands_finish_hand(clock_api_setup):
+    t, api = clock_api_setup
     ref = api["referee"]
     hands = url(t, "/tables/1/hands")
     for n in (1, 2):
@@ -153,8 +113,8 @@ def test_time_called_refuses_later_hands_finish_hand(setup):
     assert ref.post(hands, {"number": 4, "result": "draw"}).status_code == 201
 
 
-def test_time_called_with_no_hand_in_progress(setup):
-    t, api = setup
+def test_time_called_with_no_hand_in_progress(clock_api_setup):
+    t, api = clock_api_setup
     ref = api["referee"]
     hands = url(t, "/tables/2/hands")
     assert ref.post(hands, {"number": 1, "result": "draw"}).status_code == 201
@@ -168,8 +128,8 @@ def test_time_called_with_no_hand_in_progress(setup):
     assert_error(ref.post(url(t, f"/tables/{2**31}/time"), {"hand_in_progress": 3}), 404)
 
 
-def test_stop_immediately_stores_the_hand_in_progress_with_zero_payments(setup):
-    t, api = setup
+def test_stop_immediately_stores_the_hand_in_progress_with_zero_payments(clock_api_setup):
+    t, api = clock_api_setup
     t.end_rule = "stop_immediately"
     db.session.commit()
     ref = api["referee"]
@@ -182,8 +142,8 @@ def test_stop_immediately_stores_the_hand_in_progress_with_zero_payments(setup):
     assert "time was called" in assert_error(ref.post(hands, {"number": 3, "result": "draw"}), 409)["error"].lower()
 
 
-def test_who_may_read_and_press(setup, client):
-    t, api = setup
+def test_who_may_read_and_press(clock_api_setup, client):
+    t, api = clock_api_setup
     # Published: anyone reads the clock, no token needed; a bad token is still a 401.
     assert api["public"].get(url(t, "/clock")).status_code == 200
     assert api["outsider"].get(url(t, "/clock")).status_code == 200

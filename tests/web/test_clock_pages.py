@@ -5,33 +5,11 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.helpers import add_players, csrf_token, make_user
 from tournament.extensions import db
-from tournament.services import clock, lifecycle, scoring
+from tournament.services import clock, scoring
 from tournament.services import draws as draw_service
-from tournament.services import tournaments as tournament_service
 from tournament.services.scoring import HandData
-
-
-@pytest.fixture
-def session_in_play(tournament):
-    tournament.session_minutes = 90
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=2)
-    lifecycle.start_session(tournament, 1)
-    db.session.commit()
-    return tournament
-
-
-@pytest.fixture
-def referee_on_staff(tournament, auth, client):
-    referee = make_user("ref@example.org", "referee", "Rita Referee")
-    tournament_service.add_staff(tournament, referee.email, "referee")
-    db.session.commit()
-    auth.login(referee)
-    return referee
 
 
 def staff_url(t, path: str = "") -> str:

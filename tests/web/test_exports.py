@@ -6,9 +6,7 @@ from __future__ import annotations
 import os
 import re
 
-import pytest
-
-from tests.helpers import EMA_HEADER_LINE, Api, assert_error, csrf_token, make_user, pdf_text, token_for
+from tests.helpers import EMA_HEADER_LINE, Api, assert_error, csrf_token, pdf_text, token_for
 from tournament.extensions import db
 from tournament.models import Player, TournamentStaff
 from tournament.services import draws as draw_service
@@ -22,11 +20,6 @@ def seats_of(t, number: int) -> list[tuple[int, str, str]]:
     session = play.get_session(t, number)
     return [(s.table_number, s.seat_wind, s.player.full_name)
             for s in sorted(session.seats, key=lambda s: (s.table_number, "ESWN".index(s.seat_wind)))]
-
-
-@pytest.fixture
-def outsider(app_ctx):
-    return make_user("nina@example.org", "referee", "Nina Notstaff")
 
 
 # ----------------------------------------------------------------------------- staff pages

@@ -4,42 +4,33 @@ from __future__ import annotations
 
 from sqlalchemy import func, select
 
-from tests.helpers import NOT_WINNING, UNDER_5, VALID_22, csrf_token, login, make_user
+from tests.helpers import (
+    NOT_WINNING,
+    UNDER_5,
+    VALID_22,
+    csrf_token,
+    hand_count,
+    hand_form,
+    login,
+    make_user,
+    play_url,
+)
 from tournament.extensions import db
-from tournament.models import Hand, Penalty, ScoreChange
+from tournament.models import Penalty, ScoreChange
 from tournament.services import lifecycle, play, scoring
 from tournament.services.scoring import HandData
 from tournament.services.tournaments import add_staff
-
-
-def base(t) -> str:
-    return f"/manage/tournaments/{t.id}/play/1"
-
-
-def hand_form(ids, number=1, **overrides) -> dict:
-    data = {"number": number, "result": "win", "winner_id": ids[0], "discarder_id": ids[1], "hand": VALID_22,
-            "flowers": 0}
-    for i, pid in enumerate(ids):
-        data[f"false_mahjongs-{i}-player_id"] = pid
-        data[f"false_mahjongs-{i}-kind"] = ""
-        data[f"false_mahjongs-{i}-hand"] = ""
-    data.update(overrides)
-    return data
 
 
 def post(client, url, data, form_url):
     return client.post(url, data={"csrf_token": csrf_token(client, form_url), **data})
 
 
-def hand_count() -> int:
-    return db.session.scalar(select(func.count()).select_from(Hand))
-
-
 def test_session_and_table_pages_show_players_winds_and_missing_hands(organiser_client, seated):
     t, ids = seated
-    page = organiser_client.get(base(t)).get_data(as_text=True)
+    page = organiser_client.get(play_url(t)).get_data(as_text=True)
     assert "Table 1" in page and "Table 2" in page and "nothing entered yet" in page
-    table = organiser_client.get(base(t) + "/tables/1")
+    table = organiser_client.get(play_url(t) + "/tables/1")
     html = table.get_data(as_text=True)
     assert table.status_code == 200
     assert html.count('class="hand-row hand-missing"') == 16
@@ -49,16 +40,16 @@ def test_session_and_table_pages_show_players_winds_and_missing_hands(organiser_
 
 def test_enter_a_win_through_the_form_then_correct_and_delete_it(organiser_client, seated):
     t, ids = seated
-    url = base(t) + "/tables/1/hands/new"
+    url = play_url(t) + "/tables/1/hands/new"
     response = post(organiser_client, url, hand_form(ids, flowers=1), url + "?hand=1")
     assert response.status_code == 302, response.get_data(as_text=True)
     db.session.expire_all()
     hand = scoring.get_hand(t, 1, 1, 1)
     assert hand.payment_map()[ids[1]] == -(8 + 23)
-    html = organiser_client.get(base(t) + "/tables/1").get_data(as_text=True)
+    html = organiser_client.get(play_url(t) + "/tables/1").get_data(as_text=True)
     assert "Pure Straight" in html and "23 points" in html
     # Correct: the discarder was someone else.
-    edit = base(t) + "/tables/1/hands/1/edit"
+    edit = play_url(t) + "/tables/1/hands/1/edit"
     form_page = organiser_client.get(edit).get_data(as_text=True)
     loaded = hand.version
     assert f'value="{loaded}"' in form_page
@@ -73,15 +64,15 @@ def test_enter_a_win_through_the_form_then_correct_and_delete_it(organiser_clien
     assert scoring.get_hand(t, 1, 1, 1).payment_map()[ids[2]] == -31
     # Delete with the current version.
     current = scoring.get_hand(t, 1, 1, 1).version
-    response = post(organiser_client, base(t) + "/tables/1/hands/1/delete", {"version": current}, edit)
+    response = post(organiser_client, play_url(t) + "/tables/1/hands/1/delete", {"version": current}, edit)
     assert response.status_code == 302 and hand_count() == 0
-    history = organiser_client.get(base(t) + "/history").get_data(as_text=True)
+    history = organiser_client.get(play_url(t) + "/history").get_data(as_text=True)
     assert "hand deleted" in history and "hand corrected" in history and "hand entered" in history
 
 
 def test_under_minimum_claim_is_refused_and_offered_as_false_mahjong(organiser_client, seated):
     t, ids = seated
-    url = base(t) + "/tables/1/hands/new"
+    url = play_url(t) + "/tables/1/hands/new"
     response = post(organiser_client, url, hand_form(ids, hand=UNDER_5, flowers=3), url)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -106,7 +97,7 @@ def test_under_minimum_claim_is_refused_and_offered_as_false_mahjong(organiser_c
 
 def test_double_submit_stores_the_hand_once(organiser_client, seated):
     t, ids = seated
-    url = base(t) + "/tables/1/hands/new"
+    url = play_url(t) + "/tables/1/hands/new"
     token = csrf_token(organiser_client, url)
     first = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids)})
     second = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids)})
@@ -120,7 +111,7 @@ def test_double_submit_stores_the_hand_once(organiser_client, seated):
 
 def test_field_errors_are_next_to_the_field(organiser_client, seated):
     t, ids = seated
-    url = base(t) + "/tables/1/hands/new"
+    url = play_url(t) + "/tables/1/hands/new"
     response = post(organiser_client, url, hand_form(ids, hand=NOT_WINNING, winner_id=ids[0], discarder_id=ids[0]), url)
     html = response.get_data(as_text=True)
     assert response.status_code == 422
@@ -138,7 +129,7 @@ def test_field_errors_are_next_to_the_field(organiser_client, seated):
 
 def test_totals_only_table_through_the_form(organiser_client, seated):
     t, ids = seated
-    url = base(t) + "/tables/2/totals"
+    url = play_url(t) + "/tables/2/totals"
     bad = post(organiser_client, url, {"version": 1, **{f"scores-{i}": 10 for i in range(4)}}, url)
     assert bad.status_code == 422 and "sum to zero" in bad.get_data(as_text=True)
     scores = {f"scores-{i}": v for i, v in enumerate([90, -30, -30, -30])}
@@ -174,26 +165,26 @@ def test_penalty_given_and_cancelled_through_the_pages(client, seated):
 
 def test_closing_a_session_runs_the_check(organiser_client, seated):
     t, ids = seated
-    url = base(t) + "/finish"
-    response = post(organiser_client, url, {}, base(t))
+    url = play_url(t) + "/finish"
+    response = post(organiser_client, url, {}, play_url(t))
     assert response.status_code == 302
-    page = organiser_client.get(base(t)).get_data(as_text=True)
+    page = organiser_client.get(play_url(t)).get_data(as_text=True)
     assert "not complete" in page and "in play" in page
-    assert post(organiser_client, url, {"force": "y"}, base(t)).status_code == 302
+    assert post(organiser_client, url, {"force": "y"}, play_url(t)).status_code == 302
     assert play.get_session(t, 1).status == "finished"
 
 
 def test_outsiders_and_wrong_ids(client, seated, organiser):
     t, ids = seated
-    assert client.get(base(t) + "/tables/1").status_code == 302  # to the login page
+    assert client.get(play_url(t) + "/tables/1").status_code == 302  # to the login page
     stranger = make_user("stranger@example.org", "referee")
     db.session.commit()
     login(client, stranger.email)
-    assert client.get(base(t) + "/tables/1").status_code == 403
+    assert client.get(play_url(t) + "/tables/1").status_code == 403
     client.post("/logout", data={"csrf_token": csrf_token(client, "/manage")})
     login(client, organiser.email)
     for path in ("/tables/9", "/tables/2147483648", "/tables/1/hands/5/edit", "/tables/1/hands/99/edit"):
-        assert client.get(base(t) + path).status_code == 404, path
+        assert client.get(play_url(t) + path).status_code == 404, path
     assert client.get(f"/manage/tournaments/{t.id}/play/2147483648").status_code == 404
     assert client.get(f"/manage/tournaments/{t.id}/play/7").status_code == 404
 
@@ -202,7 +193,7 @@ def test_refused_entry_writes_nothing_to_the_history(organiser_client, seated):
     t, ids = seated
     scoring.enter_hand(t, 1, 1, HandData(number=2, result="draw"), None)
     db.session.commit()
-    url = base(t) + "/tables/1/hands/new"
+    url = play_url(t) + "/tables/1/hands/new"
     post(organiser_client, url, hand_form(ids, number=3, hand=NOT_WINNING), url)
     assert db.session.scalar(select(func.count()).select_from(ScoreChange)) == 1
 
@@ -234,7 +225,7 @@ def test_swiss_draw_button_seats_ranking_neighbours_together(organiser_client, s
 def test_false_mahjong_rows_take_the_claims_win_context(organiser_client, seated):
     """Issue 20: 123m456m678s234s5p5p is 6 on a discard, 8 self-drawn: ticked self-drawn it is a win."""
     t, ids = seated
-    url = base(t) + "/tables/1/hands/new"
+    url = play_url(t) + "/tables/1/hands/new"
     assert 'name="false_mahjongs-1-self_drawn"' in organiser_client.get(url).get_data(as_text=True)
     fm = hand_form(ids, result="draw", winner_id="", discarder_id="", hand="")
     fm["false_mahjongs-1-kind"] = "engine"
@@ -260,7 +251,7 @@ def test_stopped_hand_takes_a_false_mahjong_through_the_form(organiser_client, s
     t.end_rule = "stop_immediately"
     clock.call_time(t, 1, 1, 1, organiser)
     db.session.commit()
-    url = base(t) + "/tables/1/hands/1/edit"
+    url = play_url(t) + "/tables/1/hands/1/edit"
     page = organiser_client.get(url).get_data(as_text=True)
     assert 'value="not_scored"' in page and 'value="win"' not in page
     version = scoring.get_hand(t, 1, 1, 1).version

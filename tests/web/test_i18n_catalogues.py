@@ -7,8 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
 
@@ -40,23 +38,6 @@ SAME_AS_ENGLISH = {
     ("%(ranks)s %(suit)s", "sv"): "only placeholders: numbers then suit, the English order",
     ("%(ranks)s %(suit)s", "es"): "only placeholders: numbers then suit, the English order",
 }
-
-
-def extracted() -> dict[tuple[str | None, str], tuple[str, ...]]:
-    """{(context, msgid): every form} of the texts marked in the source, as `make translations-extract` finds them."""
-    with open(ROOT / "babel.cfg", encoding="utf-8") as f:
-        method_map, options_map = parse_mapping_cfg(f)
-    found = {}
-    for _filename, _lineno, message, _comments, context in extract_from_dir(
-            str(ROOT), method_map, options_map):
-        forms = message if isinstance(message, tuple) else (message,)
-        found[(context, forms[0])] = forms
-    return found
-
-
-@pytest.fixture(scope="module")
-def source_messages():
-    return extracted()
 
 
 def catalogue(lang: str):

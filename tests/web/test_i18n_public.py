@@ -10,49 +10,23 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 from flask import template_rendered
 
-from tests.helpers import add_players, make_tournament, players_of
+from tests.helpers import make_tournament, players_of
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
 from tournament.i18n.fans import FAN_CONTEXT
 from tournament.models import EntryMode
-from tournament.services import draws, lifecycle, play, player_links, scoring
+from tournament.services import play, player_links
 
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATES = ROOT / "templates"
-TRANSLATIONS = ROOT / "tournament" / "translations"
 PUBLIC_DIRS = ("public", "standings", "seating", "live", "errors", "player_page")
 # The Python files whose texts these pages show: labels, error pages, the chart, the hand form, flash messages.
 PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/errors.py", "tournament/web/live/chart.py",
                 "tournament/web/hands/forms.py", "tournament/web/player_page/forms.py",
                 "tournament/web/player_page/routes.py")
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
-
-
-def catalogue(lang: str):
-    path = TRANSLATIONS / ("messages.pot" if lang == "en" else f"{lang}/LC_MESSAGES/messages.po")
-    with open(path, "rb") as f:
-        return read_po(f, locale=None if lang == "en" else lang)
-
-
-@pytest.fixture(scope="module")
-def template_messages():
-    """{(context, msgid): files it is extracted from} of the committed template catalogue."""
-    return {(m.context, m.id if isinstance(m.id, str) else m.id[0]): {path for path, _ in m.locations}
-            for m in catalogue("en") if m.id}
-
-
-@pytest.fixture(scope="module")
-def translations():
-    """Every translated text of each language: an English word found in one (Kong, Hand) may stay on a page."""
-    out = {}
-    for lang in LANGUAGES:
-        if lang != "en":
-            out[lang] = " ".join(s for m in catalogue(lang) if m.id
-                                 for s in (m.string if isinstance(m.string, tuple) else (m.string,)))
-    return out
 
 
 def reached_templates(names: set[str]) -> set[str]:
@@ -182,23 +156,6 @@ def test_the_public_templates_hold_no_unwrapped_text():
             problems[path.name] = words
     assert len(files) >= 18
     assert not problems, problems
-
-
-@pytest.fixture
-def quarter_points(tournament):
-    """Session 1 on two tables by totals: table 1 four-way tied (1.75 table points each: (4+2+1+0)/4), table 2
-    40 -5 -5 -30 (4, 1.5, 1.5, 0); the tournament 9 to 11 May 2026."""
-    tournament.start_date, tournament.end_date = date(2026, 5, 9), date(2026, 5, 11)
-    add_players(tournament, 8)
-    draws.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    session = play.get_session(tournament, 1)
-    for table, scores in ((1, [0, 0, 0, 0]), (2, [40, -5, -5, -30])):
-        ids = [sp.player_id for sp in play.table_players(session, table)]
-        scoring.enter_totals(tournament, 1, table, dict(zip(ids, scores, strict=True)), None)
-    lifecycle.finish_session(tournament, 1)
-    db.session.commit()
-    return tournament
 
 
 @pytest.mark.parametrize(("lang", "quarter", "half"), [

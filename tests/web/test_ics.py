@@ -8,28 +8,13 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import icalendar
-import pytest
 
-from tests.helpers import add_players, make_tournament
+from tests.helpers import make_tournament
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import lifecycle, player_links, schedule
+from tournament.services import player_links, schedule
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
-
-
-@pytest.fixture
-def timetabled(organiser):
-    """A Helsinki tournament of 3 sessions of 90 minutes, 8 players, session 1 published; sessions 1 and 2
-    planned (10:00 and 13:00 local on 16 January), session 3 not."""
-    t = make_tournament(organiser, name="Helsinki Open", venue="Kalasatama", time_zone="Europe/Helsinki",
-                        session_count=3, session_minutes=90)
-    players = add_players(t, 8)
-    session = draw_service.draw_next(t, seed=4)
-    lifecycle.set_status(session, "published")
-    schedule.set_planned_starts(t, {1: datetime(2026, 1, 16, 10, 0), 2: datetime(2026, 1, 16, 13, 0)})
-    db.session.commit()
-    return t, players
 
 
 def events_of(response) -> list[icalendar.Event]:

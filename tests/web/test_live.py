@@ -7,46 +7,17 @@ import re
 import pytest
 from sqlalchemy import event
 
-from tests.helpers import add_players, login, make_tournament, rename_player
+from tests.helpers import add_players, login, make_tournament, rename_player, table_ids, win
 from tournament.extensions import db
 from tournament.services import draws as draw_service
-from tournament.services import lifecycle, penalties, play, scoring
-from tournament.services.scoring import HandData
+from tournament.services import lifecycle, penalties, play
 
-VALID_22 = "123456789m123s5p5p"
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>")
-
-
-def ids(t, session_number: int, table: int) -> list[int]:
-    return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
-
-
-def win(t, session_number, table, number, winner, discarder=None):
-    return scoring.enter_hand(t, session_number, table, HandData(number=number, result="win", winner_id=winner,
-                                                                 discarder_id=discarder, hand=VALID_22), None)
-
-
-@pytest.fixture
-def event_(app, tournament):
-    """8 players; session 1 played and finished, session 2 in play with one hand; session 3 not drawn."""
-    app.config["LIVE_MIN_RECOMPUTE_SECONDS"] = 0  # every change is seen at once (the throttle has its test)
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    e, s, w, n = ids(tournament, 1, 1)
-    win(tournament, 1, 1, 1, e, s)
-    win(tournament, 1, 2, 1, ids(tournament, 1, 2)[2])
-    lifecycle.finish_session(tournament, 1, force=True)
-    draw_service.draw_next(tournament, seed=4)
-    lifecycle.start_session(tournament, 2)
-    win(tournament, 2, 1, 1, ids(tournament, 2, 1)[1], ids(tournament, 2, 1)[0])
-    db.session.commit()
-    return tournament
 
 
 def test_player_page_shows_tables_opponents_results_and_the_rank_chart(client, event_):
     t = event_
-    e, s, w, n = ids(t, 1, 1)
+    e, s, w, n = table_ids(t, 1, 1)
     response = client.get(f"/t/{t.id}/players/{e}")
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -75,7 +46,7 @@ def test_player_page_for_a_missing_or_foreign_player_is_404(client, event_, orga
 
 def test_standings_and_seating_link_player_pages(client, event_):
     t = event_
-    player = ids(t, 2, 1)[0]
+    player = table_ids(t, 2, 1)[0]
     for url in (f"/t/{t.id}/standings", f"/t/{t.id}/standings/sessions/2", f"/t/{t.id}/seating/2"):
         html = client.get(url).get_data(as_text=True)
         assert f'href="/t/{t.id}/players/{player}"' in html, url
@@ -86,7 +57,7 @@ def test_standings_and_seating_link_player_pages(client, event_):
                                   "statistics", "live/standings.json", "live/seating.json", "players/{player}"])
 def test_conditional_get_answers_304_until_something_changes(client, event_, path):
     t = event_
-    url = f"/t/{t.id}/" + path.format(player=ids(t, 2, 1)[0])
+    url = f"/t/{t.id}/" + path.format(player=table_ids(t, 2, 1)[0])
     first = client.get(url)
     assert first.status_code == 200 and first.headers["ETag"]
     assert first.headers["Cache-Control"] == "public, max-age=0, s-maxage=2"  # nginx's micro-cache may share it
@@ -94,7 +65,7 @@ def test_conditional_get_answers_304_until_something_changes(client, event_, pat
     again = client.get(url, headers={"If-None-Match": etag})
     assert again.status_code == 304 and again.headers["ETag"] == etag and not again.data
     # A hand entered elsewhere: the page is new.
-    a, b, c, d = ids(t, 2, 2)
+    a, b, c, d = table_ids(t, 2, 2)
     win(t, 2, 2, 1, c, d)
     db.session.commit()
     changed = client.get(url, headers={"If-None-Match": etag})
@@ -112,7 +83,7 @@ def test_heavy_pages_are_recomputed_at_most_every_few_seconds(app, client, event
     first = client.get(url)
     etag = first.headers["ETag"]
     assert "<dt>Hands</dt><dd>3</dd>" in first.get_data(as_text=True)
-    a, b, c, d = ids(t, 2, 2)
+    a, b, c, d = table_ids(t, 2, 2)
     win(t, 2, 2, 1, c, d)
     db.session.commit()
     # Within the window the earlier figures are served, under their own ETag: the client that has them
@@ -148,7 +119,8 @@ def test_penalty_and_session_status_change_the_etag(client, event_):
     t = event_
     url = f"/t/{t.id}/standings"
     etag = client.get(url).headers["ETag"]
-    penalties.give_penalty(t, player_id=ids(t, 2, 1)[3], session_number=2, amount=5, reason="noise", user=None)
+    penalties.give_penalty(t, player_id=table_ids(t, 2, 1)[3], session_number=2, amount=5, reason="noise",
+                           user=None)
     db.session.commit()
     second = client.get(url, headers={"If-None-Match": etag})
     assert second.status_code == 200
@@ -198,7 +170,7 @@ def test_seating_json_shows_the_next_session(client, event_):
 
 def test_hidden_standings_stay_hidden_on_the_live_pages(client, event_, organiser):
     t = event_
-    player = ids(t, 1, 1)[0]
+    player = table_ids(t, 1, 1)[0]
     t.standings_hidden = True
     db.session.commit()
     assert client.get(f"/t/{t.id}/live/standings.json").status_code == 404

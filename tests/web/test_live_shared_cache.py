@@ -6,28 +6,17 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers import add_players, token_for
+from tests.helpers import token_for
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle
 from tournament.services.visibility import set_standings_hidden
 
 SHARED = "public, max-age=0, s-maxage=2"
 
 
-@pytest.fixture
-def live(tournament):
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    db.session.commit()
-    return tournament
-
-
 @pytest.mark.parametrize("path", ["standings", "standings/sessions/1", "seating/1", "live/standings.json",
                                   "statistics"])
-def test_the_publics_copy_may_be_shared_for_two_seconds(client, live, path):
-    url = f"/t/{live.id}/{path}"
+def test_the_publics_copy_may_be_shared_for_two_seconds(client, live_tournament, path):
+    url = f"/t/{live_tournament.id}/{path}"
     first = client.get(url)
     assert first.status_code == 200 and first.headers["Cache-Control"] == SHARED
     assert "Cookie" in first.headers["Vary"]  # a request with a cookie is another variant
@@ -37,20 +26,22 @@ def test_the_publics_copy_may_be_shared_for_two_seconds(client, live, path):
     assert again.status_code == 304 and again.headers["Cache-Control"] == SHARED
 
 
-def test_the_shared_time_is_a_setting(app, client, live):
+def test_the_shared_time_is_a_setting(app, client, live_tournament):
     app.config["LIVE_SHARED_CACHE_SECONDS"] = 1
-    assert client.get(f"/t/{live.id}/standings").headers["Cache-Control"] == "public, max-age=0, s-maxage=1"
+    url = f"/t/{live_tournament.id}/standings"
+    assert client.get(url).headers["Cache-Control"] == "public, max-age=0, s-maxage=1"
 
 
-def test_pages_that_are_not_live_give_a_shared_cache_no_lifetime(client, live):
-    for url in (f"/t/{live.id}", f"/t/{live.id}/players", f"/t/{live.id}/sessions/1/clock.json"):
+def test_pages_that_are_not_live_give_a_shared_cache_no_lifetime(client, live_tournament):
+    t = live_tournament
+    for url in (f"/t/{t.id}", f"/t/{t.id}/players", f"/t/{t.id}/sessions/1/clock.json"):
         response = client.get(url)
         assert response.status_code == 200, url
         assert "s-maxage" not in response.headers.get("Cache-Control", ""), url
 
 
-def test_a_staff_copy_is_never_stored(client, auth, organiser, live):
-    url = f"/t/{live.id}/standings"
+def test_a_staff_copy_is_never_stored(client, auth, organiser, live_tournament):
+    url = f"/t/{live_tournament.id}/standings"
     auth.login(organiser)
     first = client.get(url)
     assert first.status_code == 200 and "Olivia Organiser" in first.get_data(as_text=True)
@@ -58,7 +49,7 @@ def test_a_staff_copy_is_never_stored(client, auth, organiser, live):
     again = client.get(url, headers={"If-None-Match": first.headers["ETag"]})
     assert again.status_code == 304 and again.headers["Cache-Control"] == "no-store"
     # Hidden standings: the staff still see them, never shareable; the public gets a 404 nobody keeps.
-    set_standings_hidden(live, True)
+    set_standings_hidden(live_tournament, True)
     db.session.commit()
     hidden = client.get(url)
     assert hidden.status_code == 200 and hidden.headers["Cache-Control"] == "no-store"
@@ -67,14 +58,14 @@ def test_a_staff_copy_is_never_stored(client, auth, organiser, live):
     assert refused.status_code == 404 and "s-maxage" not in refused.headers.get("Cache-Control", "")
 
 
-def test_a_copy_asked_for_with_a_token_is_never_stored(client, organiser, live):
-    response = client.get(f"/t/{live.id}/live/standings.json",
+def test_a_copy_asked_for_with_a_token_is_never_stored(client, organiser, live_tournament):
+    response = client.get(f"/t/{live_tournament.id}/live/standings.json",
                           headers={"Authorization": f"Bearer {token_for(organiser)}"})
     assert response.status_code == 200 and response.headers["Cache-Control"] == "no-store"
 
 
-def test_a_weak_etag_answers_304(client, live):
-    url = f"/t/{live.id}/standings"
+def test_a_weak_etag_answers_304(client, live_tournament):
+    url = f"/t/{live_tournament.id}/standings"
     etag = client.get(url).headers["ETag"]
     assert client.get(url, headers={"If-None-Match": f"W/{etag}"}).status_code == 304
     assert client.get(url, headers={"If-None-Match": 'W/"other"'}).status_code == 200

@@ -8,10 +8,8 @@ import re
 from datetime import timedelta
 from urllib.parse import urlsplit
 
-import pytest
-
 from tests.helpers import PASSWORD, OtherBrowser, make_tournament, make_user, post_form
-from tournament.extensions import db, mail
+from tournament.extensions import db
 from tournament.models._common import utcnow
 from tournament.services import password_resets
 from tournament.services import users as user_service
@@ -20,13 +18,6 @@ from tournament.services.tournaments import add_staff
 NEW = "violet-lantern-harbour"
 LINK_RE = re.compile(r'id="new-link-url"[^>]*value="([^"]+)"')
 URL_RE = re.compile(r"https?://\S+/reset-password/\S+")
-
-
-@pytest.fixture
-def mail_server(app):
-    app.config["MAIL_SERVER"] = "mail.example.org"
-    with mail.record_messages() as outbox:
-        yield outbox
 
 
 def forgot(client, email: str):

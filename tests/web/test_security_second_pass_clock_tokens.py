@@ -10,13 +10,12 @@ from functools import partial
 import pytest
 from sqlalchemy import func, select
 
-from tests.helpers import PASSWORD, add_players, login, make_user, post_form
+from tests.helpers import PASSWORD, login, post_form
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
 from tournament.models import ApiToken, ClockEvent, TableTotal
 from tournament.services import ConflictError, clock, lifecycle, play, scoring
 from tournament.services import draws as draw_service
-from tournament.services import tournaments as tournament_service
 from tournament.services import users as user_service
 
 NEW_PASSWORD = "tile-wall-dragon-77"
@@ -42,25 +41,11 @@ def clock_events(session_number: int, t) -> list[str]:
     return list(db.session.scalars(select(ClockEvent.kind).where(ClockEvent.session_id == session.id)))
 
 
-@pytest.fixture
-def two_sessions(tournament, organiser):
-    """Session 1 in play; session 2 drawn (a draft); a referee on the staff."""
-    referee = make_user("rita@example.org", "referee", "Rita Referee")
-    tournament_service.add_staff(tournament, referee.email, "referee")
-    add_players(tournament, 8)
-    draw_service.draw_next(tournament, seed=4)
-    lifecycle.start_session(tournament, 1)
-    draw_service.draw_next(tournament, seed=5)
-    db.session.commit()
-    assert play.get_session(tournament, 2).status == "draft"
-    return tournament, referee
-
-
 # ----------------------------------------------------------------------------- item 3: the clock of a draft
 
 
-def test_a_referee_cannot_put_a_draft_session_in_play_through_its_clock_api(client, two_sessions):
-    t, referee = two_sessions
+def test_a_referee_cannot_put_a_draft_session_in_play_through_its_clock_api(client, session_two_draft):
+    t, referee = session_two_draft
     headers = bearer(api_token(referee))
     assert client.post(f"/api/v1/tournaments/{t.id}/sessions/2/start", json={}, headers=headers).status_code == 403
     answer = client.post(f"/api/v1/tournaments/{t.id}/sessions/2/clock/start", json={}, headers=headers)
@@ -74,8 +59,8 @@ def test_a_referee_cannot_put_a_draft_session_in_play_through_its_clock_api(clie
                        headers=headers).status_code == 200
 
 
-def test_the_clock_page_of_a_draft_session_has_no_start_and_refuses_one(client, two_sessions):
-    t, referee = two_sessions
+def test_the_clock_page_of_a_draft_session_has_no_start_and_refuses_one(client, session_two_draft):
+    t, referee = session_two_draft
     login(client, referee.email)
     url = f"/manage/tournaments/{t.id}/play/2/clock"
     page = client.get(url).get_data(as_text=True)
@@ -86,8 +71,8 @@ def test_the_clock_page_of_a_draft_session_has_no_start_and_refuses_one(client, 
     assert play.get_session(t, 2).status == "draft" and clock_events(2, t) == []
 
 
-def test_a_published_session_and_a_finished_one_keep_their_clock_still(two_sessions, organiser):
-    t, _ = two_sessions
+def test_a_published_session_and_a_finished_one_keep_their_clock_still(session_two_draft, organiser):
+    t, _ = session_two_draft
     lifecycle.set_status(play.get_session(t, 2), "published")
     with pytest.raises(ConflictError, match="Session 2 is published, not in play"):
         clock.start(t, 2, organiser, now=at(0))
@@ -102,10 +87,10 @@ def test_a_published_session_and_a_finished_one_keep_their_clock_still(two_sessi
 # ----------------------------------------------------------------------------- item 11: one start stored
 
 
-def test_a_start_stamped_before_a_stored_one_is_refused(two_sessions, organiser):
+def test_a_start_stamped_before_a_stored_one_is_refused(session_two_draft, organiser):
     # The race's mechanism, without threads: a request that read the time before it waited for the lock
     # holds an earlier "now" than the start stored meanwhile. It must still see that start.
-    t, _ = two_sessions
+    t, _ = session_two_draft
     clock.start(t, 1, organiser, now=at(10))
     with pytest.raises(ConflictError, match="already started"):
         clock.start(t, 1, organiser, now=at(9))
@@ -113,8 +98,8 @@ def test_a_start_stamped_before_a_stored_one_is_refused(two_sessions, organiser)
 
 
 @POSTGRES_ONLY
-def test_six_concurrent_clock_starts_store_one_start(app, two_sessions, organiser):
-    t, referee = two_sessions
+def test_six_concurrent_clock_starts_store_one_start(app, session_two_draft, organiser):
+    t, referee = session_two_draft
     tokens = [api_token(organiser, "desk"), api_token(referee, "phone")]
     t.session_count = 2 + ROUNDS
     sessions = []
@@ -202,8 +187,8 @@ def test_the_services_say_how_many_tokens_ended(app_ctx, organiser):
 # ----------------------------------------------------------------------------- item 8: the totals' version
 
 
-def test_the_totals_form_without_its_version_is_refused(client, two_sessions, organiser):
-    t, _ = two_sessions
+def test_the_totals_form_without_its_version_is_refused(client, session_two_draft, organiser):
+    t, _ = session_two_draft
     login(client, organiser.email)
     url = f"/manage/tournaments/{t.id}/play/1/tables/2/totals"
     form_page = client.get(url).get_data(as_text=True)
