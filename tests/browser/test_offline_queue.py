@@ -97,7 +97,10 @@ def test_a_sending_that_fails_on_the_way_is_kept_with_its_key(offline_queue_phon
     fields, key unchanged (the server may have the hand already), to the queue."""
     t, seats, table_url, context, page = offline_queue_phone
     page.goto(table_url + "/hands/new?hand=1")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    # The worker registers after the page's load event; wait for it to take the page (no polling: the CSP
+    # forbids the eval Playwright's wait_for_function uses).
+    page.evaluate("() => navigator.serviceWorker.controller !== null || new Promise(done =>"
+                  " navigator.serviceWorker.addEventListener('controllerchange', () => done(true)))")
     key = page.locator("input[name=idempotency_key]").input_value()
     context.set_offline(True)
     page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")  # wifi up, no way through

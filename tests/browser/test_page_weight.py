@@ -12,28 +12,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.browser.conftest import commit_setup
 from tests.browser.weight import first_visit, logged_in_state
 from tests.deploy.servers import NGINX, ROOT, nginx
-from tests.helpers import PASSWORD, add_players
-from tournament.services import draws, lifecycle, scoring
-from tournament.services.scoring import HandData
+from tests.helpers import PASSWORD
 
 pytestmark = [pytest.mark.browser,
               pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")]
 
 BUDGET = 60_000  # bytes on the wire, first visit
-
-
-@pytest.fixture
-def played_table(tournament, organiser):
-    add_players(tournament, 8)
-    draws.draw_next(tournament, seed=1)
-    lifecycle.start_session(tournament, 1)
-    for number in (1, 2, 3):
-        scoring.enter_hand(tournament, 1, 1, HandData(number=number, result="draw"), organiser)
-    commit_setup()
-    return tournament
 
 
 def test_table_page_and_hand_form_fit_the_budget(browser, live_server, tmp_path, played_table, organiser):
@@ -51,6 +37,12 @@ def test_table_page_and_hand_form_fit_the_budget(browser, live_server, tmp_path,
             fetched = " ".join(url for url, _ in visit.resources)
             assert "/css/live.css" not in fetched  # the live pages' styles stay on the live pages
             assert ("/css/tiles.css" in fetched) == path.endswith("/hands/new")  # tiles only where drawn
+            assert "/js/offline-queue.js" in fetched  # a table's pages keep hands through a network drop
+            assert "/js/confirm.js" not in fetched  # no form here asks for a confirmation
+        # The offline queue (and the confirmation dialog) only where used: not on the public pages or the login.
+        for path in (f"/t/{t.id}/standings", "/login"):
+            fetched = " ".join(url for url, _ in first_visit(browser, site, path).resources)
+            assert "/js/offline-queue.js" not in fetched and "/js/confirm.js" not in fetched, (path, fetched)
         # Compressed on the way, as nginx sends it: the site's biggest stylesheet arrives at under half its size.
         css = next(size for url, size in visit.resources if "/css/app.css" in url)
         assert css < (ROOT / "static/css/app.css").stat().st_size / 2, css

@@ -14,13 +14,6 @@ import uuid
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
-from schemathesis.generation import GenerationMode
-
-from tests.helpers import add_players, make_tournament
-from tournament.extensions import db
-from tournament.services import draws, lifecycle, scoring
-from tournament.services.scoring import HandData
-from tournament.services.users import create_api_token
 
 # Bounded: 33 operations x (positive + negative) x 12 examples (~400 requests), the 19 documented examples
 # and schemathesis' coverage cases (~2,000: every documented status, parameter and header, the
@@ -40,8 +33,10 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
     # Players of this tournament, the outgoing one at that table then, the incoming one seated nowhere else.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/substitutions":
         {"out_player_id", "in_player_id", "from_hand"},
-    # A person is registered once per tournament (same names without an EMA number, or the same number).
-    "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number"},
+    # A person is registered once per tournament (same names without an EMA number, or the same number); a fixed
+    # table is one of the tournament's tables (one per four players), kept by one player.
+    "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number", "fixed_table"},
+    "POST /api/v1/tournaments/{tournament_id}/players/{player_id}/fixed-table": {"fixed_table"},
     "POST /api/v1/tournaments/{tournament_id}/penalties": {"player_id"},
     # The player must have sat at that table in that session; a text of blanks says nothing.
     "POST /api/v1/tournaments/{tournament_id}/appeals": {"player_id", "text"},
@@ -65,29 +60,6 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
 }
 
 schema = schemathesis.pytest.from_fixture("api_schema")
-
-
-@pytest.fixture
-def api_schema(app, app_ctx, organiser):
-    t = make_tournament(organiser)
-    add_players(t, 8)
-    lifecycle.set_status(draws.draw_next(t, seed=1), "published")
-    lifecycle.start_session(t, 1)
-    scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), None)
-    db.session.commit()
-    loaded = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
-    # Schema-valid data and schema-breaking data (wrong types, missing fields: a 4xx each, never a 5xx).
-    # No NUL in generated text: the API refuses it in every string (PostgreSQL cannot store it; its info says
-    # so, tests/web/test_bad_input.py checks it), a rule of every field that a per-field pattern would bury.
-    loaded.config.generation.update(modes=[GenerationMode.POSITIVE, GenerationMode.NEGATIVE], allow_x00=False)
-    return loaded
-
-
-@pytest.fixture
-def bearer(organiser, app_ctx) -> dict[str, str]:
-    _, plain = create_api_token(organiser, "schemathesis")
-    db.session.commit()
-    return {"Authorization": f"Bearer {plain}"}
 
 
 def refused_by_a_rule_beyond_the_schema(case, response) -> bool:

@@ -13,6 +13,7 @@ from tournament.web.api.schemas import (
     DisqualifyInSchema,
     EmaResultInSchema,
     EmptySchema,
+    FixedTableInSchema,
     PlayerInSchema,
     PlayerListSchema,
     PlayerSchema,
@@ -21,7 +22,8 @@ from tournament.web.api.schemas import (
 
 NEW_PLAYER = {"first_name": "Aino", "last_name": "Virtanen", "country": "FI", "ema_number": "04000123",
               "club": "Helsinki Mahjong Club"}
-PLAYER = {"id": 1, **NEW_PLAYER, "team": "", "substitute": False, "status": "registered", "left_out_of_ema": False}
+PLAYER = {"id": 1, **NEW_PLAYER, "team": "", "substitute": False, "status": "registered", "left_out_of_ema": False,
+          "fixed_table": None}
 
 bp = api_blueprint("api_players", "Players of a tournament: registration and check-in (its organisers).")
 
@@ -38,6 +40,7 @@ def player_json(p: Player) -> dict:
         "substitute": p.is_substitute,
         "status": p.status,
         "left_out_of_ema": p.left_out_of_ema,
+        "fixed_table": p.fixed_table,
     }
 
 
@@ -70,6 +73,7 @@ def add_player(body: dict, t: Tournament):
         club=body.get("club") or "",
         team=body.get("team") or "",
         is_substitute=body.get("substitute", False),
+        fixed_table=body.get("fixed_table"),
     )
     return player_json(registration.add_player(t, data))
 
@@ -105,6 +109,17 @@ def ema_result(body: dict, t: Tournament, player_id: int):
     """MERS 4.3: leave a player who withdrew ill out of the EMA results (`left_out` true; false puts them back).
     The standings keep them; in the EMA files those ranked below move up. Only a withdrawn player (else 400)."""
     return player_json(registration.leave_out_of_ema(player_or_404(t, player_id), body["left_out"]))
+
+
+@bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/fixed-table", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(FixedTableInSchema, example={"fixed_table": 1})
+@bp.response(200, PlayerSchema, example={**PLAYER, "fixed_table": 1})
+def fixed_table(body: dict, t: Tournament, player_id: int):
+    """Give the player a fixed table for access needs (`fixed_table`: the table number they keep in every draw
+    and plan, from 1 to the tournament's number of tables, one player per table), or none (null). Draws and
+    plans made from then on seat them there; sessions already drawn keep their seating."""
+    return player_json(registration.set_fixed_table(player_or_404(t, player_id), body["fixed_table"]))
 
 
 @bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/withdraw", methods=["POST"])

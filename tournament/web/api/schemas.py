@@ -12,11 +12,13 @@ import pycountry
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from tournament.constants import MAX_ID, MAX_SEED
+from tournament.i18n import LANGUAGES
 from tournament.mcr.wincontext import MAX_FLOWERS
 from tournament.models import HANDS_PER_SESSION
 from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS
 from tournament.services.penalties import MAX_PENALTY
 from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
+from tournament.services.registration.players import MAX_FIXED_TABLE
 from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
 from tournament.timezones import known_zones
 
@@ -118,6 +120,10 @@ class TournamentInSchema(BodySchema):
     time_zone = fields.String(metadata=documented(enum=sorted(known_zones()), description=(
         "The IANA time zone the tournament is played in (default `UTC`), e.g. `Europe/Helsinki`: times are "
         "stored in UTC and shown in it. An unknown name is a 400 naming `time_zone`.")))
+    language = fields.String(metadata=documented(enum=list(LANGUAGES), description=(
+        "The tournament's default language (default `en`): its PDFs are in it, and its pages for a reader who "
+        "chose no language and whose browser asks for none of those offered. Another code is a 400 naming "
+        "`language`.")))
 
 
 class TournamentSchema(Schema):
@@ -141,6 +147,8 @@ class TournamentSchema(Schema):
     penalties_affect_table_points = fields.Boolean()
     foul_types = fields.List(fields.String())
     time_zone = fields.String(metadata={"description": "IANA time zone: every time is shown in it."})
+    language = fields.String(metadata={"description": "Default language of the pages and the PDFs (`en`, `fi`, "
+                                                      "`sv`, `es`, `zh`)."})
     version = fields.Integer()
 
 
@@ -164,6 +172,14 @@ class PlayerInSchema(BodySchema):
     club = fields.String(allow_none=True, metadata=documented(maxLength=PLAYER_LIMITS["club"]))
     team = fields.String(allow_none=True, metadata=documented(maxLength=PLAYER_LIMITS["team"]))
     substitute = StrictBoolean()
+    fixed_table = StrictInteger(allow_none=True, metadata=documented(minimum=1, maximum=MAX_FIXED_TABLE, description=(
+        "Access needs: the table number the player keeps in every draw and plan; null or left out for none. "
+        "From 1 to the tournament's number of tables (one per four players registered or present, this one "
+        "included), and one player per table: else a 400 naming `fixed_table`.")))
+
+
+FIXED_TABLE_DESCRIPTION = ("The table number the player keeps in every draw and plan (access needs); null when "
+                           "none.")
 
 
 class PlayerSchema(Schema):
@@ -178,6 +194,7 @@ class PlayerSchema(Schema):
     status = fields.String(metadata={"description": "registered, present, withdrawn or disqualified"})
     left_out_of_ema = fields.Boolean(metadata={
         "description": "Stripped from the EMA results (MERS 4.3: withdrew ill); the standings keep them."})
+    fixed_table = fields.Integer(allow_none=True, metadata={"description": FIXED_TABLE_DESCRIPTION})
 
 
 class PlayerListSchema(Schema):
@@ -202,6 +219,14 @@ class WithdrawInSchema(BodySchema):
 class EmaResultInSchema(BodySchema):
     left_out = StrictBoolean(required=True, metadata={
         "description": "true: leave the (withdrawn) player out of the EMA results (MERS 4.3); false: put back."})
+
+
+class FixedTableInSchema(BodySchema):
+    fixed_table = StrictInteger(required=True, allow_none=True, metadata=documented(
+        minimum=1, maximum=MAX_FIXED_TABLE, description=(
+            "The table number the player keeps in every draw and plan (access needs), or null for none: from 1 "
+            "to the tournament's number of tables (one per four players registered or present), and one player "
+            "per table, else a 400 naming `fixed_table`.")))
 
 
 class DisqualifyInSchema(BodySchema):

@@ -18,12 +18,13 @@ from typing import Any
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
+from tournament.i18n import use_tournament_language
 from tournament.models import EntryMode, Player
 from tournament.rotation import HANDS_PER_SESSION
-from tournament.services import confirmations, ics, player_links, substitutions, throttle
+from tournament.services import confirmations, ics, player_links, substitutions
 from tournament.services import schedule as schedule_service
 from tournament.services import standings as standings_service
-from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.scoring import HandRefused
 from tournament.services.visibility import standings_visible_to
 from tournament.web.hands.forms import HandForm
@@ -45,13 +46,11 @@ bp = Blueprint("player_page", __name__, url_prefix="/p/<link_token>")
 def by_link(view: Callable) -> Callable:
     @wraps(view)
     def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
-        address = client_address()
-        if throttle.link_throttled(address) is not None:
-            abort(429)
-        player = player_links.player_for_token(link_token)
-        if player is None:
-            throttle.link_failed(address)
-            abort(404)
+        try:
+            player = player_links.open_link(link_token, client_address())
+        except (player_links.LinkThrottled, NotFound) as exc:
+            abort(exc.status_code)  # the site's own 429 and 404 pages
+        use_tournament_language(player.tournament)  # the tournament's default: no tournament_id to find it by
         return view(*args, player=player, token=link_token, **kwargs)
 
     return wrapped
