@@ -6,13 +6,18 @@ Factories write through the models or services and commit: the test is the edge 
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import random
 import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
+from pathlib import Path
+
+from flask import template_rendered
 
 from tournament.extensions import db
+from tournament.i18n.fans import FAN_CONTEXT
 from tournament.models import Player, PlayerStatus, SessionStatus, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
 from tournament.services import lifecycle
@@ -557,3 +562,91 @@ def mixed_lines(n: int, seed: int) -> list[str]:
     for bad in BAD_JSON_LINES * 3:
         lines.insert(rng.randrange(len(lines) + 1), bad)
     return lines
+
+
+# The pages' languages (tests/web/test_i18n_*.py): what a page shows a reader, and which of its texts are still
+# in English.
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
+
+
+def reached_templates(names: set[str]) -> set[str]:
+    """The template files a page drew: the rendered ones and what they extend, include and import."""
+    seen, todo = set(), list(names)
+    while todo:
+        name = todo.pop()
+        if name in seen or not (TEMPLATES / name).is_file():
+            continue
+        seen.add(name)
+        todo += re.findall(r'{%-?\s*(?:extends|include|import|from)\s+"([^"]+)"', (TEMPLATES / name).read_text())
+    return {f"templates/{name}" for name in seen}
+
+
+def visible_text(body: str) -> str:
+    """What a reader sees or hears: the text and the title, aria-label, placeholder and alt attributes."""
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', body)
+    text = re.sub(r"<[^>]+>", " ", body)
+    return html.unescape(re.sub(r"\s+", " ", " ".join([text, *attributes])))
+
+
+def english_pieces(msgid: str) -> list[str]:
+    """The English words of a message as a page would show them: the whole text, or between its placeholders
+    the pieces long enough to mean something (", then " alone proves nothing)."""
+    text = re.sub(r"<[^>]+>", "", msgid)
+    if not PLACEHOLDER.search(text):
+        return [text.strip()]
+    pieces = [p.strip(" .,:;·()–—") for p in PLACEHOLDER.split(text)]
+    return [p for p in pieces if len(re.findall(r"[A-Za-z]+", p)) >= 2 or len(p) >= 10]
+
+
+def shown(piece: str, text: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(piece)}(?![\w-])", text) is not None
+
+
+def untranslated(lang: str, text: str, files: set[str], messages: dict, translations: dict) -> list[str]:
+    """The page's texts (its templates' and its Python sources') still in English on the page."""
+    left = []
+    for (context, msgid), where in messages.items():
+        if context != FAN_CONTEXT and not where & files:
+            continue
+        for piece in english_pieces(msgid):
+            if piece and shown(piece, text) and not shown(piece, translations[lang]):
+                left.append(piece)
+    return left
+
+
+def unwrapped_words(path: Path) -> list[str]:
+    """The words a template writes outside the translation calls (they would stay English in every language)."""
+    source = path.read_text()
+    source = re.sub(r"{#.*?#}", " ", source, flags=re.S)
+    source = re.sub(r"{%\s*block body_class\s*%}.*?{%\s*endblock\s*%}", " ", source, flags=re.S)  # CSS classes
+    source = re.sub(r"<(script|style)\b.*?</\1>", " ", source, flags=re.S)
+    source = re.sub(r"{{.*?}}|{%.*?%}", " ", source, flags=re.S)
+    source = re.sub(r'\bdata-[\w-]+="[^"]*"', " ", source)  # attributes a macro writes for scripts, no text
+    attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', source)
+    text = " ".join([re.sub(r"<[^>]*>", " ", source), *attributes])
+    return [w for w in re.findall(r"[^\W\d_]{2,}", text) if w != "PDF"]  # PDF: the same in every language
+
+
+def check_page_languages(app, client, pages: dict[str, int], lang: str, sources: tuple[str, ...],
+                         without_data: Callable[[str], str], template_messages: dict, translations: dict) -> int:
+    """Each page in `lang`: its status, <html lang>, and none of its texts (its templates' and `sources`') left in
+    English but what people typed (`without_data`). Returns how many texts were looked for."""
+    checked_texts = 0
+    for url, status in pages.items():
+        rendered: set[str] = set()
+        with template_rendered.connected_to(lambda sender, template, context, seen=rendered, **extra:
+                                            seen.add(template.name), app):
+            response = client.get(url + ("&" if "?" in url else "?") + f"lang={lang}")
+        assert response.status_code == status, url
+        body = response.get_data(as_text=True)
+        assert re.search(rf'<html lang="{lang}"', body), url
+        files = reached_templates(rendered) | set(sources)
+        page_messages = [key for key, where in template_messages.items() if where & files]
+        assert page_messages, url  # the page's templates are extracted: the check below proves something
+        checked_texts += len(page_messages)
+        if lang != "en":
+            left = untranslated(lang, without_data(visible_text(body)), files, template_messages, translations)
+            assert not left, f"{url} in {lang}: left in English: {left}"
+    return checked_texts

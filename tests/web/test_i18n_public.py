@@ -4,77 +4,30 @@ English; table points, scores and dates by locale on the pages, the JSON unchang
 
 from __future__ import annotations
 
-import html
-import re
 from datetime import date
-from pathlib import Path
 
 import pytest
-from flask import template_rendered
 
-from tests.helpers import make_tournament, players_of
+from tests.helpers import (
+    TEMPLATES,
+    check_page_languages,
+    english_pieces,
+    make_tournament,
+    players_of,
+    shown,
+    unwrapped_words,
+    visible_text,
+)
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
-from tournament.i18n.fans import FAN_CONTEXT
 from tournament.models import EntryMode
 from tournament.services import play, player_links
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
 PUBLIC_DIRS = ("public", "standings", "seating", "live", "errors", "player_page")
 # The Python files whose texts these pages show: labels, error pages, the chart, the hand form, flash messages.
 PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/errors.py", "tournament/web/live/chart.py",
                 "tournament/web/hands/forms.py", "tournament/web/player_page/forms.py",
                 "tournament/web/player_page/routes.py")
-PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
-
-
-def reached_templates(names: set[str]) -> set[str]:
-    """The template files a page drew: the rendered ones and what they extend, include and import."""
-    seen, todo = set(), list(names)
-    while todo:
-        name = todo.pop()
-        if name in seen or not (TEMPLATES / name).is_file():
-            continue
-        seen.add(name)
-        todo += re.findall(r'{%-?\s*(?:extends|include|import|from)\s+"([^"]+)"', (TEMPLATES / name).read_text())
-    return {f"templates/{name}" for name in seen}
-
-
-def visible_text(body: str) -> str:
-    """What a reader sees or hears: the text and the title, aria-label, placeholder and alt attributes."""
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
-    attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', body)
-    text = re.sub(r"<[^>]+>", " ", body)
-    return html.unescape(re.sub(r"\s+", " ", " ".join([text, *attributes])))
-
-
-def english_pieces(msgid: str) -> list[str]:
-    """The English words of a message as a page would show them: the whole text, or between its placeholders
-    the pieces long enough to mean something (", then " alone proves nothing)."""
-    text = re.sub(r"<[^>]+>", "", msgid)
-    if not PLACEHOLDER.search(text):
-        return [text.strip()]
-    pieces = [p.strip(" .,:;·()–—") for p in PLACEHOLDER.split(text)]
-    return [p for p in pieces if len(re.findall(r"[A-Za-z]+", p)) >= 2 or len(p) >= 10]
-
-
-def shown(piece: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(piece)}(?![\w-])", text) is not None
-
-
-def untranslated(lang: str, text: str, files: set[str], messages: dict, translations: dict) -> list[str]:
-    """The page's texts (its templates' and its Python sources') still in English on the page."""
-    left = []
-    for (context, msgid), where in messages.items():
-        if context != FAN_CONTEXT and not where & files:
-            continue
-        for piece in english_pieces(msgid):
-            if piece and shown(piece, text) and not shown(piece, translations[lang]):
-                left.append(piece)
-    return left
-
-
 def without_data(text: str, t) -> str:
     """The page's text without what the organisers typed (names, clubs, teams, venue): "Team Kyoto" is data."""
     typed = {t.name, t.venue or ""}
@@ -108,24 +61,9 @@ def demo_pages(t) -> dict[str, int]:
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_public_page_in_each_language(app, client, demo_tournament, lang, template_messages, translations):
-    pages = demo_pages(demo_tournament)
-    checked_texts = 0
-    for url, status in pages.items():
-        rendered: set[str] = set()
-        with template_rendered.connected_to(lambda sender, template, context, seen=rendered, **extra:
-                                            seen.add(template.name), app):
-            response = client.get(url + ("&" if "?" in url else "?") + f"lang={lang}")
-        assert response.status_code == status, url
-        body = response.get_data(as_text=True)
-        assert re.search(rf'<html lang="{lang}"', body), url
-        files = reached_templates(rendered) | set(PAGE_SOURCES)
-        page_messages = [key for key, where in template_messages.items() if where & files]
-        assert page_messages, url  # the page's templates are extracted: the check below proves something
-        checked_texts += len(page_messages)
-        if lang != "en":
-            text = without_data(visible_text(body), demo_tournament)
-            left = untranslated(lang, text, files, template_messages, translations)
-            assert not left, f"{url} in {lang}: left in English: {left}"
+    checked_texts = check_page_languages(app, client, demo_pages(demo_tournament), lang, PAGE_SOURCES,
+                                         lambda text: without_data(text, demo_tournament), template_messages,
+                                         translations)
     assert checked_texts > 500
 
 
@@ -141,19 +79,8 @@ def test_the_english_pages_show_the_texts_the_check_looks_for(client, demo_tourn
 
 def test_the_public_templates_hold_no_unwrapped_text():
     """A text written in a template outside the translation calls would stay English in every language."""
-    problems = {}
     files = [p for d in PUBLIC_DIRS for p in (TEMPLATES / d).glob("*.html")] + [TEMPLATES / "hands/_hand_bits.html"]
-    for path in files:
-        source = path.read_text()
-        source = re.sub(r"{#.*?#}", " ", source, flags=re.S)
-        source = re.sub(r"{%\s*block body_class\s*%}.*?{%\s*endblock\s*%}", " ", source, flags=re.S)  # CSS classes
-        source = re.sub(r"<(script|style)\b.*?</\1>", " ", source, flags=re.S)
-        source = re.sub(r"{{.*?}}|{%.*?%}", " ", source, flags=re.S)
-        attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', source)
-        text = " ".join([re.sub(r"<[^>]*>", " ", source), *attributes])
-        words = [w for w in re.findall(r"[^\W\d_]{2,}", text) if w != "PDF"]  # PDF: the same in every language
-        if words:
-            problems[path.name] = words
+    problems = {path.name: words for path in files if (words := unwrapped_words(path))}
     assert len(files) >= 18
     assert not problems, problems
 

@@ -1,28 +1,20 @@
 """The referees' staff pages in each language (issue 24, third slice): score entry (the sessions, a session's
 tables and check, a table page with its calls and substitution, the hand form new and correcting, a totals
 table), the score history, the penalties, the clock and the referee board render in every language with
-<html lang> right and no text of their templates or their Python sources left in English. The same approach
-as tests/web/test_i18n_public.py (its helpers copied: no test module imports another)."""
+<html lang> right and no text of their templates or their Python sources left in English. The same check
+as tests/web/test_i18n_public.py (tests/helpers.check_page_languages)."""
 
 from __future__ import annotations
 
-import html
-import re
-from pathlib import Path
-
 import pytest
-from flask import template_rendered
 from sqlalchemy import select
 
-from tests.helpers import players_of
+from tests.helpers import TEMPLATES, check_page_languages, players_of, shown, unwrapped_words, visible_text
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
-from tournament.i18n.fans import FAN_CONTEXT
 from tournament.models import Penalty, RefereeCall, User
 from tournament.services import play, referee_calls, scoring
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
 # The staff templates translated in this slice (the unwrapped-text check reads them all).
 STAFF_TEMPLATES = (*sorted((TEMPLATES / "hands").glob("*.html")), TEMPLATES / "clock/staff.html",
                    TEMPLATES / "clock/board.html", TEMPLATES / "clock/_bits.html",
@@ -30,55 +22,6 @@ STAFF_TEMPLATES = (*sorted((TEMPLATES / "hands").glob("*.html")), TEMPLATES / "c
 # The Python files whose texts these pages show: form labels and choices, the labels of statuses and actions.
 PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/hands/forms.py", "tournament/web/hands/routes.py",
                 "tournament/web/clock/forms.py", "tournament/web/clock/routes.py")
-PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
-
-
-def reached_templates(names: set[str]) -> set[str]:
-    """The template files a page drew: the rendered ones and what they extend, include and import."""
-    seen, todo = set(), list(names)
-    while todo:
-        name = todo.pop()
-        if name in seen or not (TEMPLATES / name).is_file():
-            continue
-        seen.add(name)
-        todo += re.findall(r'{%-?\s*(?:extends|include|import|from)\s+"([^"]+)"', (TEMPLATES / name).read_text())
-    return {f"templates/{name}" for name in seen}
-
-
-def visible_text(body: str) -> str:
-    """What a reader sees or hears: the text and the title, aria-label, placeholder and alt attributes."""
-    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
-    attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', body)
-    text = re.sub(r"<[^>]+>", " ", body)
-    return html.unescape(re.sub(r"\s+", " ", " ".join([text, *attributes])))
-
-
-def english_pieces(msgid: str) -> list[str]:
-    """The English words of a message as a page would show them: the whole text, or between its placeholders
-    the pieces long enough to mean something."""
-    text = re.sub(r"<[^>]+>", "", msgid)
-    if not PLACEHOLDER.search(text):
-        return [text.strip()]
-    pieces = [p.strip(" .,:;·()–—") for p in PLACEHOLDER.split(text)]
-    return [p for p in pieces if len(re.findall(r"[A-Za-z]+", p)) >= 2 or len(p) >= 10]
-
-
-def shown(piece: str, text: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(piece)}(?![\w-])", text) is not None
-
-
-def untranslated(lang: str, text: str, files: set[str], messages: dict, translations: dict) -> list[str]:
-    """The page's texts (its templates' and its Python sources') still in English on the page."""
-    left = []
-    for (context, msgid), where in messages.items():
-        if context != FAN_CONTEXT and not where & files:
-            continue
-        for piece in english_pieces(msgid):
-            if piece and shown(piece, text) and not shown(piece, translations[lang]):
-                left.append(piece)
-    return left
-
-
 def without_data(text: str, t) -> str:
     """The page's text without what people typed: names, the tournament's, the accounts', penalty reasons,
     what a referee call says ("Slow play" typed as a reason is data, the foul "Slow play" is not)."""
@@ -124,23 +67,9 @@ def staff_pages(t) -> dict[str, int]:
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_every_referee_page_in_each_language(app, organiser_client, demo_tournament, lang, template_messages,
                                              translations):
-    pages = staff_pages(demo_tournament)
-    checked_texts = 0
-    for url, status in pages.items():
-        rendered: set[str] = set()
-        with template_rendered.connected_to(lambda sender, template, context, seen=rendered, **extra:
-                                            seen.add(template.name), app):
-            response = organiser_client.get(url + ("&" if "?" in url else "?") + f"lang={lang}")
-        assert response.status_code == status, url
-        body = response.get_data(as_text=True)
-        assert re.search(rf'<html lang="{lang}"', body), url
-        files = reached_templates(rendered) | set(PAGE_SOURCES)
-        page_messages = [key for key, where in template_messages.items() if where & files]
-        assert page_messages, url
-        checked_texts += len(page_messages)
-        text = without_data(visible_text(body), demo_tournament)
-        left = untranslated(lang, text, files, template_messages, translations) if lang != "en" else []
-        assert not left, f"{url} in {lang}: left in English: {left}"
+    checked_texts = check_page_languages(app, organiser_client, staff_pages(demo_tournament), lang, PAGE_SOURCES,
+                                         lambda text: without_data(text, demo_tournament), template_messages,
+                                         translations)
     assert checked_texts > 1000
 
 
@@ -169,18 +98,6 @@ def test_a_finnish_referee_reads_finnish_words(organiser_client, demo_tournament
 
 def test_the_staff_templates_hold_no_unwrapped_text():
     """A text written in a template outside the translation calls would stay English in every language."""
-    problems = {}
-    for path in STAFF_TEMPLATES:
-        source = path.read_text()
-        source = re.sub(r"{#.*?#}", " ", source, flags=re.S)
-        source = re.sub(r"{%\s*block body_class\s*%}.*?{%\s*endblock\s*%}", " ", source, flags=re.S)
-        source = re.sub(r"<(script|style)\b.*?</\1>", " ", source, flags=re.S)
-        source = re.sub(r"{{.*?}}|{%.*?%}", " ", source, flags=re.S)
-        source = re.sub(r'\bdata-[\w-]+="[^"]*"', " ", source)  # clock_attrs: attributes a macro writes, no text
-        attributes = re.findall(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"', source)
-        text = " ".join([re.sub(r"<[^>]*>", " ", source), *attributes])
-        words = [w for w in re.findall(r"[^\W\d_]{2,}", text) if w != "PDF"]
-        if words:
-            problems[path.name] = words
+    problems = {path.name: words for path in STAFF_TEMPLATES if (words := unwrapped_words(path))}
     assert len(STAFF_TEMPLATES) >= 13
     assert not problems, problems
