@@ -111,4 +111,7 @@ def test_staff_clock_shows_the_projectors_time_with_extra_time_for_all(page, tou
     # And the referee board.
     staff.goto(f"/manage/tournaments/{tournament.id}/play/1/board?poll=1")
     staff.wait_for_timeout(1500)
-    assert abs(seconds_shown(staff.locator("[data-clock-digits]").inner_text()) - hall) <= 5
+    # Against the projector as it reads now (both count down): a loaded machine's navigation takes seconds.
+    board = seconds_shown(staff.locator("[data-clock-digits]").inner_text())
+    projector = seconds_shown(page.locator("[data-clock-digits]").inner_text())
+    assert abs(board - projector) <= 3, (board, projector)
