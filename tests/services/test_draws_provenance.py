@@ -60,7 +60,7 @@ def test_a_replan_after_a_withdrawal_is_recorded_per_session(tournament, organis
     add_players(tournament, 1, substitute=True, start=100)
     draw_service.plan_all(tournament, seed=4, user=organiser)
     db.session.commit()
-    draw_service.withdraw_player(players[0], "ill", user=organiser)
+    draw_service.change_field(tournament, lambda: registration.withdraw(players[0], "ill"), user=organiser)
     db.session.commit()
     events = draw_service.draw_events(tournament)
     assert [(e.session_number, e.action) for e in events] == [

@@ -7,9 +7,10 @@ the players, records seeds and seats, and enforces when a seating may still chan
 from __future__ import annotations
 
 import secrets
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import joinedload
@@ -24,7 +25,6 @@ from tournament.models import (
     DrawEvent,
     DrawMethod,
     Hand,
-    Player,
     PlayerStatus,
     Seat,
     SessionStatus,
@@ -384,12 +384,17 @@ def _span(numbers: Sequence[int]) -> str:
     return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
 
 
-def withdraw_player(player: Player, note: str = "", user: User | None = None) -> Player:
-    """Withdraw a player (the desk, the list, the API): seated in no later draw, and the sessions drawn ahead
-    and not in play that seat them are re-planned at once."""
-    registration.withdraw(player, note)
-    replan_ahead(db.session.get(Tournament, player.tournament_id), user)
-    return player
+T = TypeVar("T")
+
+
+def change_field(t: Tournament, change: Callable[[], T], user: User | None = None) -> tuple[T, str]:
+    """A change of who plays (`change()`: a check-in, a withdrawal, a disqualification, a reinstatement, the
+    no-shows withdrawn, by the registration service), then the sessions drawn ahead and not in play re-planned
+    for the field it leaves. Every page and API route that changes a player's status comes through here, so no
+    session drawn ahead keeps a player who left or leaves out one who arrived. Returns what `change` returned
+    and what the re-plan did ("" when the sessions ahead already fit)."""
+    result = change()
+    return result, replan_ahead(t, user)
 
 
 # ----------------------------------------------------------------------------- provenance

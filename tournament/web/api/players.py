@@ -85,8 +85,8 @@ def add_player(body: dict, t: Tournament):
 def check_in(_: dict, t: Tournament, player_id: int):
     """Mark the player present, so that the next draw seats them (again: still 200); sessions planned ahead
     and not in play that leave a late arrival out are re-planned with them."""
-    player = registration.check_in(player_or_404(t, player_id))
-    draw_service.replan_ahead(t, user=current_user())
+    player, _ = draw_service.change_field(t, lambda: registration.check_in(player_or_404(t, player_id)),
+                                          current_user())
     return player_json(player)
 
 
@@ -96,9 +96,11 @@ def check_in(_: dict, t: Tournament, player_id: int):
 @bp.response(200, PlayerSchema, example={**PLAYER, "status": "disqualified"})
 def disqualify(body: dict, t: Tournament, player_id: int):
     """Disqualify the player (MERS 3.5), the reason kept in their notes: seated in no later draw; in the
-    standings and the EMA file with their score and 0 table points for the whole tournament (MERS 4.4).
-    Disqualifying again is still a 200."""
-    return player_json(registration.disqualify_player(player_or_404(t, player_id), body["reason"]))
+    standings and the EMA file with their score and 0 table points for the whole tournament (MERS 4.4);
+    sessions drawn ahead and not in play are re-planned without them. Disqualifying again is still a 200."""
+    player = player_or_404(t, player_id)
+    draw_service.change_field(t, lambda: registration.disqualify_player(player, body["reason"]), current_user())
+    return player_json(player)
 
 
 @bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/ema-result", methods=["POST"])
@@ -132,7 +134,10 @@ def withdraw(body: dict, t: Tournament, player_id: int):
     player = player_or_404(t, player_id)
     if player.status == PlayerStatus.DISQUALIFIED:
         raise ConflictError(f"{player.full_name} is disqualified; reinstate them before any other change.")
-    if player.status != PlayerStatus.WITHDRAWN:
-        registration.withdraw(player, (body or {}).get("note") or "")
-    draw_service.replan_ahead(t, user=current_user())
+
+    def withdraw_once() -> None:
+        if player.status != PlayerStatus.WITHDRAWN:
+            registration.withdraw(player, (body or {}).get("note") or "")
+
+    draw_service.change_field(t, withdraw_once, current_user())
     return player_json(player)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
 from flask import (
     Blueprint,
@@ -53,20 +54,23 @@ from tournament.web.helpers import (
 )
 from tournament.web.players.forms import ConfirmImportForm, EditPlayerForm, ImportForm, PlayerForm, StatusForm
 from tournament.web.tournaments.forms import ConfirmForm
+from tournament.web.unit import refuse
 
 bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournament_id>")
 
 
-def _withdraw(player: Player, note: str = "") -> Player:
-    """Withdraw, re-planning the sessions drawn ahead: the re-plan is listed as the signed-in user's."""
-    return draw_service.withdraw_player(player, note, user=current_user)
+def _with_replan(t: Tournament, change, message: str) -> tuple[Callable[[], object], Callable[[object], str]]:
+    """The service call of a status change with the re-plan of the sessions drawn ahead (listed as the signed-in
+    user's), and the flash that says both what was done and what the re-plan changed."""
+    return (lambda: draw_service.change_field(t, change, current_user),
+            lambda done: f"{message(done[0]) if callable(message) else message} {done[1]}".strip())
 
 
 # action in the URL -> (service function, flash message, takes a note)
 STATUS_ACTIONS = {
     "check-in": (registration_service.check_in, "{} is checked in.", False),
     "undo-check-in": (registration_service.undo_check_in, "{} is no longer checked in.", False),
-    "withdraw": (_withdraw, "{} has withdrawn: seated in no later draw or plan.", True),
+    "withdraw": (registration_service.withdraw, "{} has withdrawn: seated in no later draw or plan.", True),
     "reinstate": (registration_service.reinstate, "{} is registered again.", False),
     "disqualify": (registration_service.disqualify, "{} is disqualified.", True),
 }
@@ -213,8 +217,9 @@ def change_status(tournament_id: int, player_id: int, action: str):
     back = safe_next(request.form.get("next"), url_for("players.index", tournament_id=t.id))
     form = StatusForm()
     function, message, takes_note = STATUS_ACTIONS[action]
-    return form_post(back, lambda: function(player, form.note.data or "") if takes_note else function(player),
-                     message.format(player.full_name), form=form, category="success",
+    action_, done = _with_replan(t, lambda: function(player, form.note.data or "") if takes_note else function(player),
+                                 message.format(player.full_name))
+    return form_post(back, action_, done, form=form, category="success",
                      invalid=lambda form: flash("; ".join(e for errors in form.errors.values() for e in errors),
                                                 "error"))
 
@@ -367,17 +372,19 @@ def checkin(tournament_id: int):
 def _desk_action(tournament_id: int, player_id: int, function, message: str):
     t = refereed_tournament(tournament_id)
     player = registration_service.get_player(t, player_id)
+    action, done = _with_replan(t, lambda: function(player), message.format(player.full_name))
     if not wants_json():
         search = request.form.get("q", "").strip()
-        return form_post(url_for("players.checkin", tournament_id=t.id, q=search or None), lambda: function(player),
-                         message.format(player.full_name), category="success")
+        return form_post(url_for("players.checkin", tournament_id=t.id, q=search or None), action, done,
+                         category="success")
     try:
-        function(player)
+        result = action()
     except ServiceError as exc:
+        refuse()
         return jsonify({"error": exc.message, "status": exc.status_code,
                         "player": _player_json(player, t)}), exc.status_code
     return jsonify({"player": _player_json(player, t), "counts": registration_service.counts(t),
-                    "message": message.format(player.full_name)})
+                    "message": done(result)})
 
 
 @bp.route("/checkin/withdraw-absent", methods=["POST"])
@@ -387,14 +394,15 @@ def withdraw_absent(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = ConfirmForm()
 
-    def done(withdrawn) -> str:
+    def withdrawn_message(withdrawn) -> str:
         if not withdrawn:
             return "Everyone registered has checked in: nobody was withdrawn."
         names = ", ".join(p.full_name for p in withdrawn[:10]) + (" ..." if len(withdrawn) > 10 else "")
         return f"{len(withdrawn)} not checked in withdrawn: {names}. Reinstate any who turn up."
 
-    return form_post(url_for("players.checkin", tournament_id=t.id),
-                     lambda: registration_service.withdraw_absent(registration_service.list_players(t)), done,
+    action, done = _with_replan(t, lambda: registration_service.withdraw_absent(registration_service.list_players(t)),
+                                withdrawn_message)
+    return form_post(url_for("players.checkin", tournament_id=t.id), action, done,
                      form=form, invalid="The form expired: reload the page and try again.")
 
 
