@@ -304,16 +304,18 @@ EMA_HEADER_LINE = "Place,First Name,Last Name,EMA number,Table points,Score,Coun
 EMA_COUNTRIES = ["FI", "SE", "DE", "FR", "NL", "GB", "IT", "DK"]
 
 
-def played_one_session(t: Tournament) -> Tournament:
-    """8 players, one session of one played, both tables scored by totals; table 2 has a tie for second."""
+def played_one_session(t: Tournament, player: Callable[[int], object] | None = None) -> Tournament:
+    """8 players (`player(i)`'s PlayerData for i = 0..7, else Éva0 Łukasz0 ...), one session of one played (seed
+    3), both tables scored by totals (negative scores; table 2 has a tie for second), the session finished."""
     from tournament.services import draws as draw_service
     from tournament.services import play, scoring
     from tournament.services import registration as reg
 
     t.session_count = 1
     for i in range(8):
-        reg.check_in(reg.add_player(t, reg.PlayerData(
-            first_name=f"Éva{i}", last_name=f"Łukasz{i}", country=EMA_COUNTRIES[i], ema_number=f"0400{i:04d}")))
+        data = player(i) if player else reg.PlayerData(
+            first_name=f"Éva{i}", last_name=f"Łukasz{i}", country=EMA_COUNTRIES[i], ema_number=f"0400{i:04d}")
+        reg.check_in(reg.add_player(t, data))
     draw_service.draw_next(t, seed=3)
     lifecycle.start_session(t, 1)
     session = play.get_session(t, 1)

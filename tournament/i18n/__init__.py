@@ -25,7 +25,7 @@ from urllib.parse import urlencode
 
 from babel.dates import format_interval
 from babel.numbers import get_decimal_symbol
-from flask import Flask, current_app, g, has_request_context, request
+from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, format_date, format_decimal, get_locale, refresh
 from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
@@ -64,11 +64,8 @@ def _account_language() -> str | None:
 
 
 # The live pages' polls: their 304 costs the change marker's one query (tournament/web/live), which starts with
-# the tournament's version (a settings edit bumps it). The application keeps (tournament id, version) -> its
-# default language (current_app.extensions: one per app; tournaments are never deleted, so an id and a version
-# name one state of one tournament).
-KNOWN_LANGUAGES = "tournament_languages"
-KNOWN_LANGUAGES_MAX = 10_000
+# the tournament's version (a settings edit bumps it); the standings' cache module keeps (tournament id,
+# version) -> its default language, so the poll needs no second query.
 
 
 def _tournament_language() -> str | None:
@@ -80,11 +77,13 @@ def _tournament_language() -> str | None:
         return None
     marker = g.get("live_marker")
     key = (tournament_id, marker[0]) if isinstance(marker, tuple) and marker else None
-    known: dict[tuple[int, int], str | None] = current_app.extensions.setdefault(KNOWN_LANGUAGES, {})
-    if key is not None and key in known:
-        return known[key]
-    from tournament.extensions import db  # not at the top: tournament.extensions imports this module
+    # not at the top: tournament.extensions (which the cache module needs) imports this module
+    from tournament.extensions import db
     from tournament.models import Tournament
+    from tournament.services.standings import cache
+
+    if key is not None and (known := cache.language_lookup(key)) is not cache.UNKNOWN_LANGUAGE:
+        return known  # type: ignore[return-value]
 
     try:  # the identity map keeps it for the view, which loads the same tournament
         t = db.session.get(Tournament, tournament_id)
@@ -94,9 +93,7 @@ def _tournament_language() -> str | None:
         return None
     language = offered(t.language)
     if key is not None and key[1] == t.version:
-        if len(known) >= KNOWN_LANGUAGES_MAX:
-            known.clear()
-        known[key] = language
+        cache.language_keep(key, language)
     return language
 
 

@@ -6,7 +6,9 @@
   (`RankingInputs`: its fields are the ranking's arguments, so no input can be left out of the key);
 - the live pages' computed content, with the marker it was computed at;
 - the live pages' gzip-compressed answers, kept under a digest of the uncompressed body: a page served again
-  (nginx's micro-cache asks every 2 s, per language) costs no compression.
+  (nginx's micro-cache asks every 2 s, per language) costs no compression;
+- each tournament's default language under (tournament id, version): a live page's 304 needs it to choose the
+  language and should cost no more than the change marker's one query (`tournament.i18n`).
 
 The standings and live caches are kept per database engine (an app has one): tests that reset a database get
 a fresh app and fresh caches. The rankings are kept under their inputs themselves, so one store serves all.
@@ -42,6 +44,8 @@ _live: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine -> LRU 
 # database: no engine needed), and the bytes kept.
 _live_gzip: OrderedDict[bytes, bytes] = OrderedDict()
 _live_gzip_size = 0
+_languages: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine -> {(tid, version): language}
+LANGUAGES_SIZE = 10_000
 # The ranking after a session, keyed by everything it is computed from: while a session is in play, the
 # rankings after the sessions before it do not change and are reused.
 rankings: OrderedDict[RankingInputs, list[RankedRow]] = OrderedDict()
@@ -56,6 +60,7 @@ def clear() -> None:
         _clear_live_gzip()
         rankings.clear()
         _table_keys.clear()
+        _languages.clear()
 
 
 def clear_live() -> None:
@@ -96,6 +101,26 @@ def standings_keep(key: tuple, result: Any, facts: Any) -> None:
         tournament_id = key[0]
         if kept.get(tournament_id) is None or kept[tournament_id].changes <= facts.changes:  # the newer of two
             kept[tournament_id] = facts
+
+
+# ----------------------------------------------------------------------------- tournaments' languages
+
+UNKNOWN_LANGUAGE = object()  # none kept (a tournament's language may be None: the app's default)
+
+
+def language_lookup(key: tuple[int, int]) -> object:
+    """The default language kept for (tournament id, version), or `UNKNOWN_LANGUAGE`. Tournaments are never
+    deleted and every settings edit bumps the version, so the pair names one state of one tournament."""
+    with _lock:
+        return _languages.setdefault(db.engine, {}).get(key, UNKNOWN_LANGUAGE)
+
+
+def language_keep(key: tuple[int, int], language: str | None) -> None:
+    with _lock:
+        kept = _languages.setdefault(db.engine, {})
+        if len(kept) >= LANGUAGES_SIZE:
+            kept.clear()
+        kept[key] = language
 
 
 # ----------------------------------------------------------------------------- rankings
