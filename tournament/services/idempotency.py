@@ -16,11 +16,13 @@ from __future__ import annotations
 import hashlib
 import itertools
 import re
+import weakref
 from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from tournament.extensions import db
 from tournament.models import IdempotencyKey, Role, TournamentStaff, User
@@ -28,6 +30,10 @@ from tournament.models._common import utcnow
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
 
 KEEP = timedelta(hours=24)
+# Expired keys are swept at most this often per process (a DELETE per write request cost the hand entry one
+# statement of its ~20).
+SWEEP_EVERY = timedelta(minutes=1)
+_swept_at: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # engine -> when this process last swept
 # Printable ASCII without spaces: UUIDs, the forms' URL-safe tokens, anything a client library sends.
 KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,100}")
 
@@ -105,21 +111,27 @@ def claim(user_id: int | None, key: str, request_digest: str, now: Rights, *,
     carried out with (else 403). Waits, on PostgreSQL, while another transaction holds the same key."""
     check_key(key)
     fingerprint = _fingerprint(request_digest, now)
-    # Also what makes SQLite (pysqlite) open its transaction before the savepoint below: a savepoint
-    # opened outside one would commit the claim when released.
-    db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < utcnow() - KEEP))
-    row = IdempotencyKey(user_id=user_id, player_id=player_id, key=key, fingerprint=fingerprint)
-    owner = IdempotencyKey.user_id == user_id if player_id is None else IdempotencyKey.player_id == player_id
-    try:
-        with db.session.begin_nested():
-            db.session.add(row)
-    except IntegrityError:
+    _sweep_expired()
+    # One statement: the key's row, or none when the key is taken (PostgreSQL waits while another transaction
+    # holds it, and answers once that one commits or rolls back). A savepoint around a plain INSERT cost two more.
+    row = db.session.scalar(
+        _insert()(IdempotencyKey)
+        .values(user_id=user_id, player_id=player_id, key=key, fingerprint=fingerprint)
+        .on_conflict_do_nothing()
+        .returning(IdempotencyKey)
+    )
+    if row is None:
+        owner = IdempotencyKey.user_id == user_id if player_id is None else IdempotencyKey.player_id == player_id
         stored = db.session.scalar(
             select(IdempotencyKey)
             .where(owner, IdempotencyKey.key == key)
             .execution_options(populate_existing=True)
         )
         if stored is None:  # the holder rolled back and another took it meanwhile: rare, retry once
+            return claim(user_id, key, request_digest, now, player_id=player_id)
+        if stored.created_at < utcnow() - KEEP:  # expired, not swept yet: forgotten all the same
+            db.session.delete(stored)
+            db.session.flush()
             return claim(user_id, key, request_digest, now, player_id=player_id)
         if stored.fingerprint != fingerprint:
             # The same request under other rights? Then it is answered again only if nothing was taken away.
@@ -134,6 +146,22 @@ def claim(user_id: int | None, key: str, request_digest: str, now: Rights, *,
                             "(or reload the form) for a new request.") from None
         return _replay(stored)
     return row
+
+
+def _insert():
+    """The INSERT with ON CONFLICT of the database in use (PostgreSQL, SQLite)."""
+    return sqlite_insert if db.engine.dialect.name == "sqlite" else postgresql_insert
+
+
+def _sweep_expired() -> None:
+    """Delete the keys older than `KEEP`, at most once per `SWEEP_EVERY` in a process."""
+    now = utcnow()
+    engine = db.engine
+    last = _swept_at.get(engine)
+    if last is not None and now - last < SWEEP_EVERY:
+        return
+    db.session.execute(delete(IdempotencyKey).where(IdempotencyKey.created_at < now - KEEP))
+    _swept_at[engine] = now
 
 
 def _replay(stored: IdempotencyKey) -> Replay:

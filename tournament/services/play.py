@@ -111,7 +111,6 @@ def with_substitutions(players: list[SeatedPlayer], substitutions: list[Substitu
 
 def session_table(session: TournamentSession, table_number: int, *, lock: bool = False) -> SessionTable:
     """The table's row, created on first use; `lock` serialises writers of one table (PostgreSQL row lock)."""
-    table_players(session, table_number)  # 404 for a table that does not exist
     query = select(SessionTable).where(
         SessionTable.session_id == session.id, SessionTable.table_number == table_number
     )
@@ -119,6 +118,8 @@ def session_table(session: TournamentSession, table_number: int, *, lock: bool =
         query = query.with_for_update()
     row = db.session.scalar(query)
     if row is None:
+        # A row is only ever created for a table of the session's seating: found, the table exists.
+        table_players(session, table_number)  # 404 for a table that does not exist
         with changes():
             row = SessionTable(session_id=session.id, table_number=table_number)
             db.session.add(row)
