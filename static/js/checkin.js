@@ -9,7 +9,33 @@
   var token = tokenMeta ? tokenMeta.content : "";
   var sections = Array.prototype.slice.call(document.querySelectorAll(".desk-section"));
   var rows = Array.prototype.slice.call(document.querySelectorAll(".desk-row"));
-  var labels = { registered: "Registered", present: "Present", withdrawn: "Withdrawn", disqualified: "Disqualified" };
+  // The words shown, in the page's language when it gives them (data-desk-texts); {num} and {name} are filled
+  // in, a count's words come as [one, other].
+  var TEXTS = {
+    tables: ["{num} full table", "{num} full tables"], left_over: ["{num} player left over", "{num} players left over"],
+    needed: ["{num} substitute needed", "{num} substitutes needed"], present: "{num} present",
+    labels: { registered: "Registered", present: "Present", withdrawn: "Withdrawn", disqualified: "Disqualified" },
+    is: "{name} is {status}.", no_match: "No match.", none_registered: "None registered.",
+    no_player: "No player matches.", several: "{num} players match: keep typing, or choose one with Tab and Enter.",
+    expired: "Your login may have expired. Reload the page and try again.",
+    offline: "The desk could not reach the server. Try again."
+  };
+  var hintBox = document.querySelector("[data-desk-texts]");
+  try {
+    var own = JSON.parse((hintBox && hintBox.getAttribute("data-desk-texts")) || "{}");
+    Object.keys(own).forEach(function (key) { TEXTS[key] = own[key]; });
+  } catch (e) { /* keep the English words */ }
+  var labels = TEXTS.labels;
+
+  function fill(text, values) {
+    return text.replace(/\{(\w+)\}/g, function (all, name) {
+      return values[name] !== undefined ? String(values[name]) : all;
+    });
+  }
+
+  function count(key, num) {
+    return fill(TEXTS[key][num === 1 ? 0 : 1], { num: num });
+  }
   var badgeClass = { registered: "badge-muted", present: "", withdrawn: "badge-warn", disqualified: "badge-danger" };
 
   // Same folding as the server (tournament/text.py): lower case, no accents, Ł as L.
@@ -41,7 +67,7 @@
       if (count) count.textContent = shown;
       if (empty) {
         empty.hidden = shown > 0;
-        if (!shown) empty.textContent = words.length ? "No match." : "None registered.";
+        if (!shown) empty.textContent = words.length ? TEXTS.no_match : TEXTS.none_registered;
       }
     });
   }
@@ -56,10 +82,10 @@
     if (hint) {
       var full = Math.floor(counts.present / 4);
       var left = counts.present % 4;
-      var text = full + " full table" + (full === 1 ? "" : "s");
+      var text = count("tables", full);
       if (left) {
-        text += "; " + left + " player" + (left === 1 ? "" : "s") + " left over: " + (4 - left) +
-          " substitute" + (4 - left === 1 ? "" : "s") + " needed, " + counts.substitutes_present + " present";
+        text += "; " + count("left_over", left) + ": " + count("needed", 4 - left) + ", " +
+          fill(TEXTS.present, { num: counts.substitutes_present });
       }
       hint.textContent = text + ".";
     }
@@ -70,7 +96,7 @@
     row.className = row.className.replace(/\bstatus-\w+/, "status-" + player.status);
     var badge = row.querySelector("[data-status].badge");
     if (badge) {
-      badge.textContent = player.status_label || labels[player.status] || player.status;
+      badge.textContent = labels[player.status] || player.status_label || player.status;
       badge.dataset.status = player.status;
       badge.className = ("badge " + (badgeClass[player.status] || "")).trim();
     }
@@ -94,7 +120,7 @@
       .then(function (response) {
         var type = response.headers.get("Content-Type") || "";
         if (response.redirected || type.indexOf("application/json") === -1) {
-          throw new Error("Your login may have expired. Reload the page and try again.");
+          throw new Error(TEXTS.expired);
         }
         return response.json().then(function (body) { return { ok: response.ok, body: body }; });
       })
@@ -106,7 +132,7 @@
         search.select();
       })
       .catch(function (error) {
-        say(error.message || "The desk could not reach the server. Try again.");
+        say(error instanceof TypeError || !error.message ? TEXTS.offline : error.message);
       })
       .then(function () {
         button.disabled = false;
@@ -135,12 +161,12 @@
       if (row.dataset.status === "registered") {
         send(row.querySelector('[data-desk-action="present"]'));
       } else {
-        say(name + " is " + (labels[row.dataset.status] || row.dataset.status).toLowerCase() + ".");
+        say(fill(TEXTS.is, { name: name, status: (labels[row.dataset.status] || row.dataset.status).toLowerCase() }));
       }
     } else if (shown.length === 0) {
-      say("No player matches.");
+      say(TEXTS.no_player);
     } else {
-      say(shown.length + " players match: keep typing, or choose one with Tab and Enter.");
+      say(fill(TEXTS.several, { num: shown.length }));
     }
   });
 

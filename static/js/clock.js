@@ -17,6 +17,21 @@
   var clock = null; // the clock as last received
   var timer = null;
 
+  // The words shown, in the page's language when it gives them (data-clock-texts); {num} is filled in.
+  var TEXTS = {
+    time: "Time", not_started: "Not started", paused: "Paused", running: "Running", warning: "",
+    table: "Table {num}", totals: "totals", hand: "hand {num}", between_hands: "between hands",
+    called_during: "Time called during hand {num}", called_between: "Time called between hands"
+  };
+  try {
+    var own = JSON.parse(root.dataset.clockTexts || "{}");
+    Object.keys(own).forEach(function (key) { TEXTS[key] = own[key]; });
+  } catch (e) { /* keep the English words */ }
+
+  function say(key, num) {
+    return TEXTS[key].replace("{num}", String(num));
+  }
+
   function serverNow() {
     return Date.now() + offset;
   }
@@ -44,15 +59,15 @@
   }
 
   function shown(seconds) {
-    return clock.state !== "not_started" && seconds === 0 ? "Time" : format(seconds);
+    return clock.state !== "not_started" && seconds === 0 ? TEXTS.time : format(seconds);
   }
 
   function label(seconds, warning) {
-    if (clock.state === "not_started") return "Not started";
-    if (seconds === 0) return "Time";
-    if (clock.state === "paused") return "Paused";
-    if (warning) return "Last " + Math.round(warningSeconds / 60) + " minutes";
-    return "Running";
+    if (clock.state === "not_started") return TEXTS.not_started;
+    if (seconds === 0) return TEXTS.time;
+    if (clock.state === "paused") return TEXTS.paused;
+    if (warning) return TEXTS.warning || "Last " + Math.round(warningSeconds / 60) + " minutes";
+    return TEXTS.running;
   }
 
   // The projector shows the time every table has; tables with more extra time are listed with their own end.
@@ -66,7 +81,7 @@
       var item = document.createElement("li");
       item.dataset.table = table.table;
       item.className = clock.state !== "not_started" && seconds === 0 ? "table-time-up" : "";
-      item.appendChild(document.createTextNode("Table " + table.table + " "));
+      item.appendChild(document.createTextNode(say("table", table.table) + " "));
       var extra = document.createElement("span");
       extra.className = "extra";
       extra.textContent = "+" + format(table.extra_seconds - common);
@@ -99,11 +114,11 @@
       if (own.time_called) called = own;
     }
     var warning = !called && started && clock.state !== "ended" && main > 0 && main <= warningSeconds;
-    digits.textContent = called ? "Time" : shown(main);
+    digits.textContent = called ? TEXTS.time : shown(main);
     digits.classList.toggle("clock-hours", !called && main >= 3600);
     if (stateBox) {
-      stateBox.textContent = called ? "Time called " + (called.hand_in_progress ? "during hand " +
-        called.hand_in_progress : "between hands") : label(main, warning);
+      stateBox.textContent = called ? (called.hand_in_progress ? say("called_during", called.hand_in_progress) :
+        TEXTS.called_between) : label(main, warning);
     }
     face.classList.toggle("clock-warning", warning);
     face.classList.toggle("clock-time", !!called || (started && main === 0));
@@ -157,15 +172,15 @@
       row.dataset.table = r.table;
       var link = document.createElement("a");
       link.href = tableUrl.replace(/\/0$/, "/" + r.table);
-      link.textContent = "Table " + r.table;
+      link.textContent = say("table", r.table);
       cell(row, "").appendChild(link);
-      cell(row, r.mode === "totals" ? "totals" : String(r.entered));
+      cell(row, r.mode === "totals" ? TEXTS.totals : String(r.entered));
       cell(row, r.current_hand ? String(r.current_hand) : "–");
       cell(row, r.extra_seconds ? format(r.extra_seconds) : "–");
       var remaining = cell(row, "");
       remaining.className = "remaining";
       remaining.dataset.tableRemaining = r.table;
-      cell(row, r.time_called ? (r.hand_in_progress ? "hand " + r.hand_in_progress : "between hands") : "–");
+      cell(row, r.time_called ? (r.hand_in_progress ? say("hand", r.hand_in_progress) : TEXTS.between_hands) : "–");
       cell(row, r.reason);
       body.appendChild(row);
     });

@@ -140,3 +140,24 @@ def test_csv_import_preview_shows_the_bad_row(page, organiser, tournament, tmp_p
     page.get_by_role("button", name="Import 2 players").click()
     expect(page.get_by_text("Imported 2 players.")).to_be_visible()
     expect(page.get_by_role("link", name="Korhonen, Mikko")).to_be_visible()
+
+
+def test_the_finnish_desk_writes_finnish(page, organiser, registered):
+    """checkin.js's own words (the badge, the tables' hint, its messages) come from the page in its language."""
+    log_in(page, organiser.email, PASSWORD)
+    page.goto(desk_url(registered) + "?lang=fi")
+    search = page.get_by_label("Etsi pelaaja")
+    search.type("i")
+    search.press("Enter")
+    expect(page.locator("#desk-status")).to_have_text(
+        "3 pelaajaa vastaa hakua: jatka kirjoittamista tai valitse pelaaja Tab- ja Enter-näppäimillä.")
+    search.fill("zzz")
+    expect(page.locator("[data-empty]").first).to_have_text("Ei osumia.")
+    search.fill("virt")
+    aino = row(page, "Virtanen, Aino")
+    aino.get_by_role("button", name="Merkitse paikalle").click()
+    expect(aino.locator(".badge")).to_have_text("Paikalla")
+    expect(page.locator("[data-table-hint]")).to_have_text(
+        "0 täyttä pöytää; 1 pelaaja ylimääräisenä: tarvitaan 3 varapelaajaa, 0 paikalla.")
+    search.press("Enter")  # the only match is present already: the desk says so
+    expect(page.locator("#desk-status")).to_have_text("Virtanen, Aino: paikalla.")

@@ -4,12 +4,14 @@ come from the page (data-projector-texts), so the Chinese and Finnish loops show
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from playwright.sync_api import expect
 
 from tests.browser.conftest import commit_setup
 from tests.helpers import add_players
-from tournament.services import draws, lifecycle, play, scoring
+from tournament.models._common import utcnow
+from tournament.services import clock, draws, lifecycle, play, scoring
 
 
 def _event(t) -> None:
@@ -56,3 +58,22 @@ def test_the_finnish_projector_writes_a_decimal_comma(page, tournament):
     expect(slide.locator("thead")).to_contain_text("Pöytäpisteet")
     cells = slide.locator("tbody td.strong").all_inner_texts()
     assert cells.count("1,75") == 4 and "1,5" in cells and "1.75" not in cells, cells
+
+
+def test_the_chinese_clock_projector(page, half_hour_session):
+    """clock.js writes the state and the tables with their own extra time: in the page's words (data-clock-texts)."""
+    t, organiser = half_hour_session
+    clock.start(t, 1, organiser, now=utcnow() - timedelta(minutes=10))  # 20:00 left: running, no warning yet
+    clock.extend(t, 1, 300, organiser, table=2)
+    commit_setup()
+    page.goto(f"/t/{t.id}/sessions/1/clock?lang=zh&poll=2")
+    expect(page.locator("[data-clock-extra] li")).to_have_count(1)
+    expect(page.locator("[data-clock-extra] li")).to_contain_text("第 2 桌")
+    expect(page.locator("[data-clock-state]")).to_have_text("进行中")
+    expect(page.locator("[data-theme-toggle]")).to_have_text("深色屏幕")
+    words = page.locator(".clock-root").inner_text()
+    assert not re.search(r"\b(Table|Running|Session|Dark screen)\b", words), words
+    # a state the server changes: the page re-syncs and names it in Chinese
+    clock.pause(t, 1, organiser)
+    commit_setup()
+    expect(page.locator("[data-clock-state]")).to_have_text("已暂停", timeout=6000)

@@ -4,6 +4,9 @@ English; table points, scores and dates by locale on the pages, the JSON unchang
 
 from __future__ import annotations
 
+import html
+import json
+import re
 from datetime import date
 
 import pytest
@@ -54,6 +57,7 @@ def demo_pages(t) -> dict[str, int]:
         f"{base}/seating": 200, f"{base}/seating/2": 200, f"{base}/seating/2/projector": 200,
         f"{base}/seating/2/projector?by=name": 200, f"{base}/seating/player/{player_id}": 200,
         f"{base}/players/{player_id}": 200, f"{base}/statistics": 200, f"{base}/projector": 200,
+        f"{base}/schedule": 200, f"{base}/sessions/2/clock": 200,
         "/no/such/page": 404,
         f"/p/{token}": 200, f"/p/{token}/hands/new": 200,
     }
@@ -79,9 +83,11 @@ def test_the_english_pages_show_the_texts_the_check_looks_for(client, demo_tourn
 
 def test_the_public_templates_hold_no_unwrapped_text():
     """A text written in a template outside the translation calls would stay English in every language."""
-    files = [p for d in PUBLIC_DIRS for p in (TEMPLATES / d).glob("*.html")] + [TEMPLATES / "hands/_hand_bits.html"]
-    problems = {path.name: words for path in files if (words := unwrapped_words(path))}
-    assert len(files) >= 18
+    files = [p for d in PUBLIC_DIRS for p in (TEMPLATES / d).glob("*.html")] + [
+        TEMPLATES / name for name in ("hands/_hand_bits.html", "schedule/public.html", "clock/projector.html",
+                                      "clock/_bits.html")]
+    problems = {str(path.relative_to(TEMPLATES)): words for path in files if (words := unwrapped_words(path))}
+    assert len(files) >= 21
     assert not problems, problems
 
 
@@ -154,3 +160,21 @@ def test_the_404_page_in_each_language(client):
         assert response.status_code == 404 and message in response.get_data(as_text=True)
     # the JSON answers keep the English message
     assert client.get("/no/such/page.json?lang=fi").get_json()["error"] == "There is no page at this address."
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", {"table": "Table {num}", "called_during": "Time called during hand {num}", "warning": "Last 15 minutes"}),
+    ("fi", {"table": "Pöytä {num}", "called_during": "Aika loppui käden {num} aikana",
+            "warning": "Viimeiset 15 minuuttia"}),
+    ("es", {"table": "Mesa {num}", "hand": "mano {num}", "warning": "Últimos 15 minutos"}),
+    ("zh", {"table": "第 {num} 桌", "time": "时间到", "between_hands": "两盘之间"}),
+])
+def test_the_clock_script_is_given_the_readers_words(client, demo_tournament, lang, words):
+    """clock.js writes the state and the tables' rows itself: the projector gives it the words (data-clock-texts)."""
+    body = client.get(f"/t/{demo_tournament.id}/sessions/2/clock?lang={lang}").get_data(as_text=True)
+    texts = json.loads(html.unescape(re.search(r'data-clock-texts="([^"]*)"', body).group(1)))
+    for key, expected in words.items():
+        assert texts[key] == expected, (key, texts[key])
+    if lang != "en":
+        english = {"Time", "Not started", "Paused", "Running", "totals", "between hands", "Time called between hands"}
+        assert not english & set(texts.values()), texts

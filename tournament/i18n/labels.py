@@ -46,6 +46,11 @@ LABELS = (
     N_("Most second places"),
     N_("Best session score"),
     N_("Fewest penalty points"),
+    # a player's status (services/registration STATUS_LABELS: the badges, the status filter and field)
+    N_("Registered"),
+    N_("Present"),
+    N_("Withdrawn"),
+    N_("Disqualified"),
     # seat winds (tournament/draws/model.py SEAT_WIND_NAMES)
     N_("East"),
     N_("South"),

@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField
 from wtforms import (
@@ -21,45 +22,47 @@ from tournament.web.idempotency import IdempotentForm
 
 class PlayerForm(IdempotentForm):
     first_name = StringField(
-        "First name",
-        validators=[DataRequired("The first name is required."), Length(max=LIMITS["first_name"])],
+        _l("First name"),
+        validators=[DataRequired(_l("The first name is required.")), Length(max=LIMITS["first_name"])],
         render_kw={"autocomplete": "off"},
     )
     last_name = StringField(
-        "Last name",
-        validators=[DataRequired("The last name is required."), Length(max=LIMITS["last_name"])],
+        _l("Last name"),
+        validators=[DataRequired(_l("The last name is required.")), Length(max=LIMITS["last_name"])],
         render_kw={"autocomplete": "off"},
     )
     country = StringField(
-        "Country",
-        description="A code such as FI or FIN, or the English name such as Finland. May be left empty.",
+        _l("Country"),
+        description=_l("A code such as FI or FIN, or the English name such as Finland. May be left empty."),
         render_kw={"list": "country-names", "autocomplete": "off"},
     )
-    club = StringField("Club", validators=[Length(max=LIMITS["club"])])
+    club = StringField(_l("Club"), validators=[Length(max=LIMITS["club"])])
     team = StringField(
-        "Team",
+        _l("Team"),
         validators=[Length(max=LIMITS["team"])],
-        description="Teammates are kept apart in the draw and ranked together.",
+        description=_l("Teammates are kept apart in the draw and ranked together."),
         render_kw={"list": "team-names", "autocomplete": "off"},
     )
     ema_number = StringField(
-        "EMA number",
-        description="8 digits; leave empty if the player has none.",
+        _l("EMA number"),
+        description=_l("8 digits; leave empty if the player has none."),
         render_kw={"inputmode": "numeric", "autocomplete": "off"},
     )
-    is_substitute = BooleanField("Substitute (plays only to fill an incomplete table)")
-    status = SelectField("Status", choices=choices(STATUS_LABELS), default=PlayerStatus.REGISTERED.value)
-    notes = TextAreaField("Notes", validators=[Length(max=LIMITS["notes"])],
-                          description="Only the staff see the notes.")
+    is_substitute = BooleanField(_l("Substitute (plays only to fill an incomplete table)"))
+    status = SelectField(_l("Status"), choices=choices({value: _l(label) for value, label in STATUS_LABELS.items()}),
+                         default=PlayerStatus.REGISTERED.value)
+    notes = TextAreaField(_l("Notes"), validators=[Length(max=LIMITS["notes"])],
+                          description=_l("Only the staff see the notes."))
     fixed_table = IntegerField(
-        "Fixed table (access needs)",
+        _l("Fixed table (access needs)"),
         validators=[Optional(), NumberRange(min=1, max=MAX_FIXED_TABLE,
-                                            message=f"A table number from 1 to {MAX_FIXED_TABLE}, or empty.")],
-        description="The player keeps this table number in every draw and plan; the draw works around it. "
-                    "Leave empty otherwise.",
+                                            message=_l("A table number from 1 to %(num)d, or empty.",
+                                                       num=MAX_FIXED_TABLE))],
+        description=_l("The player keeps this table number in every draw and plan; the draw works around it. "
+                       "Leave empty otherwise."),
         render_kw={"inputmode": "numeric"},
     )
-    submit = SubmitField("Save player")
+    submit = SubmitField(_l("Save player"))
 
     def to_data(self) -> PlayerData:
         return PlayerData(
@@ -89,14 +92,14 @@ class EditPlayerForm(VersionedForm, PlayerForm):
 class StatusForm(FlaskForm):
     """A CSRF-protected status button, with an optional note (reason for a withdrawal ...)."""
 
-    note = StringField("Reason (optional, added to the notes)", validators=[Length(max=200)])
-    submit = SubmitField("Change status")
+    note = StringField(_l("Reason (optional, added to the notes)"), validators=[Length(max=200)])
+    submit = SubmitField(_l("Change status"))
 
 
 class ImportForm(FlaskForm):
-    file = FileField("CSV file", description="UTF-8; separated by commas or semicolons.")
-    text = TextAreaField("Or paste the rows", render_kw={"rows": 8, "spellcheck": "false"})
-    submit = SubmitField("Preview")
+    file = FileField(_l("CSV file"), description=_l("UTF-8; separated by commas or semicolons."))
+    text = TextAreaField(_l("Or paste the rows"), render_kw={"rows": 8, "spellcheck": "false"})
+    submit = SubmitField(_l("Preview"))
 
 
 class ConfirmImportForm(IdempotentForm):
@@ -108,4 +111,4 @@ class ConfirmImportForm(IdempotentForm):
     skip_bad_rows = IntegerField(widget=HiddenInput(), default=0,
                                  validators=[Optional(), NumberRange(min=0, max=MAX_IMPORT_ROWS)])
     good_rows = IntegerField(widget=HiddenInput(), validators=[Optional(), NumberRange(min=1, max=MAX_IMPORT_ROWS)])
-    submit = SubmitField("Import")
+    submit = SubmitField(_l("Import"))

@@ -1,0 +1,140 @@
+"""The organisers' staff pages in each language (issue 24, fourth slice): the check-in desk and the players'
+pages (the list, a player's form new and editing, the teams, the import with its preview) render in every language
+with <html lang> right and no text of their templates or their Python sources left in English; the desk's script
+is given its words in the reader's language. The same check as tests/web/test_i18n_staff.py
+(tests/helpers.check_page_languages)."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from sqlalchemy import select
+
+from tests.helpers import (
+    TEMPLATES,
+    check_page_languages,
+    csrf_token,
+    english_pieces,
+    players_of,
+    shown,
+    unwrapped_words,
+    visible_text,
+)
+from tournament.extensions import db
+from tournament.i18n import LANGUAGES
+from tournament.models import User
+from tournament.services import registration
+
+# The organisers' templates translated in this slice (the unwrapped-text check reads them all).
+ORGANISER_TEMPLATES = tuple(TEMPLATES / "players" / name for name in (
+    "checkin.html", "list.html", "form.html", "_macros.html", "teams.html", "import.html"))
+# The Python files whose texts these pages show: form labels, descriptions and choices, the players' statuses.
+PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py")
+# A file with a row the preview refuses (row 3) next to good ones.
+MIXED_CSV = "first_name,last_name,country,substitute\nAino,Virtanen,FI,no\nMikko,Korhonen,FI,maybe\nLiisa,Mäkinen,FI,\n"
+
+
+def without_data(text: str, t) -> str:
+    """The page's text without what people typed: names, clubs, teams, notes, the accounts', the CSV's rows."""
+    typed = {t.name, t.venue or "", "Aino", "Virtanen", "Mikko", "Korhonen", "Liisa", "Mäkinen", "maybe"}
+    for p in players_of(t):
+        typed |= {p.first_name, p.last_name, p.full_name, p.club or "", p.team or "", p.notes or ""}
+    for user in db.session.scalars(select(User)):
+        typed |= {user.name or "", user.email}
+    for value in sorted(filter(None, typed), key=len, reverse=True):
+        text = text.replace(value, " ")
+    return text
+
+
+def organiser_pages(t) -> dict[str, int]:
+    """The players' pages of the demo tournament: one player withdrawn (the list's muted row, a reinstate form)
+    and one with a note, with the status each answers."""
+    everyone = players_of(t)
+    withdrawn, noted = everyone[0], everyone[1]
+    registration.withdraw(withdrawn, "ill")
+    noted.notes = "Needs a chair with arms"
+    db.session.commit()
+    base = f"/manage/tournaments/{t.id}"
+    return {
+        f"{base}/checkin": 200, f"{base}/checkin?q=nobody-at-all": 200,
+        f"{base}/players": 200, f"{base}/players?status=withdrawn&q=x": 200, f"{base}/players/new": 200,
+        f"{base}/players/{withdrawn.id}/edit": 200, f"{base}/players/{noted.id}/edit": 200,
+        f"{base}/players/teams": 200, f"{base}/players/import": 200,
+    }
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_players_page_in_each_language(app, organiser_client, demo_tournament, lang, template_messages,
+                                             translations):
+    checked_texts = check_page_languages(app, organiser_client, organiser_pages(demo_tournament), lang,
+                                         PAGE_SOURCES, lambda text: without_data(text, demo_tournament),
+                                         template_messages, translations)
+    assert checked_texts > 900
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_the_import_preview_in_each_language(organiser_client, tournament, lang, template_messages, translations):
+    url = f"/manage/tournaments/{tournament.id}/players/import?lang={lang}"
+    answer = organiser_client.post(url, data={"csrf_token": csrf_token(organiser_client, url), "text": MIXED_CSV})
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and f'<html lang="{lang}"' in body
+    # the rows' problems are the service's messages (Python messages are translated apart from the pages)
+    rows_checked = re.sub(r'<ul class="row-problems">.*?</ul>', " ", body, flags=re.S)
+    rows_checked = re.sub(r'(<li><a href="#row-\d+">[^<]*</a>:)[^<]*', r"\1", rows_checked)
+    text = without_data(visible_text(rows_checked), tournament)
+    files = {"templates/players/import.html", *PAGE_SOURCES}
+    english = [piece for (context, msgid), where in template_messages.items() if where & files
+               for piece in english_pieces(msgid) if piece and shown(piece, text)]
+    if lang == "en":
+        assert "Nothing was imported: 1 of 3 rows have problems." in text and "Rows of the file" in text
+        assert 'value="Import the 2 good rows, skip the 1 bad one"' in body
+    else:
+        assert not [p for p in english if not shown(p, translations[lang])], english
+    assert {"fi": "Tuo 2 kunnossa olevaa riviä, ohita 1 virheellinen", "sv": "Importera de 2 korrekta raderna, hoppa "
+            "över den 1 felaktiga", "es": "Importar las 2 filas correctas, omitir la 1 incorrecta",
+            "zh": "导入 2 行无问题的数据，跳过 1 行有问题的数据"}.get(lang, "Import the 2 good rows") in body
+
+
+def desk_texts(body: str) -> dict:
+    return json.loads(html.unescape(re.search(r'data-desk-texts="([^"]*)"', body).group(1)))
+
+
+def test_the_desk_script_is_given_the_readers_words(organiser_client, demo_tournament):
+    """checkin.js rewrites the tables' hint, the badges and its messages: the page gives it the words."""
+    url = f"/manage/tournaments/{demo_tournament.id}/checkin"
+    english = desk_texts(organiser_client.get(url + "?lang=en").get_data(as_text=True))
+    assert english["tables"] == ["{num} full table", "{num} full tables"]
+    assert english["labels"]["present"] == "Present"
+    finnish = desk_texts(organiser_client.get(url + "?lang=fi").get_data(as_text=True))
+    assert finnish["tables"] == ["{num} täysi pöytä", "{num} täyttä pöytää"]
+    assert finnish["labels"] == {"registered": "Ilmoittautunut", "present": "Paikalla", "withdrawn": "Vetäytynyt",
+                                 "disqualified": "Hylätty"}
+    for lang in ("sv", "es", "zh"):
+        texts = desk_texts(organiser_client.get(f"{url}?lang={lang}").get_data(as_text=True))
+        assert set(texts) == set(english), lang
+        flat = [v for value in texts.values() for v in (value.values() if isinstance(value, dict) else
+                                                          value if isinstance(value, list) else [value])]
+        assert all("{" not in v or "{num}" in v or "{name}" in v for v in flat), (lang, flat)
+        assert not set(flat) & {v for value in english.values() for v in (
+            value.values() if isinstance(value, dict) else value if isinstance(value, list) else [value])}, lang
+
+
+def test_a_finnish_organiser_reads_finnish_words(organiser_client, demo_tournament):
+    base = f"/manage/tournaments/{demo_tournament.id}"
+    desk = visible_text(organiser_client.get(f"{base}/checkin?lang=fi").get_data(as_text=True))
+    for words in ("Ilmoittautumispiste", "Etsi pelaaja", "Varapelaajia paikalla", "täyttä pöytää"):
+        assert words in desk, words
+    form = visible_text(organiser_client.get(f"{base}/players/new?lang=zh").get_data(as_text=True))
+    for words in ("添加选手", "名", "替补（仅在某桌缺人时上场）", "固定桌（无障碍需求）"):
+        assert words in form, words
+    assert "First name" not in form and "Fixed table" not in form
+
+
+def test_the_organiser_templates_hold_no_unwrapped_text():
+    """A text written in a template outside the translation calls would stay English in every language."""
+    problems = {path.name: words for path in ORGANISER_TEMPLATES if (words := unwrapped_words(path))}
+    assert len(ORGANISER_TEMPLATES) >= 6
+    assert not problems, problems
