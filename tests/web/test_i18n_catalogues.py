@@ -32,6 +32,8 @@ SAME_AS_ENGLISH = {
     ("Total", "es"): "the same word in Spanish",
     ("Club", "es"): "the same word in Spanish",
     ("no", "es"): "the same word in Spanish",
+    ("plan", "sv"): "the same word in Swedish (a draw method)",
+    ("plan", "es"): "the same word in Spanish (a draw method)",
     ("Status", "sv"): "the same word in Swedish",
     ("Status: %(status)s", "sv"): "the same word in Swedish",
     ("Hand %(num)d", "sv"): "the same word in Swedish",

@@ -1,5 +1,6 @@
 """The organisers' staff pages in each language (issue 24, fourth slice): the check-in desk and the players'
-pages (the list, a player's form new and editing, the teams, the import with its preview) render in every language
+pages (the list, a player's form new and editing, the teams, the import with its preview), the seating draws (the
+list with its history and a session's page with its quality report) render in every language
 with <html lang> right and no text of their templates or their Python sources left in English; the desk's script
 is given its words in the reader's language. The same check as tests/web/test_i18n_staff.py
 (tests/helpers.check_page_languages)."""
@@ -26,36 +27,42 @@ from tests.helpers import (
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
 from tournament.models import User
-from tournament.services import registration
+from tournament.services import draws, registration
 
 # The organisers' templates translated in this slice (the unwrapped-text check reads them all).
-ORGANISER_TEMPLATES = tuple(TEMPLATES / "players" / name for name in (
-    "checkin.html", "list.html", "form.html", "_macros.html", "teams.html", "import.html"))
+ORGANISER_TEMPLATES = tuple(TEMPLATES / name for name in (
+    "players/checkin.html", "players/list.html", "players/form.html", "players/_macros.html", "players/teams.html",
+    "players/import.html", "draws/index.html", "draws/session.html", "draws/_quality.html"))
 # The Python files whose texts these pages show: form labels, descriptions and choices, the players' statuses.
-PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py")
+PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py", "tournament/web/draws/forms.py")
 # A file with a row the preview refuses (row 3) next to good ones.
 MIXED_CSV = "first_name,last_name,country,substitute\nAino,Virtanen,FI,no\nMikko,Korhonen,FI,maybe\nLiisa,Mäkinen,FI,\n"
 
 
 def without_data(text: str, t) -> str:
-    """The page's text without what people typed: names, clubs, teams, notes, the accounts', the CSV's rows."""
+    """The page's text without what people typed: names, clubs, teams, notes, the accounts', the CSV's rows; and
+    the draw services' own messages (a re-plan's details: Python messages are translated apart from the pages)."""
     typed = {t.name, t.venue or "", "Aino", "Virtanen", "Mikko", "Korhonen", "Liisa", "Mäkinen", "maybe"}
     for p in players_of(t):
         typed |= {p.first_name, p.last_name, p.full_name, p.club or "", p.team or "", p.notes or ""}
     for user in db.session.scalars(select(User)):
         typed |= {user.name or "", user.email}
+    typed |= {event.detail or "" for event in draws.draw_events(t)} | {draws.check_ahead(t).message or ""}
     for value in sorted(filter(None, typed), key=len, reverse=True):
         text = text.replace(value, " ")
     return text
 
 
 def organiser_pages(t) -> dict[str, int]:
-    """The players' pages of the demo tournament: one player withdrawn (the list's muted row, a reinstate form)
-    and one with a note, with the status each answers."""
+    """The players' and the draws' pages of the demo tournament (every session planned, 1 finished, 2 and 3 in
+    play): one player withdrawn (the list's muted row, a reinstate form, the sessions drawn ahead to re-plan) and
+    one with a note, two players swapped by hand in the last session, with the status each answers."""
     everyone = players_of(t)
     withdrawn, noted = everyone[0], everyone[1]
     registration.withdraw(withdrawn, "ill")
     noted.notes = "Needs a chair with arms"
+    last = t.sessions[-1]
+    draws.swap(t, last, last.seats[0].player_id, last.seats[4].player_id, last.version)
     db.session.commit()
     base = f"/manage/tournaments/{t.id}"
     return {
@@ -63,11 +70,12 @@ def organiser_pages(t) -> dict[str, int]:
         f"{base}/players": 200, f"{base}/players?status=withdrawn&q=x": 200, f"{base}/players/new": 200,
         f"{base}/players/{withdrawn.id}/edit": 200, f"{base}/players/{noted.id}/edit": 200,
         f"{base}/players/teams": 200, f"{base}/players/import": 200,
+        f"{base}/draws": 200, f"{base}/draws/1": 200, f"{base}/draws/2": 200, f"{base}/draws/{last.number}": 200,
     }
 
 
 @pytest.mark.parametrize("lang", list(LANGUAGES))
-def test_every_players_page_in_each_language(app, organiser_client, demo_tournament, lang, template_messages,
+def test_every_organiser_page_in_each_language(app, organiser_client, demo_tournament, lang, template_messages,
                                              translations):
     checked_texts = check_page_languages(app, organiser_client, organiser_pages(demo_tournament), lang,
                                          PAGE_SOURCES, lambda text: without_data(text, demo_tournament),
@@ -138,3 +146,29 @@ def test_the_organiser_templates_hold_no_unwrapped_text():
     problems = {path.name: words for path in ORGANISER_TEMPLATES if (words := unwrapped_words(path))}
     assert len(ORGANISER_TEMPLATES) >= 6
     assert not problems, problems
+
+
+def test_the_english_pages_show_the_texts_the_check_looks_for(organiser_client, demo_tournament):
+    # the check above finds English where it is left: the same texts are found on the English pages
+    pages = list(organiser_pages(demo_tournament))
+    draws_page = visible_text(organiser_client.get(pages[9] + "?lang=en").get_data(as_text=True))
+    for piece in ("Seating draws", "The sessions drawn ahead no longer fit the players.", "History of the seatings",
+                  "Quality of all drawn sessions", "Excess repeats", "swapped", "Keep apart at a table"):
+        assert shown(piece, draws_page), piece
+    last = visible_text(organiser_client.get(pages[12] + "?lang=en").get_data(as_text=True))
+    for piece in ("Changed by hand since:", "Swap two players", "Both change table and seat.", "Publish"):
+        assert shown(piece, last), piece
+    players = visible_text(organiser_client.get(pages[2] + "?lang=en").get_data(as_text=True))
+    for piece in ("Not yet arrived", "Withdrawn", "Reinstate", "Add a player"):
+        assert shown(piece, players), piece
+
+
+def test_the_draws_in_finnish_and_chinese(organiser_client, demo_tournament):
+    pages = list(organiser_pages(demo_tournament))
+    finnish = visible_text(organiser_client.get(pages[9] + "?lang=fi").get_data(as_text=True))
+    for words in ("Paikka-arvonnat", "Istumajärjestysten historia", "Pidä erillään pöydissä", "vaihdettu"):
+        assert words in finnish, words
+    chinese = visible_text(organiser_client.get(pages[12] + "?lang=zh").get_data(as_text=True))
+    for words in ("调换两名选手", "此后曾手动更改：", "截至第"):
+        assert words in chinese, words
+    assert "Swap" not in chinese and "Quality" not in chinese

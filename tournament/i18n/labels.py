@@ -51,6 +51,10 @@ LABELS = (
     N_("Present"),
     N_("Withdrawn"),
     N_("Disqualified"),
+    # who the draw keeps apart at a table (DRAW_SEPARATIONS)
+    N_("Teammates"),
+    N_("Clubmates"),
+    N_("Nobody (only avoid repeat opponents)"),
     # seat winds (tournament/draws/model.py SEAT_WIND_NAMES)
     N_("East"),
     N_("South"),

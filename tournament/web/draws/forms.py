@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, IntegerField, SelectField, SubmitField
 from wtforms.validators import InputRequired, NumberRange, Optional
@@ -7,17 +8,17 @@ from tournament.services.draws import MAX_SEED
 from tournament.web.forms import VersionedForm, choices
 from tournament.web.idempotency import IdempotentForm
 
-SEED_HINT = "Leave empty for a random seed. The same seed and history always give the same draw."
+SEED_HINT = _l("Leave empty for a random seed. The same seed and history always give the same draw.")
 
 
 def _seed_field() -> IntegerField:
-    return IntegerField("Seed", validators=[Optional(), NumberRange(0, MAX_SEED, f"From 0 to {MAX_SEED}.")],
+    return IntegerField(_l("Seed"), validators=[Optional(), NumberRange(0, MAX_SEED, _l("From 0 to %(num)d.", num=MAX_SEED))],
                         description=SEED_HINT)
 
 
 class PlanForm(IdempotentForm):
     seed = _seed_field()
-    submit = SubmitField("Plan all sessions")
+    submit = SubmitField(_l("Plan all sessions"))
 
 
 class DrawForm(IdempotentForm):
@@ -25,30 +26,32 @@ class DrawForm(IdempotentForm):
     # instead of drawing the session after it.
     number = HiddenField()
     seed = _seed_field()
-    submit = SubmitField("Draw next session")
+    submit = SubmitField(_l("Draw next session"))
 
 
 class RedrawForm(VersionedForm, IdempotentForm):
     seed = _seed_field()
-    submit = SubmitField("Redraw this session")
+    submit = SubmitField(_l("Redraw this session"))
 
 
 class ReplanForm(IdempotentForm):
-    submit = SubmitField("Re-plan them")
+    submit = SubmitField(_l("Re-plan them"))
 
 
 class SeparationForm(FlaskForm):
-    separation = SelectField("Keep apart at a table", choices=choices(DRAW_SEPARATIONS))
-    submit = SubmitField("Save")
+    separation = SelectField(_l("Keep apart at a table"),
+                             choices=choices({value: _l(label) for value, label in DRAW_SEPARATIONS.items()}))
+    submit = SubmitField(_l("Save"))
 
 
 class StatusForm(VersionedForm):
     status = HiddenField()
-    submit = SubmitField("Change")
+    submit = SubmitField(_l("Change"))
 
 
 class SwapForm(VersionedForm):
-    player_a = SelectField("Player", coerce=int, validators=[InputRequired("Choose a player.")])
-    player_b = SelectField("Swap with", coerce=int, validators=[InputRequired("Choose a player.")],
-                           description="Both change table and seat. A player not seated in this session takes the other's seat.")
-    submit = SubmitField("Swap and recheck quality")
+    player_a = SelectField(_l("Player"), coerce=int, validators=[InputRequired(_l("Choose a player."))])
+    player_b = SelectField(_l("Swap with"), coerce=int, validators=[InputRequired(_l("Choose a player."))],
+                           description=_l("Both change table and seat. A player not seated in this session takes the "
+                                          "other's seat."))
+    submit = SubmitField(_l("Swap and recheck quality"))
