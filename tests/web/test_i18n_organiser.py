@@ -1,6 +1,8 @@
 """The organisers' staff pages in each language (issue 24, fourth slice): the check-in desk and the players'
 pages (the list, a player's form new and editing, the teams, the import with its preview), the seating draws (the
-list with its history and a session's page with its quality report) render in every language
+list with its history and a session's page with its quality report), the organiser's events, a tournament's overview
+with its staff and invitations (and the link just made), its settings new and editing, the timetable and the
+printing and files page render in every language
 with <html lang> right and no text of their templates or their Python sources left in English; the desk's script
 is given its words in the reader's language. The same check as tests/web/test_i18n_staff.py
 (tests/helpers.check_page_languages)."""
@@ -27,27 +29,36 @@ from tests.helpers import (
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
 from tournament.models import User
-from tournament.services import draws, registration
+from tournament.services import draws, ema, invitations, registration
+from tournament.timezones import zone_choices
 
 # The organisers' templates translated in this slice (the unwrapped-text check reads them all).
 ORGANISER_TEMPLATES = tuple(TEMPLATES / name for name in (
     "players/checkin.html", "players/list.html", "players/form.html", "players/_macros.html", "players/teams.html",
-    "players/import.html", "draws/index.html", "draws/session.html", "draws/_quality.html"))
+    "players/import.html", "draws/index.html", "draws/session.html", "draws/_quality.html",
+    "tournaments/overview.html", "tournaments/dashboard.html", "tournaments/form.html", "tournaments/_new_link.html",
+    "schedule/edit.html", "exports/index.html", "exports/_standings_visibility.html"))
 # The Python files whose texts these pages show: form labels, descriptions and choices, the players' statuses.
-PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py", "tournament/web/draws/forms.py")
+PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py", "tournament/web/draws/forms.py",
+                "tournament/web/tournaments/forms.py", "tournament/web/tournaments/staff.py",
+                "tournament/web/schedule/forms.py")
 # A file with a row the preview refuses (row 3) next to good ones.
 MIXED_CSV = "first_name,last_name,country,substitute\nAino,Virtanen,FI,no\nMikko,Korhonen,FI,maybe\nLiisa,Mäkinen,FI,\n"
 
 
 def without_data(text: str, t) -> str:
-    """The page's text without what people typed: names, clubs, teams, notes, the accounts', the CSV's rows; and
-    the draw services' own messages (a re-plan's details: Python messages are translated apart from the pages)."""
+    """The page's text without what people typed: names, clubs, teams, notes, the accounts', the CSV's rows, the
+    foul types the organiser edits (the settings' text box holds them as stored), the time zones' names; and the
+    services' own messages (a re-plan's details, the EMA check's problems: Python messages are translated apart
+    from the pages)."""
     typed = {t.name, t.venue or "", "Aino", "Virtanen", "Mikko", "Korhonen", "Liisa", "Mäkinen", "maybe"}
     for p in players_of(t):
         typed |= {p.first_name, p.last_name, p.full_name, p.club or "", p.team or "", p.notes or ""}
     for user in db.session.scalars(select(User)):
         typed |= {user.name or "", user.email}
     typed |= {event.detail or "" for event in draws.draw_events(t)} | {draws.check_ahead(t).message or ""}
+    typed |= {problem.message for problem in ema.check(t)} | {i.email for i in invitations.open_invitations(t)}
+    typed |= set(t.foul_type_list) | {name.replace("_", " ") for name in zone_choices()}
     for value in sorted(filter(None, typed), key=len, reverse=True):
         text = text.replace(value, " ")
     return text
@@ -63,6 +74,7 @@ def organiser_pages(t) -> dict[str, int]:
     noted.notes = "Needs a chair with arms"
     last = t.sessions[-1]
     draws.swap(t, last, last.seats[0].player_id, last.seats[4].player_id, last.version)
+    invitations.invite(t, "new.referee@example.org", "referee", None)
     db.session.commit()
     base = f"/manage/tournaments/{t.id}"
     return {
@@ -71,6 +83,8 @@ def organiser_pages(t) -> dict[str, int]:
         f"{base}/players/{withdrawn.id}/edit": 200, f"{base}/players/{noted.id}/edit": 200,
         f"{base}/players/teams": 200, f"{base}/players/import": 200,
         f"{base}/draws": 200, f"{base}/draws/1": 200, f"{base}/draws/2": 200, f"{base}/draws/{last.number}": 200,
+        "/manage": 200, base: 200, f"{base}/edit": 200, "/manage/tournaments/new": 200, f"{base}/schedule": 200,
+        f"{base}/exports": 200, f"{base}/exports?qualification=1": 200,
     }
 
 
@@ -83,6 +97,15 @@ def test_every_organiser_page_in_each_language(app, organiser_client, demo_tourn
     assert checked_texts > 900
 
 
+def english_left(text: str, template: str, lang: str, template_messages: dict, translations: dict) -> list[str]:
+    """The texts of `template` and the page's Python sources shown in English on a page in `lang` (all of them
+    for English: what the check would find)."""
+    files = {f"templates/{template}", *PAGE_SOURCES}
+    english = [piece for (context, msgid), where in template_messages.items() if where & files
+               for piece in english_pieces(msgid) if piece and shown(piece, text)]
+    return english if lang == "en" else [piece for piece in english if not shown(piece, translations[lang])]
+
+
 @pytest.mark.parametrize("lang", list(LANGUAGES))
 def test_the_import_preview_in_each_language(organiser_client, tournament, lang, template_messages, translations):
     url = f"/manage/tournaments/{tournament.id}/players/import?lang={lang}"
@@ -93,17 +116,34 @@ def test_the_import_preview_in_each_language(organiser_client, tournament, lang,
     rows_checked = re.sub(r'<ul class="row-problems">.*?</ul>', " ", body, flags=re.S)
     rows_checked = re.sub(r'(<li><a href="#row-\d+">[^<]*</a>:)[^<]*', r"\1", rows_checked)
     text = without_data(visible_text(rows_checked), tournament)
-    files = {"templates/players/import.html", *PAGE_SOURCES}
-    english = [piece for (context, msgid), where in template_messages.items() if where & files
-               for piece in english_pieces(msgid) if piece and shown(piece, text)]
+    english = english_left(text, "players/import.html", lang, template_messages, translations)
     if lang == "en":
         assert "Nothing was imported: 1 of 3 rows have problems." in text and "Rows of the file" in text
         assert 'value="Import the 2 good rows, skip the 1 bad one"' in body
     else:
-        assert not [p for p in english if not shown(p, translations[lang])], english
+        assert not english, english
     assert {"fi": "Tuo 2 kunnossa olevaa riviä, ohita 1 virheellinen", "sv": "Importera de 2 korrekta raderna, hoppa "
             "över den 1 felaktiga", "es": "Importar las 2 filas correctas, omitir la 1 incorrecta",
             "zh": "导入 2 行无问题的数据，跳过 1 行有问题的数据"}.get(lang, "Import the 2 good rows") in body
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_a_new_invitation_link_in_each_language(organiser_client, tournament, lang, template_messages, translations):
+    """The link just made is shown once, on the page that answers the post (tournaments/_new_link.html)."""
+    url = f"/manage/tournaments/{tournament.id}"
+    answer = organiser_client.post(f"{url}/invitations?lang={lang}", data={
+        "csrf_token": csrf_token(organiser_client, url), "invite-email": "new.referee@example.org",
+        "invite-role": "referee"})
+    body = answer.get_data(as_text=True)
+    assert answer.status_code == 200 and 'id="new-link"' in body and f'<html lang="{lang}"' in body
+    text = without_data(visible_text(body), tournament)
+    english = english_left(text, "tournaments/_new_link.html", lang, template_messages, translations)
+    if lang == "en":
+        assert "Invitation for new.referee@example.org created." in visible_text(body)
+        assert {"Invitation for", "Copy the link and pass it on: this site sends no email."} <= set(english)
+    else:
+        assert not english, english
+        assert {"fi": "Kutsulinkki", "sv": "Inbjudningslänk", "es": "Enlace de invitación", "zh": "邀请链接"}[lang] in text
 
 
 def desk_texts(body: str) -> dict:

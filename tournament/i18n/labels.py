@@ -51,6 +51,9 @@ LABELS = (
     N_("Present"),
     N_("Withdrawn"),
     N_("Disqualified"),
+    # who enters the hands (ENTRY_MODES)
+    N_("Staff enter the hands; players may confirm them from their links"),
+    N_("Players enter their table's hands from their links; a hand counts once all four confirm"),
     # who the draw keeps apart at a table (DRAW_SEPARATIONS)
     N_("Teammates"),
     N_("Clubmates"),

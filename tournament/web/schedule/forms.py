@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateTimeLocalField, SubmitField
 from wtforms.validators import Optional
@@ -21,13 +22,13 @@ def timetable_form(numbers: Sequence[int], zone: str) -> FlaskForm:
     """A form with a field per session number; an empty field clears that session's planned start."""
 
     class TimetableForm(FlaskForm):
-        submit = SubmitField("Save the timetable")
+        submit = SubmitField(_l("Save the timetable"))
 
         def starts(self) -> dict[int, datetime | None]:
             return {number: self[field_name(number)].data for number in numbers}
 
     for number in numbers:
         setattr(TimetableForm, field_name(number), DateTimeLocalField(
-            f"Session {number}", format=FORMATS, validators=[Optional()],
-            description=f"Date and time in {zone}; empty: no planned start."))
+            _l("Session %(num)s", num=number), format=FORMATS, validators=[Optional()],
+            description=_l("Date and time in %(zone)s; empty: no planned start.", zone=zone)))
     return TimetableForm()

@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
@@ -29,13 +30,20 @@ def _range(name: str, label: str, **kwargs) -> IntegerField:
     low, high = LIMITS[name]
     return IntegerField(
         label,
-        validators=[InputRequired("Enter a whole number."), NumberRange(low, high, f"From {low} to {high}.")],
+        validators=[InputRequired(_l("Enter a whole number.")),
+                    NumberRange(low, high, _l("From %(low)d to %(high)d.", low=low, high=high))],
         **kwargs,
     )
 
 
-TIE_BREAK_CHOICES = choices([("", "(none)"), *TIE_BREAKS.items()])
-ROLE_LABELS = {Role.REFEREE.value: "Referee", Role.ORGANISER.value: "Organiser"}
+TIE_BREAK_CHOICES = choices([("", _l("(none)")), *((value, _l(label)) for value, label in TIE_BREAKS.items())])
+ROLE_LABELS = {Role.REFEREE.value: _l("Referee"), Role.ORGANISER.value: _l("Organiser")}
+
+
+def _translated(labels: dict) -> list:
+    """A select's choices from the models' English labels (tournament/i18n/labels.py marks them), shown in the
+    reader's language."""
+    return choices({value: _l(label) for value, label in labels.items()})
 
 
 def _tie_break(index: int) -> str:
@@ -43,52 +51,52 @@ def _tie_break(index: int) -> str:
 
 
 class TournamentForm(FlaskForm):
-    name = StringField("Name", validators=[DataRequired("The tournament needs a name."), Length(max=120)])
-    venue = StringField("Venue", validators=[Length(max=200)])
-    start_date = DateField("First day", validators=[Optional()])
-    end_date = DateField("Last day", validators=[Optional()])
+    name = StringField(_l("Name"), validators=[DataRequired(_l("The tournament needs a name.")), Length(max=120)])
+    venue = StringField(_l("Venue"), validators=[Length(max=200)])
+    start_date = DateField(_l("First day"), validators=[Optional()])
+    end_date = DateField(_l("Last day"), validators=[Optional()])
     # A select, so a mistyped zone cannot be sent; the service checks the name again (the API sends text).
-    time_zone = SelectField("Time zone", default=DEFAULT_TIME_ZONE, validators=[Optional()],
+    time_zone = SelectField(_l("Time zone"), default=DEFAULT_TIME_ZONE, validators=[Optional()],
                             choices=[(name, name.replace("_", " ")) for name in zone_choices()])
     # Optional: a form posted without it (an older page) keeps English, as before the setting existed.
-    language = SelectField("Default language", default=DEFAULT_LANGUAGE, validators=[Optional()],
+    language = SelectField(_l("Default language"), default=DEFAULT_LANGUAGE, validators=[Optional()],
                            choices=list(LANGUAGES.items()))
-    ruleset = SelectField("Ruleset", choices=choices(RULESET_LABELS), default=DEFAULT_RULESET)
-    session_count = _range("session_count", "Sessions", default=7)
-    session_minutes = _range("session_minutes", "Session length (minutes)", default=120)
-    end_rule = SelectField("When time is called", choices=choices(END_RULES), default=EndRule.FINISH_HAND)
-    entry_mode = SelectField("Who enters the hands", choices=choices(ENTRY_MODES), default=EntryMode.REFEREE)
+    ruleset = SelectField(_l("Ruleset"), choices=_translated(RULESET_LABELS), default=DEFAULT_RULESET)
+    session_count = _range("session_count", _l("Sessions"), default=7)
+    session_minutes = _range("session_minutes", _l("Session length (minutes)"), default=120)
+    end_rule = SelectField(_l("When time is called"), choices=_translated(END_RULES), default=EndRule.FINISH_HAND)
+    entry_mode = SelectField(_l("Who enters the hands"), choices=_translated(ENTRY_MODES), default=EntryMode.REFEREE)
     # Optional: a form posted without it (an older page, a script) keeps the usual 15 minutes.
     warning_minutes = IntegerField(
-        "Clock warning (minutes before the end)", default=15,
-        validators=[Optional(), NumberRange(*LIMITS["warning_minutes"], "From 0 to 60.")],
+        _l("Clock warning (minutes before the end)"), default=15,
+        validators=[Optional(), NumberRange(*LIMITS["warning_minutes"], _l("From 0 to 60."))],
     )
     # Optional like the warning: a form posted without it keeps the Green Book's 30 minutes.
     appeal_minutes = IntegerField(
-        "Appeal window (minutes after the session ends)", default=30,
-        validators=[Optional(), NumberRange(*LIMITS["appeal_minutes"], "From 0 to 240.")],
+        _l("Appeal window (minutes after the session ends)"), default=30,
+        validators=[Optional(), NumberRange(*LIMITS["appeal_minutes"], _l("From 0 to 240."))],
     )
     false_mahjong_under_minimum = _range(
-        "false_mahjong_under_minimum", "False mahjong, legal hand under 8 points (to each opponent)", default=10
+        "false_mahjong_under_minimum", _l("False mahjong, legal hand under 8 points (to each opponent)"), default=10
     )
     false_mahjong_not_winning = _range(
-        "false_mahjong_not_winning", "False mahjong, not a winning hand (to each opponent)", default=20
+        "false_mahjong_not_winning", _l("False mahjong, not a winning hand (to each opponent)"), default=20
     )
-    points_first = _range("table_point", "1st", default=DEFAULT_TABLE_POINTS[0])
-    points_second = _range("table_point", "2nd", default=DEFAULT_TABLE_POINTS[1])
-    points_third = _range("table_point", "3rd", default=DEFAULT_TABLE_POINTS[2])
-    points_fourth = _range("table_point", "4th", default=DEFAULT_TABLE_POINTS[3])
-    tie_break_1 = SelectField("First tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(0))
-    tie_break_2 = SelectField("Second tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(1))
-    tie_break_3 = SelectField("Third tie-break", choices=TIE_BREAK_CHOICES, default=_tie_break(2))
+    points_first = _range("table_point", _l("1st"), default=DEFAULT_TABLE_POINTS[0])
+    points_second = _range("table_point", _l("2nd"), default=DEFAULT_TABLE_POINTS[1])
+    points_third = _range("table_point", _l("3rd"), default=DEFAULT_TABLE_POINTS[2])
+    points_fourth = _range("table_point", _l("4th"), default=DEFAULT_TABLE_POINTS[3])
+    tie_break_1 = SelectField(_l("First tie-break"), choices=TIE_BREAK_CHOICES, default=_tie_break(0))
+    tie_break_2 = SelectField(_l("Second tie-break"), choices=TIE_BREAK_CHOICES, default=_tie_break(1))
+    tie_break_3 = SelectField(_l("Third tie-break"), choices=TIE_BREAK_CHOICES, default=_tie_break(2))
     # A select, not a checkbox: a form posted without it (an older page) keeps the default, not "no".
     penalties_affect_table_points = SelectField(
-        "Penalties and table points", default="1", validators=[Optional()],
-        choices=[("1", "Penalties count in the score that decides table points (Green Book)"),
-                 ("0", "Table points from the table's scores before penalties")])
-    foul_types = TextAreaField("Foul types (one per line)", validators=[Optional(), Length(max=2000)],
+        _l("Penalties and table points"), default="1", validators=[Optional()],
+        choices=[("1", _l("Penalties count in the score that decides table points (Green Book)")),
+                 ("0", _l("Table points from the table's scores before penalties"))])
+    foul_types = TextAreaField(_l("Foul types (one per line)"), validators=[Optional(), Length(max=2000)],
                                default="\n".join(DEFAULT_FOUL_TYPES), render_kw={"rows": 6})
-    submit = SubmitField("Save")
+    submit = SubmitField(_l("Save"))
 
     # Service field names that map onto a group of form fields.
     table_points = property(lambda self: self.points_first)
@@ -167,12 +175,13 @@ class EditTournamentForm(VersionedForm, TournamentForm):
 
 
 class StaffForm(IdempotentForm):
-    email = EmailField("Email of an existing account", validators=[DataRequired("Enter an email."), Length(max=254)])
-    role = SelectField("Role", choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
-    submit = SubmitField("Add to staff")
+    email = EmailField(_l("Email of an existing account"),
+                       validators=[DataRequired(_l("Enter an email.")), Length(max=254)])
+    role = SelectField(_l("Role"), choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
+    submit = SubmitField(_l("Add to staff"))
 
 
 class ConfirmForm(FlaskForm):
     """A CSRF-protected button (remove, revoke ...)."""
 
-    submit = SubmitField("Remove")
+    submit = SubmitField(_l("Remove"))

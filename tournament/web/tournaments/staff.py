@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import render_template, url_for
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from flask_wtf import FlaskForm
 from wtforms import EmailField, SelectField, SubmitField
@@ -27,12 +28,12 @@ from tournament.web.tournaments.forms import ROLE_LABELS, ConfirmForm, StaffForm
 
 class InviteForm(FlaskForm):
     # Not an IdempotentForm: a replayed answer would be the page with the link, kept in the database.
-    email = EmailField("Email address to invite",
-                       validators=[DataRequired("Enter the email address to invite."), Length(max=254)],
-                       description="With or without an account here: they choose a name and a password, or log "
-                                   "in to the account they have, through the link.")
-    role = SelectField("Invite as", choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
-    submit = SubmitField("Create invitation")
+    email = EmailField(_l("Email address to invite"),
+                       validators=[DataRequired(_l("Enter the email address to invite.")), Length(max=254)],
+                       description=_l("With or without an account here: they choose a name and a password, or log "
+                                      "in to the account they have, through the link."))
+    role = SelectField(_l("Invite as"), choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
+    submit = SubmitField(_l("Create invitation"))
 
     def __init__(self, *args, **kwargs):
         # Its fields sit on the page beside the staff form's (email, role): distinct names and ids.
@@ -43,7 +44,7 @@ class InviteForm(FlaskForm):
 class LinkButtonForm(FlaskForm):
     """A CSRF-protected button that makes a link (a new invitation link, a password-reset link)."""
 
-    submit = SubmitField("New link")
+    submit = SubmitField(_l("New link"))
 
 
 @dataclass(frozen=True)
