@@ -22,4 +22,6 @@
   }
   player.addEventListener("change", suggest);
   foul.addEventListener("change", suggest);
+  // Chosen before this script ran (a slow phone): suggested now, unless the page came back with an amount.
+  if (!amount.defaultValue) suggest();
 })();
