@@ -1,8 +1,10 @@
 """The organisers' staff pages in each language (issue 24, fourth slice): the check-in desk and the players'
 pages (the list, a player's form new and editing, the teams, the import with its preview), the seating draws (the
 list with its history and a session's page with its quality report), the organiser's events, a tournament's overview
-with its staff and invitations (and the link just made), its settings new and editing, the timetable and the
-printing and files page render in every language
+with its staff and invitations (and the link just made), its settings new and editing, the timetable, the
+printing and files page, the appeals (the list, an open and a decided appeal), the account page, an invitation opened
+while logged in to another account, a password link's page, a link that does not work and the forgotten password's
+page render in every language
 with <html lang> right and no text of their templates or their Python sources left in English; the desk's script
 is given its words in the reader's language. The same check as tests/web/test_i18n_staff.py
 (tests/helpers.check_page_languages)."""
@@ -28,8 +30,8 @@ from tests.helpers import (
 )
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
-from tournament.models import User
-from tournament.services import draws, ema, invitations, registration
+from tournament.models import Appeal, User
+from tournament.services import draws, ema, invitations, password_resets, registration
 from tournament.timezones import zone_choices
 
 # The organisers' templates translated in this slice (the unwrapped-text check reads them all).
@@ -37,11 +39,15 @@ ORGANISER_TEMPLATES = tuple(TEMPLATES / name for name in (
     "players/checkin.html", "players/list.html", "players/form.html", "players/_macros.html", "players/teams.html",
     "players/import.html", "draws/index.html", "draws/session.html", "draws/_quality.html",
     "tournaments/overview.html", "tournaments/dashboard.html", "tournaments/form.html", "tournaments/_new_link.html",
-    "schedule/edit.html", "exports/index.html", "exports/_standings_visibility.html"))
+    "schedule/edit.html", "exports/index.html", "exports/_standings_visibility.html", "appeals/index.html",
+    "appeals/decide.html", "account/index.html", "account/invitation.html", "account/link_problem.html",
+    "auth/forgot_password.html", "auth/reset_password.html"))
 # The Python files whose texts these pages show: form labels, descriptions and choices, the players' statuses.
 PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py", "tournament/web/draws/forms.py",
+                "tournament/web/appeals/routes.py",
                 "tournament/web/tournaments/forms.py", "tournament/web/tournaments/staff.py",
-                "tournament/web/schedule/forms.py")
+                "tournament/web/schedule/forms.py", "tournament/web/appeals/forms.py",
+                "tournament/web/account/forms.py", "tournament/web/account/link_forms.py")
 # A file with a row the preview refuses (row 3) next to good ones.
 MIXED_CSV = "first_name,last_name,country,substitute\nAino,Virtanen,FI,no\nMikko,Korhonen,FI,maybe\nLiisa,Mäkinen,FI,\n"
 
@@ -59,6 +65,8 @@ def without_data(text: str, t) -> str:
     typed |= {event.detail or "" for event in draws.draw_events(t)} | {draws.check_ahead(t).message or ""}
     typed |= {problem.message for problem in ema.check(t)} | {i.email for i in invitations.open_invitations(t)}
     typed |= set(t.foul_type_list) | {name.replace("_", " ") for name in zone_choices()}
+    for appeal in db.session.scalars(select(Appeal).where(Appeal.tournament_id == t.id)):
+        typed |= {appeal.text or "", appeal.decision_text or ""}
     for value in sorted(filter(None, typed), key=len, reverse=True):
         text = text.replace(value, " ")
     return text
@@ -74,7 +82,10 @@ def organiser_pages(t) -> dict[str, int]:
     noted.notes = "Needs a chair with arms"
     last = t.sessions[-1]
     draws.swap(t, last, last.seats[0].player_id, last.seats[4].player_id, last.version)
-    invitations.invite(t, "new.referee@example.org", "referee", None)
+    _, invited = invitations.invite(t, "new.referee@example.org", "referee", None)
+    referee = next(member for member in t.staff if member.role == "referee")
+    _, reset = password_resets.for_staff_member(t, referee.id, t.staff[0].user if t.staff[0].role == "organiser"
+                                                else next(m.user for m in t.staff if m.role == "organiser"))
     db.session.commit()
     base = f"/manage/tournaments/{t.id}"
     return {
@@ -85,6 +96,9 @@ def organiser_pages(t) -> dict[str, int]:
         f"{base}/draws": 200, f"{base}/draws/1": 200, f"{base}/draws/2": 200, f"{base}/draws/{last.number}": 200,
         "/manage": 200, base: 200, f"{base}/edit": 200, "/manage/tournaments/new": 200, f"{base}/schedule": 200,
         f"{base}/exports": 200, f"{base}/exports?qualification=1": 200,
+        f"{base}/appeals": 200, f"{base}/appeals/1/decision": 200, f"{base}/appeals/2/decision": 200,
+        "/account": 200, f"/invitations/{invited}": 409, f"/reset-password/{reset}": 200,
+        "/invitations/no-such-link": 404, "/forgot-password": 200,
     }
 
 
@@ -212,3 +226,16 @@ def test_the_draws_in_finnish_and_chinese(organiser_client, demo_tournament):
     for words in ("调换两名选手", "此后曾手动更改：", "截至第"):
         assert words in chinese, words
     assert "Swap" not in chinese and "Quality" not in chinese
+
+
+def test_the_account_pages_in_finnish_and_spanish(organiser_client, demo_tournament):
+    pages = list(organiser_pages(demo_tournament))
+    problem = visible_text(organiser_client.get("/invitations/no-such-link?lang=fi").get_data(as_text=True))
+    assert "Tämä linkki ei toimi" in problem and "This link does not work" not in problem
+    account = organiser_client.get("/account?lang=es").get_data(as_text=True)  # buttons: <input value=...>
+    for words in ("Claves de API", 'value="Cambiar la contraseña"', "Cerrar sesión en todas partes",
+                  "Idioma de las páginas"):
+        assert words in account, words
+    appeals = visible_text(organiser_client.get(pages[20] + "?lang=fi").get_data(as_text=True))
+    for words in ("Jätä valitus", "Avoimet valitukset", "Ratkaistut valitukset", "Hyväksytty", "Valitse pelaaja"):
+        assert words in appeals, words

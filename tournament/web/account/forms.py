@@ -1,3 +1,4 @@
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
@@ -7,44 +8,44 @@ from tournament.i18n import LANGUAGES
 
 class TokenForm(FlaskForm):
     name = StringField(
-        "Token name",
-        validators=[DataRequired("Give the token a name."), Length(max=80)],
-        description="For example the tablet or script that will use it.",
+        _l("Token name"),
+        validators=[DataRequired(_l("Give the token a name.")), Length(max=80)],
+        description=_l("For example the tablet or script that will use it."),
     )
-    submit = SubmitField("Create token")
+    submit = SubmitField(_l("Create token"))
 
 
 class RevokeForm(FlaskForm):
-    submit = SubmitField("Revoke")
+    submit = SubmitField(_l("Revoke"))
 
 
 class PasswordForm(FlaskForm):
     current_password = PasswordField(
-        "Current password", validators=[DataRequired("Enter your current password.")],
+        _l("Current password"), validators=[DataRequired(_l("Enter your current password."))],
         render_kw={"autocomplete": "current-password"},
     )
     new_password = PasswordField(
-        "New password",
-        validators=[DataRequired("Enter a new password."), Length(max=200)],
-        description="At least 8 characters; not a common password (digits or a year added do not help), no "
-                    "mahjong or tournament words, not your email address.",
+        _l("New password"),
+        validators=[DataRequired(_l("Enter a new password.")), Length(max=200)],
+        description=_l("At least 8 characters; not a common password (digits or a year added do not help), no "
+                       "mahjong or tournament words, not your email address."),
         render_kw={"autocomplete": "new-password"},
     )
     confirm = PasswordField(
-        "New password again",
-        validators=[DataRequired("Enter the new password again."),
-                    EqualTo("new_password", "The two new passwords differ.")],
+        _l("New password again"),
+        validators=[DataRequired(_l("Enter the new password again.")),
+                    EqualTo("new_password", _l("The two new passwords differ."))],
         render_kw={"autocomplete": "new-password"},
     )
-    submit = SubmitField("Change password")
+    submit = SubmitField(_l("Change password"))
 
 
 class LanguageForm(FlaskForm):
     # Each language named in itself, as in the footer's switcher; "": the browser's, as before a choice.
-    language = SelectField("Language of the pages", default="",
-                           choices=[("", "The browser's language"), *LANGUAGES.items()])
-    submit = SubmitField("Save language")
+    language = SelectField(_l("Language of the pages"), default="",
+                           choices=[("", _l("The browser's language")), *LANGUAGES.items()])
+    submit = SubmitField(_l("Save language"))
 
 
 class LogoutEverywhereForm(FlaskForm):
-    submit = SubmitField("Log out everywhere")
+    submit = SubmitField(_l("Log out everywhere"))

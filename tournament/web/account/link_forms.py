@@ -1,5 +1,6 @@
 """Forms of the pages opened by a link: accepting an invitation, choosing a new password, asking for a link."""
 
+from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
@@ -7,55 +8,55 @@ from wtforms.validators import DataRequired, EqualTo, Length
 from tournament.services.invitations import MAX_NAME_LENGTH
 from tournament.services.users import MAX_PASSWORD_LENGTH
 
-PASSWORD_RULES = ("At least 8 characters; not a common password (digits or a year added do not help), no "
-                  "mahjong or tournament words, not your email address. A few unrelated words work well.")
+PASSWORD_RULES = _l("At least 8 characters; not a common password (digits or a year added do not help), no "
+                    "mahjong or tournament words, not your email address. A few unrelated words work well.")
 
 
 def _new_password(label: str) -> PasswordField:
-    return PasswordField(label, validators=[DataRequired("Choose a password."), Length(max=MAX_PASSWORD_LENGTH)],
+    return PasswordField(label, validators=[DataRequired(_l("Choose a password.")), Length(max=MAX_PASSWORD_LENGTH)],
                          description=PASSWORD_RULES, render_kw={"autocomplete": "new-password"})
 
 
 def _again() -> PasswordField:
-    return PasswordField("Password again",
-                         validators=[DataRequired("Enter the password again."),
-                                     EqualTo("password", "The two passwords differ.")],
+    return PasswordField(_l("Password again"),
+                         validators=[DataRequired(_l("Enter the password again.")),
+                                     EqualTo("password", _l("The two passwords differ."))],
                          render_kw={"autocomplete": "new-password"})
 
 
 class NewAccountForm(FlaskForm):
     """An invitation to an address with no account: the name and password of the new account."""
 
-    name = StringField("Your name", validators=[DataRequired("Enter your name as the other staff will see it."),
+    name = StringField(_l("Your name"), validators=[DataRequired(_l("Enter your name as the other staff will see it.")),
                                                 Length(max=MAX_NAME_LENGTH)],
-                       description="As the other staff and the score history will show it.",
+                       description=_l("As the other staff and the score history will show it."),
                        render_kw={"autocomplete": "name"})
-    password = _new_password("Choose a password")
+    password = _new_password(_l("Choose a password"))
     confirm = _again()
-    submit = SubmitField("Create my account and join")
+    submit = SubmitField(_l("Create my account and join"))
 
 
 class ExistingAccountForm(FlaskForm):
     """An invitation to an address that has an account: its password, to log in and join."""
 
-    password = PasswordField("Password", validators=[DataRequired("Enter your password.")],
+    password = PasswordField(_l("Password"), validators=[DataRequired(_l("Enter your password."))],
                              render_kw={"autocomplete": "current-password"})
-    submit = SubmitField("Log in and join")
+    submit = SubmitField(_l("Log in and join"))
 
 
 class JoinForm(FlaskForm):
     """An invitation opened while logged in to the invited account: one button."""
 
-    submit = SubmitField("Join the staff")
+    submit = SubmitField(_l("Join the staff"))
 
 
 class ForgotPasswordForm(FlaskForm):
-    email = EmailField("Email", validators=[DataRequired("Enter your email address."), Length(max=254)],
+    email = EmailField(_l("Email"), validators=[DataRequired(_l("Enter your email address.")), Length(max=254)],
                        render_kw={"autocomplete": "email"})
-    submit = SubmitField("Send me a link")
+    submit = SubmitField(_l("Send me a link"))
 
 
 class NewPasswordForm(FlaskForm):
-    password = _new_password("New password")
+    password = _new_password(_l("New password"))
     confirm = _again()
-    submit = SubmitField("Set the new password")
+    submit = SubmitField(_l("Set the new password"))

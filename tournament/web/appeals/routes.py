@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_required
 
 from tournament.models import SessionStatus, Tournament
@@ -19,9 +20,9 @@ def _appeal_form(t: Tournament) -> AppealForm:
     form = AppealForm()
     players = sorted(draw_service.registration.players_of(t), key=lambda p: (p.last_name.casefold(),
                                                                              p.first_name.casefold()))
-    form.player_id.choices = [("", "Choose the player"), *[(str(p.id), p.sort_name) for p in players]]
+    form.player_id.choices = [("", gettext("Choose the player")), *[(str(p.id), p.sort_name) for p in players]]
     sessions = [s for s in draw_service.drawn_sessions(t) if s.is_locked]
-    form.session.choices = [(str(s.number), f"Session {s.number}") for s in sessions]
+    form.session.choices = [(str(s.number), gettext("Session %(num)s", num=s.number)) for s in sessions]
     if not form.session.data and sessions:
         current = next((s for s in sessions if s.status == SessionStatus.IN_PLAY), sessions[-1])
         form.session.data = str(current.number)
