@@ -27,6 +27,13 @@ the load generator's own loop woke (included in those figures), the requests tha
 access log) against those nginx took, hand entry p50/p95/p99 with the viewers and without, as a ratio, and
 where the CPU went (others: processes outside the bench). Both load generators share the machine's cores
 with the servers. ``--no-cache`` serves the same site with the micro-cache switched off, to compare.
+
+``--client wrk`` (the default when Debian's wrk is installed) has the viewers polled by wrk, one process per
+page and language (bench/viewers.lua: each connection a viewer with its own moment and the ETag last seen),
+from the first window with the viewers to the last, every other interval: a load generator in C takes a
+fraction of the CPU the Python one does on the cores it shares with the servers. wrk gives each process's
+latency quantiles (0.1% steps), merged here by their request counts; the cache statuses and the late loop
+are the Python client's alone. ``--client python``: the asyncio client above (it can poll player pages).
 """
 
 from __future__ import annotations
@@ -34,11 +41,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import pathlib
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -330,6 +339,43 @@ async def watch(plan: Plan, pages: list[tuple[str, str]], windows: list[tuple[fl
                                      for i, (kind, path) in enumerate(pages)))
 
 
+async def watch_with_wrk(plan: Plan, pages: list[tuple[str, str]], windows: list[tuple[float, float]],
+                         poll: float, out: Viewers, running: list[int]) -> None:
+    """The viewers as wrk processes (see the module's docstring), from the first of the `windows` to the last;
+    their pids in `running` while they run (for the CPU marks)."""
+    groups: Counter = Counter((kind, path, LANGUAGES[i % len(LANGUAGES)]) for i, (kind, path) in enumerate(pages))
+    script = ROOT / "bench" / "viewers.lua"
+    await asyncio.sleep(max(0.0, windows[0][0] - time.monotonic()))
+    # until just after the last window: the final CPU mark finds every process still running
+    seconds = windows[-1][1] - time.monotonic() + 2
+    processes = []
+    for (kind, path, language), count in sorted(groups.items()):
+        process = await asyncio.create_subprocess_exec(
+            "wrk", "-t1", f"-c{count}", f"-d{seconds:.0f}s", "--timeout", "30s", "-s", str(script),
+            plan.base + path, "--", str(int(poll * 1000)), str(count), language,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        processes.append((kind, process))
+        running.append(process.pid)
+    for kind, process in processes:
+        stdout, stderr = await process.communicate()
+        lines = [line for line in stdout.decode().splitlines() if line.startswith("{")]
+        if process.returncode or not lines:
+            out.errors.append(f"wrk for {kind}: exit {process.returncode}: {stderr.decode()[-300:]}")
+            continue
+        figures = json.loads(lines[-1])
+        requests, quantiles = figures["requests"], figures["quantiles_us"]
+        # the process's requests rebuilt from its quantiles: merged with the others' by their counts
+        taken = [quantiles[min(len(quantiles) - 1, int((k + 0.5) / requests * len(quantiles)))] / 1e6
+                 for k in range(requests)]
+        out.timings.extend(taken)
+        out.by_page.setdefault(kind, []).extend(taken)
+        for status, count in figures["statuses"].items():
+            out.statuses[int(status)] += count
+        if figures["errors"]:
+            out.statuses[0] += figures["errors"]
+    running.clear()
+
+
 # ----------------------------------------------------------------------------- the run
 
 
@@ -351,7 +397,11 @@ def main() -> None:
     parser.add_argument("--player-share", type=float, default=0.0,
                         help="share of the viewers polling their own player page (400 different pages)")
     parser.add_argument("--no-cache", action="store_true", help="the same site with the micro-cache off")
+    parser.add_argument("--client", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python",
+                        help="the viewers' load generator (default: wrk when installed, `apt-get install wrk`)")
     args = parser.parse_args()
+    if args.client == "wrk" and args.player_share:
+        parser.error("--client wrk polls one page per process: use --client python for player pages")
     url = os.environ.get("DATABASE_URL", DEFAULT_DATABASE)
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, args.viewers + 1000)), hard))
@@ -411,18 +461,27 @@ def main() -> None:
         marks: list[tuple] = []  # at the start of each window, and at the end of the last
 
         def mark() -> None:
+            viewers_cpu = (sum(process_cpu(pid) for pid in wrk_running) if args.client == "wrk"
+                           else time.process_time())
             marks.append((machine_cpu(), app_cpu(server.pid), database_cpu(database), nginx_cpu(nginx.pid),
-                          time.process_time(), process_cpu(tables.pid), log_size(access_log)))
+                          viewers_cpu, process_cpu(tables.pid), log_size(access_log)))
 
         viewers = Viewers()
+        wrk_running: list[int] = []
 
         async def timeline() -> None:
-            watching = asyncio.ensure_future(watch(plan, pages, watched, poll, viewers))
+            if args.client == "wrk":
+                watching = asyncio.ensure_future(watch_with_wrk(plan, pages, watched, poll, viewers, wrk_running))
+            else:
+                watching = asyncio.ensure_future(watch(plan, pages, watched, poll, viewers))
             for begin, _ in windows:
                 await asyncio.sleep(max(0.0, begin - time.monotonic()))
                 mark()
             await asyncio.sleep(max(0.0, windows[-1][1] - time.monotonic()))
             mark()
+            if args.client == "wrk":  # they stop on their own, 2 s on
+                await watching
+                return
             # Whatever the viewers still wait for (without the cache, up to 30 s) is dropped, and counted.
             await asyncio.sleep(1)
             watching.cancel()
@@ -448,7 +507,7 @@ def main() -> None:
           f"{args.tables} tables entering a hand every ~{args.hand_interval:g} s each "
           f"({args.tables / args.hand_interval:.1f} hands/s); micro-cache {'OFF' if args.no_cache else 'on'}; "
           f"gunicorn {workers} x {threads}; {os.cpu_count()} cores; {args.cycles} x ({poll:g} s tables alone, "
-          f"{poll:g} s with the viewers)")
+          f"{poll:g} s with the viewers); viewers' client: {args.client}")
     print()
     values = viewers.timings
     print(f"viewers: {len(values)} requests in {seconds:g} s, {len(values) / seconds:.0f}/s; p50 "
