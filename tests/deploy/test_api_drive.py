@@ -190,3 +190,43 @@ def test_an_event_day_driven_over_http(app, tmp_path):
         assert staff.call("GET", f"/tournaments/{tid}/mers")[0] == 200
         listed = staff.call("GET", f"/tournaments/{tid}/sessions/1/substitutions")[1]["substitutions"]
         assert len(listed) == 1 and len(staff.call("GET", f"{base}/calls")[1]["calls"]) == 1
+
+
+def test_a_weekend_of_draws_driven_over_http(app, tmp_path):
+    """Issues 24 and 25 as deployed: a tournament's default language, teams kept apart, a fixed table for access
+    needs, a session drawn ahead, then a withdrawal sent twice at once that re-plans it once."""
+    _flask(app, "users", "create", "draws@example.org", "--role", "organiser", "--password", "Kalasatama-2026!x")
+    token = _flask(app, "users", "token", "draws@example.org").strip().splitlines()[-1]
+    with gunicorn(app, tmp_path) as (url, _):
+        staff, other = Client(url, token), Client(url, token)
+        status, made = staff.call("POST", "/tournaments", {"name": "Weekend", "session_count": 3, "language": "fi",
+                                                          "draw_separation": "team"})
+        assert status == 201 and made["language"] == "fi" and made["draw_separation"] == "team"
+        tid = made["id"]
+        assert staff.call("GET", f"/tournaments/{tid}")[1]["language"] == "fi"
+        ids = [staff.call("POST", f"/tournaments/{tid}/players",
+                          {"first_name": f"W{i}", "last_name": "Player", "country": "FI", "team": f"Team {i % 4}",
+                           "substitute": i == 16})[1]["id"] for i in range(17)]
+        for pid in ids:
+            assert staff.call("POST", f"/tournaments/{tid}/players/{pid}/checkin", {})[0] == 200
+        status, fixed = staff.call("POST", f"/tournaments/{tid}/players/{ids[5]}/fixed-table", {"fixed_table": 2})
+        assert status == 200 and fixed["fixed_table"] == 2
+        assert staff.call("POST", f"/tournaments/{tid}/players/{ids[6]}/fixed-table", {"fixed_table": 99})[0] in (
+            400, 422)
+        team = {pid: i % 4 for i, pid in enumerate(ids[:16])}
+        for number in (1, 2):
+            status, drawn = staff.call("POST", f"/tournaments/{tid}/sessions/{number}/draw", {"seed": 40 + number})
+            assert status == 201, drawn
+            tables = {t["table"]: [s["player_id"] for s in t["seats"]] for t in drawn["tables"]}
+            assert ids[5] in tables[2]
+            assert all(len({team.get(p, p) for p in seated}) == 4 for seated in tables.values())
+        gone = next(p for p in tables[1] if p != ids[5])
+        key = str(uuid.uuid4())
+        first, second = _together(
+            lambda: staff.call("POST", f"/tournaments/{tid}/players/{gone}/withdraw", {"note": "ill"}, key),
+            lambda: other.call("POST", f"/tournaments/{tid}/players/{gone}/withdraw", {"note": "ill"}, key))
+        assert first == second and first[0] == 200 and first[1]["status"] == "withdrawn"
+        for number in (1, 2):  # drawn ahead, not in play: both re-planned without them, the substitute in
+            session = staff.call("GET", f"/tournaments/{tid}/sessions/{number}")[1]
+            seated = {s["player_id"] for t in session["tables"] for s in t["seats"]}
+            assert gone not in seated and ids[16] in seated
