@@ -239,3 +239,21 @@ def test_the_account_pages_in_finnish_and_spanish(organiser_client, demo_tournam
     appeals = visible_text(organiser_client.get(pages[20] + "?lang=fi").get_data(as_text=True))
     for words in ("Jätä valitus", "Avoimet valitukset", "Ratkaistut valitukset", "Hyväksytty", "Valitse pelaaja"):
         assert words in appeals, words
+
+
+@pytest.mark.parametrize("lang", ["fi", "sv", "es", "zh"])
+def test_an_invitation_opened_without_an_account_in_each_language(client, tournament, referee, lang,
+                                                                  template_messages, translations):
+    """Not logged in: the new account's form (an address with no account) and the password of an existing one."""
+    _, fresh = invitations.invite(tournament, "brand.new@example.org", "referee", None)
+    _, known = invitations.invite(tournament, referee.email, "referee", None)
+    db.session.commit()
+    for token, words in ((fresh, {"fi": "Luo tilini ja liity", "sv": "Skapa mitt konto och gå med",
+                                  "es": "Crear mi cuenta y unirme", "zh": "创建账号并加入"}),
+                         (known, {"fi": "Kirjaudu ja liity", "sv": "Logga in och gå med",
+                                  "es": "Iniciar sesión y unirme", "zh": "登录并加入"})):
+        body = client.get(f"/invitations/{token}?lang={lang}").get_data(as_text=True)
+        assert f'value="{words[lang]}"' in body
+        text = without_data(visible_text(body), tournament).replace("brand.new@example.org", " ")
+        english = english_left(text, "account/invitation.html", lang, template_messages, translations)
+        assert not english, english
