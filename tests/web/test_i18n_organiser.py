@@ -41,7 +41,8 @@ ORGANISER_TEMPLATES = tuple(TEMPLATES / name for name in (
     "tournaments/overview.html", "tournaments/dashboard.html", "tournaments/form.html", "tournaments/_new_link.html",
     "schedule/edit.html", "exports/index.html", "exports/_standings_visibility.html", "appeals/index.html",
     "appeals/decide.html", "account/index.html", "account/invitation.html", "account/link_problem.html",
-    "auth/forgot_password.html", "auth/reset_password.html"))
+    "auth/forgot_password.html", "auth/reset_password.html",
+    "auth/login.html"))  # translated before, but for its link to the forgotten password's page
 # The Python files whose texts these pages show: form labels, descriptions and choices, the players' statuses.
 PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py", "tournament/web/draws/forms.py",
                 "tournament/web/appeals/routes.py",
