@@ -190,6 +190,7 @@ def test_a_finnish_organiser_reads_finnish_words(organiser_client, demo_tourname
     desk = visible_text(organiser_client.get(f"{base}/checkin?lang=fi").get_data(as_text=True))
     for words in ("Ilmoittautumispiste", "Etsi pelaaja", "Varapelaajia paikalla", "täyttä pöytää"):
         assert words in desk, words
+    assert "Italia" in desk and "Italy" not in desk  # the countries by the reader's language (Babel's names)
     form = visible_text(organiser_client.get(f"{base}/players/new?lang=zh").get_data(as_text=True))
     for words in ("添加选手", "名", "替补（仅在某桌缺人时上场）", "固定桌（无障碍需求）"):
         assert words in form, words
