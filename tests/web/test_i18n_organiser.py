@@ -45,7 +45,7 @@ ORGANISER_TEMPLATES = tuple(TEMPLATES / name for name in (
     "auth/login.html"))  # translated before, but for its link to the forgotten password's page
 # The Python files whose texts these pages show: form labels, descriptions and choices, the players' statuses.
 PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/players/forms.py", "tournament/web/draws/forms.py",
-                "tournament/web/appeals/routes.py",
+                "tournament/web/appeals/routes.py", "tournament/web/draws/routes.py",
                 "tournament/web/tournaments/forms.py", "tournament/web/tournaments/staff.py",
                 "tournament/web/schedule/forms.py", "tournament/web/appeals/forms.py",
                 "tournament/web/account/forms.py", "tournament/web/account/link_forms.py")
@@ -225,9 +225,9 @@ def test_the_draws_in_finnish_and_chinese(organiser_client, demo_tournament):
     for words in ("Paikka-arvonnat", "Istumajärjestysten historia", "Pidä erillään pöydissä", "vaihdettu"):
         assert words in finnish, words
     chinese = visible_text(organiser_client.get(pages[12] + "?lang=zh").get_data(as_text=True))
-    for words in ("调换两名选手", "此后曾手动更改：", "截至第"):
+    for words in ("调换两名选手", "此后曾手动更改：", "截至第", "（替补）", "（未安排座位）", "（已退赛）"):
         assert words in chinese, words
-    assert "Swap" not in chinese and "Quality" not in chinese
+    assert "Swap" not in chinese and "Quality" not in chinese and "(not seated)" not in chinese
 
 
 def test_the_account_pages_in_finnish_and_spanish(organiser_client, demo_tournament):

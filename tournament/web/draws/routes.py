@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import current_user
 
 from tournament.models import Player, PlayerStatus, SessionStatus
@@ -162,9 +163,10 @@ def _render_session(t, session, swap_form=None, redraw_form=None, status=200, be
     seated = {s.player_id for s in page.by_name}
     if swap_form is None:
         swap_form = SwapForm(version=session.version)
-    gone = (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)
-    options = [(p.id, p.sort_name + (f" ({p.status})" if p.status in gone else "")
-                + (" (substitute)" if p.is_substitute else "") + ("" if p.id in seated else " (not seated)"))
+    gone = {PlayerStatus.WITHDRAWN: gettext("(withdrawn)"), PlayerStatus.DISQUALIFIED: gettext("(disqualified)")}
+    options = [(p.id, " ".join([p.sort_name, *([gone[p.status]] if p.status in gone else []),
+                                *([gettext("(substitute)")] if p.is_substitute else []),
+                                *([] if p.id in seated else [gettext("(not seated)")])]))
                for p in players
                if p.id in seated or p.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)]
     swap_form.player_a.choices = options
