@@ -59,7 +59,8 @@ from tournament.web.unit import refuse
 bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournament_id>")
 
 
-def _with_replan(t: Tournament, change, message: str) -> tuple[Callable[[], object], Callable[[object], str]]:
+def _with_replan(t: Tournament, change: Callable[[], object], message: str | Callable[[object], str]
+                 ) -> tuple[Callable[[], tuple[object, str]], Callable[[tuple[object, str]], str]]:
     """The service call of a status change with the re-plan of the sessions drawn ahead (listed as the signed-in
     user's), and the flash that says both what was done and what the re-plan changed."""
     return (lambda: draw_service.change_field(t, change, current_user),
