@@ -21,7 +21,7 @@
   var TEXTS = {
     time: "Time", not_started: "Not started", paused: "Paused", running: "Running", warning: "",
     table: "Table {num}", totals: "totals", hand: "hand {num}", between_hands: "between hands",
-    called_during: "Time called during hand {num}", called_between: "Time called between hands"
+    called_during: "Time called during hand {num}", called_between: "Time called between hands", reasons: {}
   };
   try {
     var own = JSON.parse(root.dataset.clockTexts || "{}");
@@ -181,7 +181,7 @@
       remaining.className = "remaining";
       remaining.dataset.tableRemaining = r.table;
       cell(row, r.time_called ? (r.hand_in_progress ? say("hand", r.hand_in_progress) : TEXTS.between_hands) : "–");
-      cell(row, r.reason);
+      cell(row, (TEXTS.reasons || {})[r.reason] || r.reason);
       body.appendChild(row);
     });
   }

@@ -177,4 +177,10 @@ def test_the_clock_script_is_given_the_readers_words(client, demo_tournament, la
         assert texts[key] == expected, (key, texts[key])
     if lang != "en":
         english = {"Time", "Not started", "Paused", "Running", "totals", "between hands", "Time called between hands"}
-        assert not english & set(texts.values()), texts
+        assert not english & {value for value in texts.values() if isinstance(value, str)}, texts
+        # the referee board's plain reasons, as the server's page writes them (|tr)
+        assert set(texts["reasons"]) == {"finished", "playing", "waiting",
+                                         "over time: call time and record the hand in progress"}
+        assert not set(texts["reasons"]) & set(texts["reasons"].values()), texts["reasons"]
+    if lang == "fi":
+        assert texts["reasons"]["playing"] == "pelaa"
