@@ -1,16 +1,5 @@
-// Hand entry at the table: keeps the live score's hidden win context and the seat buttons' winds in step
-// with the form. No inline script. Works with static/js/hand-score.js and static/js/tile-picker.js.
-//
-// Contract (markup, templates/hands/_hand_bits.html):
-//   <form data-hand-entry data-winds='{"1": {"prevalent": "E", "seats": {"<player id>": "E", ...}}, ...}'>
-//     the hand number field (name="number"), the result radios (name="result": win | draw),
-//     the winner and discarder seat buttons: radios name="winner_id" / name="discarder_id" (a player id, or
-//     "self" for a self-drawn win; none checked until the referee chooses), each seat's wind badge
-//     [data-seat-wind="<player id>"] and its spoken name [data-seat-wind-name="<player id>"],
-//     hidden inputs [data-entry=seat_wind], [data-entry=prevalent_wind], [data-entry=self_drawn]
-//     (they carry data-hand-param so hand-score.js sends them), [data-entry=win-fields] (hidden on a draw),
-//     [data-entry=winds-note] (says who is dealer and the winner's seat wind), and an optional
-//     [data-entry=convert] button shown when the engine says the claim is a false mahjong.
+// Hand entry at the table: keeps the live score's hidden win context and the seat buttons' winds in step.
+// Its markup contract and behaviour: static/js/README.md (kept there: a phone on venue wifi fetches this file).
 (function () {
   "use strict";
 

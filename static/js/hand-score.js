@@ -1,41 +1,5 @@
-// Live hand score: as the user types or clicks, asks the fan engine (the hand checker's JSON endpoint)
-// and shows the fans, their points and the total, or the reason the hand is no win. No inline script.
-//
-// Contract (markup):
-//   <form data-hand-score="/check/score.json"          the JSON endpoint (GET); never hard-coded here.
-//                                                     Asks as fields change (debounced), and at once on load
-//                                                     when the hand is filled and the output is empty
-//         data-hand-score-output="ID"                 id of the element that receives the result; give it
-//                                                     aria-live="polite" (or put [data-hand-score-output]
-//                                                     inside the form instead of naming an id)
-//         data-hand-score-sync-url>                   optional: keep the page address in step with the form
-//                                                     (history.replaceState to action?query), for sharing
-//     <input data-hand-param="hand">                  the hand text (usually also data-tile-picker)
-//     <input type=checkbox data-hand-param="self_drawn">   checkboxes send 1 or 0:
-//                                                     self_drawn, last_tile, wall_last, kong
-//     <select data-hand-param="seat_wind">            E S W N; also prevalent_wind
-//     <select data-hand-param="flowers">              0..8
-//     <input type=hidden data-hand-param="ruleset" value="ema">   ema | chinese (a fixed value is fine)
-//     <button type=button data-hand-score-copy hidden>     optional: shown, copies the link to this hand
-//     <span data-hand-score-copy-status role=status>       optional: says "Link copied"
-//   <form data-hand-score-texts='{"empty": ..., "failed": ..., "unreachable": ..., "copied": ...,
-//         "copy_this": ...}'>                         optional: this script's own sentences in the page's
-//                                                     language (English without it)
-//   [data-hand-score-share] / [data-hand-score-share-link]  optional, anywhere: shown and kept pointing at
-//                                                     the link to the hand
-//   [data-hand-score-summary]                         optional, in the form: the verdict's one line (the
-//                                                     hand form's sticky bar keeps it on screen); not a live
-//                                                     region, the output above already is one
-//
-// The endpoint: GET URL?hand=...&self_drawn=0|1&last_tile=0|1&wall_last=0|1&kong=0|1&seat_wind=E&
-//   prevalent_wind=E&flowers=0..8&ruleset=ema ->
-//   200 {verdict: "valid"|"under_minimum"|"not_winning"|"invalid", is_win, reason, fans: [{name, points,
-//        count, sets: ["123m", ...]}] (flowers last as "Flower Tiles"), fan_points, flower_points, total,
-//        code, field, tiles, result_html, reason_text}: result_html is the result drawn by the server
-//        (templates/checker/_result.html, in the reader's language), shown as it is
-//   400 {error, field} for a parameter value it cannot take.
-// After each answer the form gets a "hand-score" event whose detail is the JSON (or {error, field}, or
-// {verdict: "", empty: true} when the hand is emptied), so a page can, for example, offer to record a false mahjong when detail.verdict is not "valid".
+// Live hand score: asks the fan engine as the hand changes and shows the fans and the total, or why it is no win.
+// Its markup contract and behaviour: static/js/README.md (kept there: a phone on venue wifi fetches this file).
 (function () {
   "use strict";
 

@@ -1,19 +1,5 @@
-// Tile picker: builds a hand in MCR notation by clicking tiles. No build step, no inline script.
-//
-// Contract (markup):
-//   <input type="text" data-tile-picker ...>   the hand field; it stays the source of truth.
-//     The picker is drawn right after the field's ".field" wrapper (or after the input when there is none),
-//     or inside the element whose id is the attribute's value: data-tile-picker="picker-box".
-//   Typing in the field works as before: the picker re-reads the text on every "input" event.
-//   Every change the picker makes is written to the field and announced with a bubbling "input"
-//   event, so form scripts (static/js/hand-score.js) and the server see one value.
-//
-// Notation (see the rules' hand-notation.md): declared sets first, "[123m]" melded chow, "[555p]" pung,
-// "[5555p]" kong, "{5555p}" concealed kong; then the concealed tiles, the last one is the winning tile.
-// A declared kong counts 3 toward the 14 tiles (its fourth tile is the replacement draw).
-//
-// Words: English here; a page in another language gives them all as JSON in the field's
-// data-tile-picker-texts (tournament/web/checker/picker.py), "{name}" marking a value filled in.
+// Tile picker: builds a hand in MCR notation by clicking tiles.
+// Its markup contract and behaviour: static/js/README.md (kept there: a phone on venue wifi fetches this file).
 (function () {
   "use strict";
 
