@@ -141,3 +141,16 @@ def test_withdraw_everyone_not_checked_in_before_a_draw(organiser_client, tourna
 def test_a_referee_cannot_withdraw_the_absent(desk_referee, tournament, players, app_ctx):
     token = csrf_token(desk_referee, desk(tournament))
     assert desk_referee.post(desk(tournament, "/withdraw-absent"), data={"csrf_token": token}).status_code == 403
+
+
+def test_the_desks_messages_are_in_the_readers_language(desk_referee, tournament, players, app_ctx):
+    token = csrf_token(desk_referee, desk(tournament))
+    said = {}
+    for lang in ("fi", "zh"):
+        for path in (f"/{players['aino'].id}", f"/{players['aino'].id}/undo"):
+            response = post_json(desk_referee, desk(tournament, path) + f"?lang={lang}", token)
+            assert response.status_code == 200
+            said[lang, path.endswith("undo")] = response.get_json()["message"]
+    assert said["fi", False] == "Aino Virtanen on merkitty paikalle."
+    assert said["fi", True] == "Aino Virtanen ei ole enää merkitty paikalle."
+    assert said["zh", False] == "Aino Virtanen 已签到。"

@@ -52,7 +52,7 @@ def test_the_good_rows_go_in_when_the_organiser_chooses_to_skip_the_bad(organise
     assert players(tournament) == []  # a preview saves nothing
     done = organiser_client.post(url(tournament, "/import/confirm"), data=fields, follow_redirects=True)
     assert done.status_code == 200
-    assert "Imported 3 players; skipped 2 rows with problems." in done.get_data(as_text=True)
+    assert "Imported 3 players. 2 rows with problems skipped." in done.get_data(as_text=True)
     assert players(tournament) == ["Mäkinen", "Nieminen", "Virtanen"]
     # Once: the same form sent again (a new key: not a replay) imports nothing more.
     again = organiser_client.post(url(tournament, "/import/confirm"),

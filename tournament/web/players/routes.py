@@ -31,9 +31,11 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import gettext, ngettext
 from flask_login import current_user, login_required
 
 from tournament import timezones
+from tournament.i18n import N_
 from tournament.models import Player, Tournament
 from tournament.services import ConflictError, ServiceError, player_links
 from tournament.services import draws as draw_service
@@ -67,13 +69,17 @@ def _with_replan(t: Tournament, change: Callable[[], object], message: str | Cal
             lambda done: f"{message(done[0]) if callable(message) else message} {done[1]}".strip())
 
 
+# The flashes of a status change, in the reader's language (gettext at the view, the name filled in).
+CHECKED_IN = N_("%(name)s is checked in.")
+NOT_CHECKED_IN = N_("%(name)s is no longer checked in.")
+
 # action in the URL -> (service function, flash message, takes a note)
 STATUS_ACTIONS = {
-    "check-in": (registration_service.check_in, "{} is checked in.", False),
-    "undo-check-in": (registration_service.undo_check_in, "{} is no longer checked in.", False),
-    "withdraw": (registration_service.withdraw, "{} has withdrawn: seated in no later draw or plan.", True),
-    "reinstate": (registration_service.reinstate, "{} is registered again.", False),
-    "disqualify": (registration_service.disqualify, "{} is disqualified.", True),
+    "check-in": (registration_service.check_in, CHECKED_IN, False),
+    "undo-check-in": (registration_service.undo_check_in, NOT_CHECKED_IN, False),
+    "withdraw": (registration_service.withdraw, N_("%(name)s has withdrawn: seated in no later draw or plan."), True),
+    "reinstate": (registration_service.reinstate, N_("%(name)s is registered again."), False),
+    "disqualify": (registration_service.disqualify, N_("%(name)s is disqualified."), True),
 }
 
 
@@ -175,7 +181,7 @@ def edit(tournament_id: int, player_id: int):
         except ServiceError as exc:
             show_service_error(form, exc)
         else:
-            flash(f"{player.full_name} saved.", "success")
+            flash(gettext("%(name)s saved.", name=player.full_name), "success")
             return redirect(url_for("players.index", tournament_id=t.id))
     elif not form.is_submitted():
         form.fill_from(PlayerData.from_player(player), player.version)
@@ -219,7 +225,7 @@ def change_status(tournament_id: int, player_id: int, action: str):
     form = StatusForm()
     function, message, takes_note = STATUS_ACTIONS[action]
     action_, done = _with_replan(t, lambda: function(player, form.note.data or "") if takes_note else function(player),
-                                 message.format(player.full_name))
+                                 gettext(message, name=player.full_name))
     return form_post(back, action_, done, form=form, category="success",
                      invalid=lambda form: flash("; ".join(e for errors in form.errors.values() for e in errors),
                                                 "error"))
@@ -301,8 +307,11 @@ def confirm_import(tournament_id: int):
                                    preview=None, columns=IMPORT_COLUMNS), exc.status_code
         return _preview_page(t, preview, kept.id, status=exc.status_code)  # 409: imported at the same moment
     skipped = form.skip_bad_rows.data or 0
-    flash(f"Imported {len(players)} player{'s' if len(players) != 1 else ''}"
-          + (f"; skipped {skipped} row{'s' if skipped != 1 else ''} with problems." if skipped else "."), "success")
+    imported = ngettext("Imported %(num)d player.", "Imported %(num)d players.", len(players))
+    if skipped:
+        imported += " " + ngettext("%(num)d row with problems skipped.", "%(num)d rows with problems skipped.",
+                                   skipped)
+    flash(imported, "success")
     return redirect(url_for("players.index", tournament_id=t.id))
 
 
@@ -373,7 +382,7 @@ def checkin(tournament_id: int):
 def _desk_action(tournament_id: int, player_id: int, function, message: str):
     t = refereed_tournament(tournament_id)
     player = registration_service.get_player(t, player_id)
-    action, done = _with_replan(t, lambda: function(player), message.format(player.full_name))
+    action, done = _with_replan(t, lambda: function(player), gettext(message, name=player.full_name))
     if not wants_json():
         search = request.form.get("q", "").strip()
         return form_post(url_for("players.checkin", tournament_id=t.id, q=search or None), action, done,
@@ -397,9 +406,11 @@ def withdraw_absent(tournament_id: int):
 
     def withdrawn_message(withdrawn) -> str:
         if not withdrawn:
-            return "Everyone registered has checked in: nobody was withdrawn."
+            return gettext("Everyone registered has checked in: nobody was withdrawn.")
         names = ", ".join(p.full_name for p in withdrawn[:10]) + (" ..." if len(withdrawn) > 10 else "")
-        return f"{len(withdrawn)} not checked in withdrawn: {names}. Reinstate any who turn up."
+        return ngettext("%(num)d not checked in withdrawn: %(names)s. Reinstate them if they turn up.",
+                        "%(num)d not checked in withdrawn: %(names)s. Reinstate any who turn up.",
+                        len(withdrawn), names=names)
 
     action, done = _with_replan(t, lambda: registration_service.withdraw_absent(registration_service.list_players(t)),
                                 withdrawn_message)
@@ -410,11 +421,11 @@ def withdraw_absent(tournament_id: int):
 @bp.route("/checkin/<int:player_id>", methods=["POST"])
 @login_required
 def checkin_player(tournament_id: int, player_id: int):
-    return _desk_action(tournament_id, player_id, registration_service.check_in, "{} is checked in.")
+    return _desk_action(tournament_id, player_id, registration_service.check_in, CHECKED_IN)
 
 
 @bp.route("/checkin/<int:player_id>/undo", methods=["POST"])
 @login_required
 def undo_checkin(tournament_id: int, player_id: int):
-    return _desk_action(tournament_id, player_id, registration_service.undo_check_in, "{} is no longer checked in.")
+    return _desk_action(tournament_id, player_id, registration_service.undo_check_in, NOT_CHECKED_IN)
 
