@@ -48,6 +48,6 @@ def test_another_request_with_the_key_is_still_a_422(organiser):
 
 
 def test_rights_read_the_staff_role_of_the_tournament_named(organiser, referee, tournament):
-    assert idempotency.rights(organiser, tournament.id) == Rights(1, 2)
-    assert idempotency.rights(referee, tournament.id) == Rights(0, 0)
+    assert idempotency.rights(organiser, tournament) == Rights(1, 2)
+    assert idempotency.rights(referee, tournament) == Rights(0, 0)
     assert idempotency.rights(referee, None) == Rights(0, None)

@@ -25,7 +25,7 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from tournament.extensions import db
-from tournament.models import IdempotencyKey, Role, Tournament, TournamentStaff, User
+from tournament.models import IdempotencyKey, Role, Tournament, User
 from tournament.models._common import utcnow
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
 
@@ -80,17 +80,14 @@ class Rights:
 PLAYER_RIGHTS = Rights(0, None)
 
 
-def rights(user: User, tournament_id: int | None, t: Tournament | None = None) -> Rights:
-    """The user's rights now, on the tournament a request names (`tournament_id`, None for none; `t`, when
-    the caller has it loaded: its staff are read through it, and then stay loaded for the request's view)."""
+def rights(user: User, t: Tournament | None) -> Rights:
+    """The user's rights now, on the tournament a request names (None for none, or one that does not exist:
+    the view answers 404 and nothing is recorded). Its staff are read through `t`, and then stay loaded for
+    the request's view."""
     account = ACCOUNT_RANK.get(user.role, 0)
-    if tournament_id is None:
+    if t is None:
         return Rights(account, None)
-    if t is not None:
-        role = next((member.role for member in t.staff if member.user_id == user.id), None)
-    else:
-        role = db.session.scalar(select(TournamentStaff.role).where(
-            TournamentStaff.tournament_id == tournament_id, TournamentStaff.user_id == user.id))
+    role = next((member.role for member in t.staff if member.user_id == user.id), None)
     return Rights(account, STAFF_RANK.get(role, 0))
 
 

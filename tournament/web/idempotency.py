@@ -145,7 +145,7 @@ def init_app(app: Flask) -> None:
                 # staff are read once for both (a statement less per write).
                 g.idempotency_tournament = (db.session.get(Tournament, tournament_id)
                                             if isinstance(tournament_id, int) else None)
-                now = idempotency.rights(user, tournament_id, g.idempotency_tournament)
+                now = idempotency.rights(user, g.idempotency_tournament)
                 outcome = idempotency.claim(user.id, key, _fingerprint(source), now)
         except ServiceError as exc:
             return error_response(exc.status_code, "Idempotency key", exc.message)

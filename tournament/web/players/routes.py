@@ -61,12 +61,13 @@ from tournament.web.unit import refuse
 bp = Blueprint("players", __name__, url_prefix="/manage/tournaments/<int:tournament_id>")
 
 
-def _with_replan(t: Tournament, change: Callable[[], object], message: str | Callable[[object], str]
+def _with_replan(t: Tournament, change: Callable[[], object], message: Callable[[object], str]
                  ) -> tuple[Callable[[], tuple[object, str]], Callable[[tuple[object, str]], str]]:
     """The service call of a status change with the re-plan of the sessions drawn ahead (listed as the signed-in
-    user's), and the flash that says both what was done and what the re-plan changed."""
+    user's), and the flash that says both what was done (`message` of the change's result) and what the
+    re-plan changed."""
     return (lambda: draw_service.change_field(t, change, current_user),
-            lambda done: f"{message(done[0]) if callable(message) else message} {done[1]}".strip())
+            lambda done: f"{message(done[0])} {done[1]}".strip())
 
 
 # The flashes of a status change, in the reader's language (gettext at the view, the name filled in).
@@ -225,7 +226,7 @@ def change_status(tournament_id: int, player_id: int, action: str):
     form = StatusForm()
     function, message, takes_note = STATUS_ACTIONS[action]
     action_, done = _with_replan(t, lambda: function(player, form.note.data or "") if takes_note else function(player),
-                                 gettext(message, name=player.full_name))
+                                 lambda _result: gettext(message, name=player.full_name))
     return form_post(back, action_, done, form=form, category="success",
                      invalid=lambda form: flash("; ".join(e for errors in form.errors.values() for e in errors),
                                                 "error"))
@@ -382,7 +383,7 @@ def checkin(tournament_id: int):
 def _desk_action(tournament_id: int, player_id: int, function, message: str):
     t = refereed_tournament(tournament_id)
     player = registration_service.get_player(t, player_id)
-    action, done = _with_replan(t, lambda: function(player), gettext(message, name=player.full_name))
+    action, done = _with_replan(t, lambda: function(player), lambda _result: gettext(message, name=player.full_name))
     if not wants_json():
         search = request.form.get("q", "").strip()
         return form_post(url_for("players.checkin", tournament_id=t.id, q=search or None), action, done,
