@@ -66,7 +66,9 @@ function done(summary, latency, requests)
     table.insert(quantiles, string.format("%d", latency:percentile(step / 10)))
   end
   local errors = summary.errors
-  io.write(string.format('{"requests": %d, "statuses": {%s}, "errors": %d, "quantiles_us": [%s]}\n',
+  io.write(string.format('{"requests": %d, "statuses": {%s}, "errors": %d, "error_kinds": {"connect": %d, '
+    .. '"read": %d, "write": %d, "timeout": %d}, "quantiles_us": [%s]}\n',
     summary.requests, table.concat(parts, ", "),
-    errors.connect + errors.read + errors.write + errors.timeout, table.concat(quantiles, ", ")))
+    errors.connect + errors.read + errors.write + errors.timeout, errors.connect, errors.read, errors.write,
+    errors.timeout, table.concat(quantiles, ", ")))
 end

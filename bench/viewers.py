@@ -1,12 +1,13 @@
 """Many viewers behind nginx's micro-cache (issue 23): ``python bench/viewers.py``.
 
 Options: ``[--viewers 2000] [--poll-interval 10] [--tables 100] [--hand-interval 6] [--cycles 4]
-[--json-share 0.1] [--player-share 0] [--no-cache]``; DATABASE_URL names a PostgreSQL database of its own
+[--json-share 0.1] [--player-share 0] [--no-cache] [--one-gunicorn]``; DATABASE_URL names a PostgreSQL database of its own
 (default postgresql://postgres@127.0.0.1:5432/bench_viewers, created if missing; its schema is DROPPED and
 rebuilt first).
 
-The stack as deployed on this machine: gunicorn with deploy/gunicorn.conf.py, PostgreSQL, and nginx with
-deploy/nginx-site.conf (its own nginx.conf: two workers, 4,096 connections each). Builds a tournament through
+The stack as deployed on this machine: gunicorn with deploy/gunicorn.conf.py, the live pages' own gunicorn
+as deploy/mcr-tournament-live.service runs it (2 workers at nice 10; ``--one-gunicorn``: none, the live pages
+go to the main one), PostgreSQL, and nginx with deploy/nginx-site.conf (its own nginx.conf: two workers, 4,096 connections each). Builds a tournament through
 the API (4 x tables players, session 1 drawn and started), then, in one run:
 
 - the tables enter hands through nginx and the API all along (one client per table, in a process of its
@@ -113,20 +114,32 @@ def wait_for(port: int, process: subprocess.Popen, what: str) -> None:
             time.sleep(0.2)
 
 
-def start_gunicorn(port: int, url: str, secret: str, folder: pathlib.Path) -> subprocess.Popen:
+def start_gunicorn(port: int, url: str, secret: str, folder: pathlib.Path, live: bool = False) -> subprocess.Popen:
     """deploy/gunicorn.conf.py as shipped (3 workers x 4 threads unless GUNICORN_* say otherwise), behind
-    nginx (TRUSTED_PROXIES=1), its access log in a file: one line per request that reached it."""
+    nginx (TRUSTED_PROXIES=1), its access log in a file: one line per request that reached it. `live`: the
+    live pages' own, as deploy/mcr-tournament-live.service runs it (2 workers, nice 10), logging to the
+    same file."""
     env = {**os.environ, "DATABASE_URL": url, "SECRET_KEY": secret, "TRUSTED_PROXIES": "1",
            "GUNICORN_ACCESS_LOG": str(folder / "gunicorn-access.log")}
+    if live:
+        env["GUNICORN_WORKERS"] = unit_setting("GUNICORN_WORKERS")
     process = subprocess.Popen(
-        [str(pathlib.Path(sys.executable).with_name("gunicorn")), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
+        [*(["nice", "-n", unit_setting("Nice")] if live else []),
+         str(pathlib.Path(sys.executable).with_name("gunicorn")), "-c", str(ROOT / "deploy" / "gunicorn.conf.py"),
          "--bind", f"127.0.0.1:{port}", "app:app"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
-        stderr=(folder / "gunicorn.log").open("w"))
+        stderr=(folder / ("gunicorn-live.log" if live else "gunicorn.log")).open("w"))
     wait_for(port, process, "gunicorn")
     return process
 
 
-def start_nginx(app_port: int, folder: pathlib.Path, cache: bool) -> tuple[int, subprocess.Popen]:
+def unit_setting(name: str) -> str:
+    """A setting of deploy/mcr-tournament-live.service (`Nice=10`, `Environment=GUNICORN_WORKERS=2`)."""
+    unit = (ROOT / "deploy" / "mcr-tournament-live.service").read_text()
+    return next(line.rsplit("=", 1)[1].strip() for line in unit.splitlines()
+                if line.startswith((f"{name}=", f"Environment={name}=")))
+
+
+def start_nginx(app_port: int, folder: pathlib.Path, cache: bool, live_port: int | None) -> tuple[int, subprocess.Popen]:
     """The shipped site (tests/deploy/servers.render_site: loopback ports, the cache in `folder`) in an
     nginx.conf like Debian's, with room for 2,000 kept-alive phones (Debian's default is 768 connections
     per worker)."""
@@ -135,7 +148,7 @@ def start_nginx(app_port: int, folder: pathlib.Path, cache: bool) -> tuple[int, 
     port = free_port()
     prefix = folder / "nginx"
     prefix.mkdir()
-    site = render_site(app_port, port, prefix / "cache")
+    site = render_site(app_port, port, prefix / "cache", live_port)
     if not cache:
         site = site.replace("        proxy_cache mcr_live;\n", "        proxy_cache off;\n")
     (prefix / "site.conf").write_text(site)
@@ -277,6 +290,7 @@ class Viewers:
     lag: list[float] = field(default_factory=list)  # how late the load generator's own loop woke up
     errors: list[str] = field(default_factory=list)
     encodings: Counter = field(default_factory=Counter)  # the 200s' Content-Encoding (the app's gzip, kept)
+    failures: Counter = field(default_factory=Counter)  # wrk's failed requests by kind (connect, read, timeout ...)
     waiting: int = 0  # requests sent in the measured time and not answered yet
 
 
@@ -373,6 +387,7 @@ async def watch_with_wrk(plan: Plan, pages: list[tuple[str, str]], windows: list
             out.statuses[int(status)] += count
         if figures["errors"]:
             out.statuses[0] += figures["errors"]
+            out.failures.update({name: count for name, count in figures["error_kinds"].items() if count})
     running.clear()
 
 
@@ -397,6 +412,8 @@ def main() -> None:
     parser.add_argument("--player-share", type=float, default=0.0,
                         help="share of the viewers polling their own player page (400 different pages)")
     parser.add_argument("--no-cache", action="store_true", help="the same site with the micro-cache off")
+    parser.add_argument("--one-gunicorn", action="store_true",
+                        help="no gunicorn of the live pages' own: the main one serves them too (to compare)")
     parser.add_argument("--client", choices=("wrk", "python"), default="wrk" if shutil.which("wrk") else "python",
                         help="the viewers' load generator (default: wrk when installed, `apt-get install wrk`)")
     args = parser.parse_args()
@@ -412,9 +429,11 @@ def main() -> None:
     folder = pathlib.Path(os.environ["INSTANCE_PATH"])
     app_port = free_port()
     server = start_gunicorn(app_port, url, secret, folder)
+    live_port = None if args.one_gunicorn else free_port()
+    live = None if live_port is None else start_gunicorn(live_port, url, secret, folder, live=True)
     nginx = None
     try:
-        port, nginx = start_nginx(app_port, folder, cache=not args.no_cache)
+        port, nginx = start_nginx(app_port, folder, cache=not args.no_cache, live_port=live_port)
         base = f"http://127.0.0.1:{port}"
         boss = Client(app_port, token, defaultdict(list), defaultdict(int), defaultdict(int), threading.Lock())
         tid = boss.expect(201, "POST", "/api/v1/tournaments",
@@ -463,7 +482,8 @@ def main() -> None:
         def mark() -> None:
             viewers_cpu = (sum(process_cpu(pid) for pid in wrk_running) if args.client == "wrk"
                            else time.process_time())
-            marks.append((machine_cpu(), app_cpu(server.pid), database_cpu(database), nginx_cpu(nginx.pid),
+            gunicorn_cpu = app_cpu(server.pid) + (app_cpu(live.pid) if live else 0.0)
+            marks.append((machine_cpu(), gunicorn_cpu, database_cpu(database), nginx_cpu(nginx.pid),
                           viewers_cpu, process_cpu(tables.pid), log_size(access_log)))
 
         viewers = Viewers()
@@ -495,6 +515,8 @@ def main() -> None:
     finally:
         if nginx is not None:
             stop(nginx)
+        if live is not None:
+            stop(live)
         stop(server)
 
     # ------------------------------------------------------------------------- the figures
@@ -506,7 +528,9 @@ def main() -> None:
     print(f"{args.viewers} viewers polling every {poll:g} s ({share}, the rest the standings page), "
           f"{args.tables} tables entering a hand every ~{args.hand_interval:g} s each "
           f"({args.tables / args.hand_interval:.1f} hands/s); micro-cache {'OFF' if args.no_cache else 'on'}; "
-          f"gunicorn {workers} x {threads}; {os.cpu_count()} cores; {args.cycles} x ({poll:g} s tables alone, "
+          f"gunicorn {workers} x {threads}"
+          + ("" if args.one_gunicorn else f" + live pages' {unit_setting('GUNICORN_WORKERS')} x {threads} at nice "
+             f"{unit_setting('Nice')}") + f"; {os.cpu_count()} cores; {args.cycles} x ({poll:g} s tables alone, "
           f"{poll:g} s with the viewers); viewers' client: {args.client}")
     print()
     values = viewers.timings
@@ -523,6 +547,8 @@ def main() -> None:
     print("  answers: " + ", ".join(f"{status or 'failed'} x{count}" for status, count in sorted(viewers.statuses.items()))
           + "; the 200s' Content-Encoding: "
           + (", ".join(f"{name} x{count}" for name, count in viewers.encodings.most_common()) or "-"))
+    if viewers.failures:
+        print("  failed: " + ", ".join(f"{name} x{count}" for name, count in viewers.failures.most_common()))
     if viewers.waiting:
         print(f"  {viewers.waiting} requests still unanswered when the viewers left (not in the figures)")
     for error in viewers.errors:

@@ -83,13 +83,17 @@ def gunicorn(env: dict[str, str], log: Path | None = None) -> Iterator[tuple[int
 # --- the app behind the shipped nginx site ----------------------------------------------------------------
 
 
-def render_site(app_port: int, nginx_port: int, cache: Path) -> str:
+def render_site(app_port: int, nginx_port: int, cache: Path, live_port: int | None = None) -> str:
     """The shipped site with loopback ports, this checkout's static folder and the micro-cache in `cache`;
-    each value must be found exactly once, so that the test notices when the site file changes shape."""
+    each value must be found exactly once, so that the test notices when the site file changes shape.
+    `live_port`: the live pages' own gunicorn (mcr-tournament-live.service), else a port nothing listens
+    on, so that the live pages fall back on the main one as on a server without that service."""
     site = (DEPLOY / "nginx-site.conf").read_text()
     for shipped, here in (
         ("listen 80;", f"listen 127.0.0.1:{nginx_port};"),
         ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};"),
+        ("server 127.0.0.1:8001 ", f"server 127.0.0.1:{live_port or free_port()} "),
+        ("server 127.0.0.1:8000 backup;", f"server 127.0.0.1:{app_port} backup;"),
         ("alias /srv/mcr-tournament/static/;", f"alias {ROOT / 'static'}/;"),
         ("proxy_cache_path /var/cache/nginx-mcr-live ", f"proxy_cache_path {cache} "),
         ("access_log /var/log/nginx/access.log mcr_private;", f"access_log {cache.parent / 'site-access.log'} mcr_private;"),
@@ -110,11 +114,11 @@ def app_gunicorn(app, tmp_path: Path) -> Iterator[tuple[str, Path]]:
 
 
 @contextmanager
-def nginx(app_port: int, tmp_path: Path) -> Iterator[str]:
+def nginx(app_port: int, tmp_path: Path, live_port: int | None = None) -> Iterator[str]:
     port = free_port()
     prefix = tmp_path / "nginx"
     prefix.mkdir()
-    (prefix / "site.conf").write_text(render_site(app_port, port, prefix / "cache"))
+    (prefix / "site.conf").write_text(render_site(app_port, port, prefix / "cache", live_port))
     temp_paths = "\n".join(f"    {kind}_temp_path {prefix / kind};"
                            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     # As root, nginx's workers would drop to nobody, who cannot read this checkout or the temp folder.
