@@ -28,6 +28,7 @@ from tests.helpers import (  # noqa: E402, F401 - csrf_token ... stay importable
     add_players,
     csrf_token,
     demo_played,
+    empty_tables,
     login,
     make_tournament,
     make_user,
@@ -94,17 +95,6 @@ def database_url(tmp_path_factory) -> str:
         _drop_worker_database(url)
 
 
-def _empty_tables() -> None:
-    tables = [t for t in reversed(db.metadata.sorted_tables)]
-    if db.engine.dialect.name == "postgresql":
-        names = ", ".join(f'"{t.name}"' for t in tables)
-        db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
-    else:
-        for table in tables:
-            db.session.execute(table.delete())
-    db.session.commit()
-
-
 class EdgeClient(FlaskClient):
     """The test is the edge of its own unit of work: what it set up through services (flushed, not
     committed) is committed before each request, as a finished request of its own would have been."""
@@ -127,11 +117,11 @@ def app(database_url, tmp_path):
     )
     app.test_client_class = EdgeClient
     with app.app_context():
-        _empty_tables()
+        empty_tables()
     yield app
     with app.app_context():
         db.session.remove()
-        _empty_tables()
+        empty_tables()
         db.engine.dispose()
 
 

@@ -15,6 +15,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from flask import template_rendered
+from sqlalchemy import text
+from sqlalchemy.exc import OperationalError
 
 from tournament.extensions import db
 from tournament.i18n.fans import FAN_CONTEXT
@@ -652,3 +654,31 @@ def check_page_languages(app, client, pages: dict[str, int], lang: str, sources:
             left = untranslated(lang, without_data(visible_text(body)), files, template_messages, translations)
             assert not left, f"{url} in {lang}: left in English: {left}"
     return checked_texts
+
+
+def empty_tables() -> None:
+    """Every table of the test database emptied (the `app` fixture's start of each test)."""
+    tables = [t for t in reversed(db.metadata.sorted_tables)]
+    if db.engine.dialect.name != "postgresql":
+        for table in tables:
+            db.session.execute(table.delete())
+        db.session.commit()
+        return
+    names = ", ".join(f'"{t.name}"' for t in tables)
+    for attempt in range(3):
+        # A browser test's server thread may still be answering a request the page sent as it closed;
+        # its open transaction would deadlock the TRUNCATE: end such leftovers first (idle pool
+        # connections, e.g. a deploy test's gunicorn, are left alone).
+        db.session.execute(text(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND state <> 'idle'"
+        ))
+        db.session.commit()
+        try:
+            db.session.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+            db.session.commit()
+            return
+        except OperationalError:
+            db.session.rollback()
+            if attempt == 2:
+                raise
