@@ -181,6 +181,10 @@ def test_timetable_form_in_local_time_and_where_it_is_shown(client, organiser_cl
     db.session.commit()
     own = client.get(f"/p/{token}").get_data(as_text=True)
     assert f"<td>Fri {SHOWN}</td>" in own and f"/p/{token}/schedule.ics" in own
+    # The weekday and month in the reader's language and order.
+    assert "pe 16.1. 10.00" in client.get(f"/t/{t.id}/seating/1?lang=fi").get_data(as_text=True)
+    assert "<td>周五10:00</td>" in client.get(f"/p/{token}?lang=zh").get_data(as_text=True)
+    assert "vie, 16 ene 2026" in client.get(f"/t/{t.id}/schedule?lang=es").get_data(as_text=True)
 
     cards = "\n".join(pdf_text(organiser_client.get(f"/manage/tournaments/{t.id}/exports/schedule-cards.pdf").data))
     assert "Starts" in cards and f"Fri {SHOWN}" in cards and "Fri 13:00" in cards

@@ -2,6 +2,7 @@
 
     {{ change.at|local(tournament, '%H:%M') }}   10:00 for 08:00 UTC in Europe/Helsinki in summer
     {{ change.at|local(tournament) }}            the aware datetime, for a <time datetime> attribute
+    {{ start|local_day(tournament, 'weekday time') }}   "Fri 10:00", "pe 10.00", "周五10:00": the reader's way
 """
 
 from __future__ import annotations
@@ -9,9 +10,15 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from babel.dates import format_skeleton
 from flask import Flask
+from flask_babel import get_locale
 
 from tournament import timezones
+
+# The weekday and month forms, as CLDR skeletons: each language orders and abbreviates them its own way
+# (24-hour times throughout, as tournaments keep them).
+DAY_FORMS = {"weekday time": ("EHm",), "day time": ("MMMEd", "Hm"), "day": ("yMMMEd",)}
 
 
 def zone_name(where: Any) -> str | None:
@@ -26,6 +33,17 @@ def local(moment: datetime | None, where: Any, pattern: str | None = None) -> da
     return timezones.format_local(moment, zone_name(where), pattern)
 
 
+def local_day(moment: datetime | None, where: Any, form: str) -> str:
+    """`moment` (naive UTC) in the zone of `where`, as a day and/or time in the reader's language: `form` is one
+    of DAY_FORMS ('' for None)."""
+    shown = timezones.to_local(moment, zone_name(where))
+    if shown is None:
+        return ""
+    locale = str(get_locale() or "en")
+    locale = "en_GB" if locale == "en" else locale  # the pages' English is British: "Fri 16 Jan", not "Jan 16"
+    return " ".join(format_skeleton(skeleton, shown, locale=locale) for skeleton in DAY_FORMS[form])
+
+
 def local_iso(moment: datetime | None, where: Any) -> str:
     """ISO 8601 with the zone's offset, for <time datetime> and the scripts ('' for None)."""
     return timezones.iso_local(moment, zone_name(where)) or ""
@@ -34,3 +52,4 @@ def local_iso(moment: datetime | None, where: Any) -> str:
 def init_app(app: Flask) -> None:
     app.jinja_env.filters["local"] = local
     app.jinja_env.filters["local_iso"] = local_iso
+    app.jinja_env.filters["local_day"] = local_day
