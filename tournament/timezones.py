@@ -11,6 +11,8 @@ from datetime import UTC, datetime, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from babel.dates import format_skeleton
+
 DEFAULT_TIME_ZONE = "UTC"
 MAX_NAME_LENGTH = 64
 # Names the system's zone database lists that name no place: the machine's own zone, a placeholder.
@@ -68,6 +70,18 @@ def format_local(moment: datetime | None, name: str | None, pattern: str = "%Y-%
     """`moment` (naive UTC) in the zone `name`, formatted with a strftime `pattern` ('' for None)."""
     local = to_local(moment, name)
     return "" if local is None else local.strftime(pattern)
+
+
+# The weekday and month forms, as CLDR skeletons: each language orders and abbreviates them its own way
+# (24-hour times throughout, as tournaments keep them).
+DAY_FORMS = {"weekday time": ("EHm",), "day time": ("MMMEd", "Hm"), "day": ("yMMMEd",)}
+
+
+def format_day(local: datetime, form: str, language: str) -> str:
+    """A local time as a day and/or time in `language` (a locale: fi, zh, en ...): `form` is one of DAY_FORMS.
+    "Fri 16 Jan 10:00", "pe 16.1. 10.00", "周五10:00"."""
+    language = "en_GB" if language == "en" else language  # the pages' English is British: "Fri 16 Jan"
+    return " ".join(format_skeleton(skeleton, local, locale=language) for skeleton in DAY_FORMS[form])
 
 
 def iso_local(moment: datetime | None, name: str | None) -> str | None:

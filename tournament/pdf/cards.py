@@ -4,7 +4,7 @@ an A4 page, in alphabetical order so that the desk finds a card quickly. Built f
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from reportlab.lib import colors
@@ -14,7 +14,9 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.pdf.style import (
     BODY_SIZE,
+    ENGLISH,
     GRID,
+    PdfWords,
     build_story_pdf,
     content_width,
     heading,
@@ -35,6 +37,19 @@ START_HEADER = "Starts"
 NAME_SIZE = 10.0
 QR_SHARE = 0.34  # of the card's width, beside the sessions, when the card carries the player's link
 QR_CAPTION = "Scan: your table, hands to confirm"
+NO_CARDS = "No player to print a card for."
+
+
+@dataclass(frozen=True)
+class CardWords:
+    """The cards' words in the document's language (services/exports.py translates them)."""
+
+    header: tuple[str, ...] = CARD_HEADER
+    starts: str = START_HEADER
+    qr_caption: str = QR_CAPTION
+    no_cards: str = NO_CARDS
+    winds: Mapping[str, str] = field(default_factory=lambda: dict(WIND_NAMES))
+    page: PdfWords = ENGLISH
 
 
 @dataclass(frozen=True)
@@ -54,13 +69,17 @@ class ScheduleCard:
     link: str = ""                 # the player's private page, printed as a QR code (none: no code)
 
 
-def start_text(start: datetime | None) -> str:
-    """A planned start as the card prints it: the weekday and the time, in the zone `start` carries."""
-    return f"{start:%a %H:%M}" if start is not None else NOT_DRAWN
+def start_text(start: datetime | str | None) -> str:
+    """A planned start as the card prints it: the weekday and the time, in the zone `start` carries (a text: as
+    the caller wrote it in the document's language)."""
+    if start is None:
+        return NOT_DRAWN
+    return start if isinstance(start, str) else f"{start:%a %H:%M}"
 
 
 def card_rows(card: ScheduleCard, session_numbers: Sequence[int],
-              starts: Mapping[int, datetime] | None = None) -> list[list[str]]:
+              starts: Mapping[int, datetime | str] | None = None,
+              winds: Mapping[str, str] = WIND_NAMES) -> list[list[str]]:
     """One row per session; a session without a seat for this player shows dashes. With `starts` (session
     number: planned start, aware in the tournament's zone) a last column says when each session starts."""
     by_session = {e.session: e for e in card.entries}
@@ -70,7 +89,7 @@ def card_rows(card: ScheduleCard, session_numbers: Sequence[int],
         if entry is None:
             row = [str(number), NOT_DRAWN, NOT_DRAWN]
         else:
-            row = [str(number), str(entry.table), WIND_NAMES.get(entry.wind, entry.wind)]
+            row = [str(number), str(entry.table), winds.get(entry.wind, entry.wind)]
         if starts:
             row.append(start_text(starts.get(number)))
         rows.append(row)
@@ -78,7 +97,7 @@ def card_rows(card: ScheduleCard, session_numbers: Sequence[int],
 
 
 def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float,
-          starts: Mapping[int, datetime] | None = None) -> Table:
+          starts: Mapping[int, datetime | str] | None, words: CardWords) -> Table:
     # The name broken into lines that fit the card (left padding 4), right-to-left text shaped.
     title = lines_markup(card.name, width - 4 - 1, NAME_SIZE, bold=True)
     if card.country:
@@ -87,13 +106,13 @@ def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float,
     sessions_width = width * (1 - QR_SHARE) if card.link else width
     shares = (0.22, 0.2, 0.26, 0.32) if starts else (0.34, 0.33, 0.33)
     columns = [sessions_width * share for share in shares]
-    rows = card_rows(card, session_numbers, starts)
-    header = [*CARD_HEADER, START_HEADER] if starts else list(CARD_HEADER)
+    rows = card_rows(card, session_numbers, starts, words.winds)
+    header = [*words.header, words.starts] if starts else list(words.header)
     inner = Table([header, *rows], colWidths=columns, repeatRows=1)
     inner.setStyle(TableStyle([*table_commands(BODY_SIZE), ("ALIGN", (0, 0), (1, -1), "CENTER")]))
     if card.link:
         code_width = width * QR_SHARE
-        caption = Paragraph(QR_CAPTION, paragraph_style(6.5, align="center"))
+        caption = Paragraph(markup(words.qr_caption), paragraph_style(6.5, align="center"))
         code = Table([[qr_code(card.link, code_width - 8)], [caption]], colWidths=[code_width])
         code.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
                                   ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))
@@ -114,15 +133,18 @@ def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float,
 
 
 def build_cards_pdf(title: str, subtitle: str, cards: Sequence[ScheduleCard], session_numbers: Sequence[int],
-                    generated_at: datetime, starts: Mapping[int, datetime] | None = None) -> bytes:
+                    generated_at: datetime, starts: Mapping[int, datetime | str] | None = None,
+                    words: CardWords | None = None) -> bytes:
     """Every player's card, alphabetically, two across; a row of cards never splits across pages. `starts`:
-    the sessions' planned starts (aware, in the tournament's zone), printed on every card when there are any."""
+    the sessions' planned starts (aware, in the tournament's zone, or already written out), printed on every
+    card when there are any; `words`: the document's language."""
+    words = words or CardWords()
     total = content_width(False)
     width = (total - CARD_GAP * (CARDS_PER_ROW - 1)) / CARDS_PER_ROW
     ordered = sorted(cards, key=lambda c: (fold(c.sort_name), c.sort_name, c.player_id))
     grid_rows = []
     for start in range(0, len(ordered), CARDS_PER_ROW):
-        row: list[Flowable | str] = [_card(c, session_numbers, width, starts)
+        row: list[Flowable | str] = [_card(c, session_numbers, width, starts, words)
                                      for c in ordered[start:start + CARDS_PER_ROW]]
         row += [""] * (CARDS_PER_ROW - len(row))
         grid_rows.append(row)
@@ -138,5 +160,5 @@ def build_cards_pdf(title: str, subtitle: str, cards: Sequence[ScheduleCard], se
         ]))
         story.append(grid)
     else:
-        story.append(heading("No player to print a card for."))
-    return build_story_pdf(title, subtitle, generated_at, story)
+        story.append(heading(words.no_cards))
+    return build_story_pdf(title, subtitle, generated_at, story, words=words.page)

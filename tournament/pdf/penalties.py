@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from tournament.pdf.style import build_table_pdf, cell, content_width, format_time
+from tournament.pdf.style import ENGLISH, PdfWords, build_table_pdf, cell, content_width, format_time
 
 HEADER = ("Session", "Table", "Hand", "Player", "Points", "Reason", "Given", "Status")
 # Proportions of the landscape width; player and reason take most of it.
@@ -29,22 +29,41 @@ class PenaltyRow:
 
     @property
     def status(self) -> str:
+        return self.status_in(PenaltyWords())
+
+    def status_in(self, words: PenaltyWords) -> str:
         if not self.cancelled:
-            return "active"
-        return f"cancelled: {self.cancel_reason}" if self.cancel_reason else "cancelled"
+            return words.active
+        return words.cancelled_because % {"reason": self.cancel_reason} if self.cancel_reason else words.cancelled
 
 
-def _texts(row: PenaltyRow) -> list[str]:
-    given = format_time(row.given_at) + (f" by {row.given_by}" if row.given_by else "")
+@dataclass(frozen=True)
+class PenaltyWords:
+    """The list's words in the document's language (services/exports.py translates them); python-format texts."""
+
+    header: tuple[str, ...] = HEADER
+    active: str = "active"
+    cancelled: str = "cancelled"
+    cancelled_because: str = "cancelled: %(reason)s"
+    given_by: str = "%(time)s by %(name)s"
+    page: PdfWords = ENGLISH
+
+
+def _texts(row: PenaltyRow, words: PenaltyWords) -> list[str]:
+    given = format_time(row.given_at)
+    if row.given_by:
+        given = words.given_by % {"time": given, "name": row.given_by}
     return [str(row.session), "" if row.table is None else str(row.table), "" if row.hand is None else str(row.hand),
-            row.player, f"−{row.amount}", row.reason, given, row.status]
+            row.player, f"−{row.amount}", row.reason, given, row.status_in(words)]
 
 
-def build_penalties_pdf(title: str, subtitle: str, rows: Sequence[PenaltyRow], generated_at: datetime) -> bytes:
+def build_penalties_pdf(title: str, subtitle: str, rows: Sequence[PenaltyRow], generated_at: datetime,
+                        words: PenaltyWords | None = None) -> bytes:
     total = content_width(True)
     widths = [total * share for share in SHARES]
     ordered = sorted(rows, key=lambda r: (r.session, r.given_at))
-    body = [[cell(text, width) for text, width in zip(_texts(row), widths, strict=True)] for row in ordered]
+    words = words or PenaltyWords()
+    body = [[cell(text, width) for text, width in zip(_texts(row, words), widths, strict=True)] for row in ordered]
     # A reason and a cancel reason of 500 characters each can make a row taller than a page: it splits.
-    return build_table_pdf(title, subtitle, generated_at, HEADER, body, widths, wide=True,
-                           right_aligned=[0, 1, 2, 4], split_rows=True)
+    return build_table_pdf(title, subtitle, generated_at, words.header, body, widths, wide=True,
+                           right_aligned=[0, 1, 2, 4], split_rows=True, words=words.page)

@@ -12,7 +12,9 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from tournament.pdf.style import (
+    ENGLISH,
     GRID,
+    PdfWords,
     build_story_pdf,
     content_width,
     heading,
@@ -51,7 +53,10 @@ def _cell(row: LinkRow, width: float) -> Table:
     return cell
 
 
-def build_links_pdf(title: str, subtitle: str, rows: Sequence[LinkRow], generated_at: datetime) -> bytes:
+def build_links_pdf(title: str, subtitle: str, rows: Sequence[LinkRow], generated_at: datetime, *,
+                    none_yet: str = "No player registered yet.", words: PdfWords = ENGLISH) -> bytes:
+    """Every player's link as a QR code, three across, alphabetically (`none_yet`, `words`: the document's
+    language)."""
     total = content_width(False)
     width = (total - GAP * (PER_ROW - 1)) / PER_ROW
     ordered = sorted(rows, key=lambda r: (fold(r.sort_name), r.sort_name, r.player_id))
@@ -68,5 +73,5 @@ def build_links_pdf(title: str, subtitle: str, rows: Sequence[LinkRow], generate
                                   ("BOTTOMPADDING", (0, 0), (-1, -1), GAP)]))
         story.append(grid)
     else:
-        story.append(heading("No player registered yet."))
-    return build_story_pdf(title, subtitle, generated_at, story)
+        story.append(heading(none_yet))
+    return build_story_pdf(title, subtitle, generated_at, story, words=words)

@@ -3,8 +3,8 @@ player alphabetically with their table and seat. Built from plain rows."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from reportlab.platypus import Flowable, PageBreak, Spacer
@@ -12,6 +12,8 @@ from reportlab.platypus import Flowable, PageBreak, Spacer
 from tournament.draws.model import SEAT_WIND_NAMES, WIND_ORDER
 from tournament.pdf.style import (
     CELL_PADDING,
+    ENGLISH,
+    PdfWords,
     build_story_pdf,
     cell,
     content_width,
@@ -24,7 +26,20 @@ from tournament.text import fold
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 BY_TABLE_HEADER = ("Table", "Seat", "Player", "Country")
 BY_NAME_HEADER = ("Player", "Country", "Table", "Seat")
-SUBSTITUTE_MARK = " (substitute)"
+SUBSTITUTE_MARK = "%(name)s (substitute)"
+
+
+@dataclass(frozen=True)
+class SeatingWords:
+    """The document's words in its language (services/exports.py translates them); python-format texts."""
+
+    by_table: str = "By table"
+    by_player: str = "By player"
+    by_table_header: tuple[str, ...] = BY_TABLE_HEADER
+    by_name_header: tuple[str, ...] = BY_NAME_HEADER
+    substitute: str = SUBSTITUTE_MARK
+    winds: Mapping[str, str] = field(default_factory=lambda: dict(WIND_NAMES))
+    page: PdfWords = ENGLISH
 
 
 @dataclass(frozen=True)
@@ -40,7 +55,11 @@ class SeatRow:
 
     @property
     def label(self) -> str:
-        return self.name + (SUBSTITUTE_MARK if self.is_substitute else "")
+        return self.label_in(SUBSTITUTE_MARK)
+
+    def label_in(self, substitute: str) -> str:
+        """The name as listed, a substitute marked (`substitute`: python-format with %(name)s)."""
+        return substitute % {"name": self.name} if self.is_substitute else self.name
 
 
 def by_table(rows: Sequence[SeatRow]) -> list[SeatRow]:
@@ -59,23 +78,26 @@ def _widths(header: Sequence[str], texts: list[list[str]], name_column: int, tot
     return widths
 
 
-def build_seating_pdf(title: str, subtitle: str, rows: Sequence[SeatRow], generated_at: datetime) -> bytes:
-    """Two lists of the same seats: by table, then by player name on new pages."""
+def build_seating_pdf(title: str, subtitle: str, rows: Sequence[SeatRow], generated_at: datetime,
+                      words: SeatingWords | None = None) -> bytes:
+    """Two lists of the same seats: by table, then by player name on new pages (in `words`' language)."""
+    words = words or SeatingWords()
     total = content_width(False)
-    story: list[Flowable] = [heading("By table"), Spacer(1, 4)]
+    story: list[Flowable] = [heading(words.by_table), Spacer(1, 4)]
     tables = by_table(rows)
-    texts = [[str(r.table), WIND_NAMES.get(r.wind, r.wind), r.label, r.country] for r in tables]
-    widths = _widths(BY_TABLE_HEADER, texts, 2, total)
+    texts = [[str(r.table), words.winds.get(r.wind, r.wind), r.label_in(words.substitute), r.country]
+             for r in tables]
+    widths = _widths(words.by_table_header, texts, 2, total)
     body = [[t[0], t[1], cell(t[2], widths[2]), t[3]] for t in texts]
-    table = styled_table(BY_TABLE_HEADER, body, widths, right_aligned=[0])
+    table = styled_table(words.by_table_header, body, widths, right_aligned=[0])
     # A rule above each new table number: the groups of four read at a glance.
     starts = [i + 1 for i in range(1, len(tables)) if tables[i].table != tables[i - 1].table]
     table.setStyle([("LINEABOVE", (0, row), (-1, row), 1.0, "#2f3e46") for row in starts])
-    story += [table, PageBreak(), heading("By player"), Spacer(1, 4)]
+    story += [table, PageBreak(), heading(words.by_player), Spacer(1, 4)]
 
     names = by_name(rows)
-    texts = [[r.label, r.country, str(r.table), WIND_NAMES.get(r.wind, r.wind)] for r in names]
-    widths = _widths(BY_NAME_HEADER, texts, 0, total)
+    texts = [[r.label_in(words.substitute), r.country, str(r.table), words.winds.get(r.wind, r.wind)] for r in names]
+    widths = _widths(words.by_name_header, texts, 0, total)
     body = [[cell(t[0], widths[0]), *t[1:]] for t in texts]
-    story.append(styled_table(BY_NAME_HEADER, body, widths, right_aligned=[2]))
-    return build_story_pdf(title, subtitle, generated_at, story)
+    story.append(styled_table(words.by_name_header, body, widths, right_aligned=[2]))
+    return build_story_pdf(title, subtitle, generated_at, story, words=words.page)

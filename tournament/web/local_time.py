@@ -10,15 +10,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from babel.dates import format_skeleton
 from flask import Flask
 from flask_babel import get_locale
 
 from tournament import timezones
-
-# The weekday and month forms, as CLDR skeletons: each language orders and abbreviates them its own way
-# (24-hour times throughout, as tournaments keep them).
-DAY_FORMS = {"weekday time": ("EHm",), "day time": ("MMMEd", "Hm"), "day": ("yMMMEd",)}
 
 
 def zone_name(where: Any) -> str | None:
@@ -35,13 +30,11 @@ def local(moment: datetime | None, where: Any, pattern: str | None = None) -> da
 
 def local_day(moment: datetime | None, where: Any, form: str) -> str:
     """`moment` (naive UTC) in the zone of `where`, as a day and/or time in the reader's language: `form` is one
-    of DAY_FORMS ('' for None)."""
+    of timezones.DAY_FORMS ('' for None)."""
     shown = timezones.to_local(moment, zone_name(where))
     if shown is None:
         return ""
-    locale = str(get_locale() or "en")
-    locale = "en_GB" if locale == "en" else locale  # the pages' English is British: "Fri 16 Jan", not "Jan 16"
-    return " ".join(format_skeleton(skeleton, shown, locale=locale) for skeleton in DAY_FORMS[form])
+    return timezones.format_day(shown, form, str(get_locale() or "en"))
 
 
 def local_iso(moment: datetime | None, where: Any) -> str:
