@@ -6,6 +6,8 @@ how to add or update one). The language of a request, first found wins:
 1. ``?lang=xx`` in the address (remembered in the ``lang`` cookie for the pages that follow);
 2. the ``lang`` cookie: the reader's own choice, made with the footer's switcher;
 3. the logged-in account's language (``User.language``, chosen on the account page), on every page they read;
+   on a player's private page, the language the player chose there (kept with their link, so the QR code
+   opened on another phone reads the same: ``use_player_language``);
 4. the browser's Accept-Language, among the languages offered;
 5. the tournament's default language (``Tournament.language``) on that tournament's pages (a
    ``tournament_id`` in the address, or a player's link: ``use_tournament_language``): a browser that asks
@@ -19,6 +21,7 @@ reader: the standings PDF and the score sheets are in the tournament's language 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date
 from decimal import Decimal
 from urllib.parse import urlencode
@@ -104,12 +107,30 @@ def use_tournament_language(t) -> None:
     refresh()
 
 
+def use_player_language(lookup: Callable[[], str | None]) -> None:
+    """A player's private page: `lookup` gives the language the player chose (step 3), asked only when no
+    address or cookie has decided."""
+    g.player_language = lookup
+    refresh()
+
+
+def _player_language() -> str | None:
+    lookup = g.get("player_language")
+    if lookup is None:
+        return None
+    try:
+        return offered(lookup())
+    except SQLAlchemyError:  # an error page after the database failed: the other signals decide
+        return None
+
+
 def select_locale() -> str:
     """Flask-Babel's locale selector: the language of this request (see the module's docstring)."""
     if not has_request_context():  # a command line's documents: the default until a tournament says
         return DEFAULT_LANGUAGE
     g.locale_chosen = True  # the answer depends on the language: after_request says so in Vary
-    chosen = offered(request.args.get("lang")) or offered(request.cookies.get(COOKIE)) or _account_language()
+    chosen = (offered(request.args.get("lang")) or offered(request.cookies.get(COOKIE)) or _account_language()
+              or _player_language())
     if chosen:
         return chosen
     return request.accept_languages.best_match(LANGUAGES) or _tournament_language() or DEFAULT_LANGUAGE

@@ -118,6 +118,19 @@ def player_for_token(token: str) -> Player | None:
     return link.player
 
 
+def chosen_language(player_id: int) -> str | None:
+    """The language the player chose on their page (kept with their link: their other phone reads it too)."""
+    return db.session.scalar(select(PlayerLink.language).where(PlayerLink.player_id == player_id))
+
+
+def choose_language(player_id: int, code: str) -> None:
+    """Keeps `code` (an offered language, checked by the caller) as the player's own, if it is a change."""
+    link = db.session.scalar(select(PlayerLink).where(PlayerLink.player_id == player_id))
+    if link is not None and link.language != code:
+        with changes():
+            link.language = code
+
+
 def open_link(token: str, address: str) -> Player:
     """The player a request from `address` opens with `token` (the page and the API's routes alike).
 

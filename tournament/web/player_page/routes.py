@@ -18,7 +18,7 @@ from typing import Any
 from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
-from tournament.i18n import use_tournament_language
+from tournament.i18n import offered, use_player_language, use_tournament_language
 from tournament.models import EntryMode, Player
 from tournament.rotation import HANDS_PER_SESSION
 from tournament.services import confirmations, ics, player_links, substitutions
@@ -51,6 +51,10 @@ def by_link(view: Callable) -> Callable:
         except (player_links.LinkThrottled, NotFound) as exc:
             abort(exc.status_code)  # the site's own 429 and 404 pages
         use_tournament_language(player.tournament)  # the tournament's default: no tournament_id to find it by
+        # The footer's switcher on the player's own page: their choice is kept with the link too.
+        if chosen := offered(request.args.get("lang")):
+            player_links.choose_language(player.id, chosen)
+        use_player_language(lambda: player_links.chosen_language(player.id))
         return view(*args, player=player, token=link_token, **kwargs)
 
     return wrapped
