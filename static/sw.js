@@ -69,14 +69,30 @@ function kept(store, request) {
   });
 }
 
+// The kept page's own words for the note (its <html data-offline-texts>, in the page's language), else English.
+var COPY_NOTE = "No answer from the server: this is the copy of this page kept on this device. It may be out of date.";
+var COPY_NOTE_AT = "No answer from the server: this is the copy of this page kept on this device at {time}. " +
+  "It may be out of date.";
+
+function pageTexts(html) {
+  var found = /<html\b[^>]*\sdata-offline-texts="([^"]*)"/.exec(html);
+  if (!found) return {};
+  var json = found[1].replace(/&#34;|&quot;/g, "\"").replace(/&#39;/g, "'").replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  try { return JSON.parse(json); } catch (error) { return {}; }
+}
+
 // A kept copy says so at the top of the page, with the time the server gave it: it may be out of date.
 function marked(found) {
   if (!found) return null;
   var when = new Date(found.headers.get("Date") || "");
-  var at = isNaN(when.getTime()) ? "" : " at " + when.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
   return found.text().then(function (html) {
-    var note = "<p class=\"callout\" role=\"status\" data-offline-copy>No answer from the server: this is the copy " +
-      "of this page kept on this device" + at + ". It may be out of date.</p>";
+    var texts = pageTexts(html);
+    var lang = (/<html\b[^>]*\slang="([^"]+)"/.exec(html) || [])[1];
+    var text = isNaN(when.getTime()) ? (texts.copy_note || COPY_NOTE)
+      : (texts.copy_note_at || COPY_NOTE_AT).replace("{time}",
+          when.toLocaleTimeString(lang ? [lang] : [], { hour: "2-digit", minute: "2-digit" }));
+    var note = "<p class=\"callout\" role=\"status\" data-offline-copy>" + escapeHtml(text) + "</p>";
     var headers = new Headers(found.headers);
     headers.delete("Content-Length");  // the page is longer by the note
     return new Response(html.replace(/(<main\b[^>]*>)/, "$1" + note), { status: 200, headers: headers });

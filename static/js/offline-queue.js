@@ -26,6 +26,39 @@
   var scope = own ? own[0] + "/" : (path.indexOf("/manage/") === 0 ? "/manage/" : null);
   if (!scope) return;
 
+  // ------------------------------------------------------------------ the words
+  // In the page's language when it gives them (<html data-offline-texts>, templates/_offline_texts.html);
+  // {name} is filled in. Counts: "_one" for 1, "_other" for any other number (so in every language offered).
+  var TEXTS = {
+    hand: "Hand {number}", hand_at_table: "Hand {number} at table {table}", banner: "Hands kept on this device",
+    waiting_one: "{num} hand waiting to be sent.", waiting_other: "{num} hands waiting to be sent.",
+    waiting_offline_one: "{num} hand waiting to be sent: no network now; it is sent, and checked by the engine, when it is back.",
+    waiting_offline_other: "{num} hands waiting to be sent: no network now; they are sent, and checked by the engine, when it is back.",
+    waiting_sending_one: "{num} hand waiting to be sent: sending…", waiting_sending_other: "{num} hands waiting to be sent: sending…",
+    sent_one: "{hands} was sent and saved.", sent_other: "{hands} were sent and saved.",
+    refused_one: "{num} hand not saved: see below.", refused_other: "{num} hands not saved: see below.",
+    not_saved: "{hand} was not saved: {reason}.", refused_reason: "the server refused it",
+    answered: "the server answered {status}", correct: "Correct it", discard: "Discard it",
+    log_in: "Log in again to send the hands kept on this device.",
+    back_in_form: "{hand} is back in the form: correct it and save it again, or discard it above.",
+    kept: "{hand} is kept on this device.",
+    not_sent: "No network: that was not sent. Try again when the network is back.",
+    false_mahjong: "Recording a claim as a false mahjong needs the network: fill in the false mahjong part by hand, or save when the network is back.",
+    verdict: "No network: the engine checks this hand when it is sent. Save keeps it on this device."
+  };
+  try {
+    var given = JSON.parse(document.documentElement.getAttribute("data-offline-texts") || "{}");
+    Object.keys(given).forEach(function (key) { if (typeof given[key] === "string") TEXTS[key] = given[key]; });
+  } catch (error) { /* a page without its words: English */ }
+
+  function say(key, values) {
+    return TEXTS[key].replace(/\{(\w+)\}/g, function (whole, name) {
+      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    });
+  }
+
+  function count(key, n) { return say(key + (n === 1 ? "_one" : "_other"), { num: n }); }
+
   // ------------------------------------------------------------------ the service worker
   function keepThisPage() {
     var urls = [window.location.href];
@@ -107,7 +140,8 @@
 
   function describe(url, body) {
     var table = /\/tables\/(\d+)\//.exec(url);
-    return "Hand " + (fieldOf(body, "number") || "?") + (table ? " at table " + table[1] : "");
+    var number = fieldOf(body, "number") || "?";
+    return table ? say("hand_at_table", { number: number, table: table[1] }) : say("hand", { number: number });
   }
 
   // ------------------------------------------------------------------ the banner
@@ -119,7 +153,7 @@
     var main = document.getElementById("main") || document.body;
     banner = document.createElement("section");
     banner.className = "callout offline-queue";
-    banner.setAttribute("aria-label", "Hands kept on this device");
+    banner.setAttribute("aria-label", say("banner"));
     banner.setAttribute("tabindex", "-1");
     banner.hidden = true;
     var status = document.createElement("p");
@@ -132,8 +166,6 @@
     main.insertBefore(banner, main.firstChild);
   }
 
-  function plural(n) { return n + (n === 1 ? " hand" : " hands"); }
-
   function show(rows, note) {
     if (!banner) makeBanner();
     var waiting = rows.filter(function (row) { return row.state !== "refused"; });
@@ -141,11 +173,13 @@
     var lines = [];
     if (note) lines.push(note);
     if (waiting.length) {
-      lines.push(plural(waiting.length) + " waiting to be sent" + (navigator.onLine === false
-        ? ": no network now; they are sent, and checked by the engine, when it is back." : (sending ? ": sending…" : ".")));
+      lines.push(count(navigator.onLine === false ? "waiting_offline" : (sending ? "waiting_sending" : "waiting"),
+                       waiting.length));
     }
-    if (!waiting.length && lastSent.length) lines.push(lastSent.join(", ") + (lastSent.length === 1 ? " was" : " were") + " sent and saved.");
-    if (refused.length) lines.push(plural(refused.length) + " not saved: see below.");
+    if (!waiting.length && lastSent.length) {
+      lines.push(say(lastSent.length === 1 ? "sent_one" : "sent_other", { hands: lastSent.join(", ") }));
+    }
+    if (refused.length) lines.push(count("refused", refused.length));
     banner.querySelector("[data-offline-status]").textContent = lines.join(" ");
     var list = banner.querySelector("[data-offline-refused]");
     list.textContent = "";
@@ -153,19 +187,19 @@
       var item = document.createElement("li");
       item.className = "flash flash-error";
       var text = document.createElement("p");
-      text.textContent = row.label + " was not saved: " + (row.message || "the server refused it") + ".";
+      text.textContent = say("not_saved", { hand: row.label, reason: row.message || say("refused_reason") });
       item.appendChild(text);
       var correct = document.createElement("a");
       correct.className = "button button-secondary";
       correct.href = row.page.split("#")[0] + "#offline-hand-" + row.id;
-      correct.textContent = "Correct it";
+      correct.textContent = say("correct");
       correct.addEventListener("click", function (event) {
         if (restoreHere(row)) event.preventDefault();
       });
       var discard = document.createElement("button");
       discard.type = "button";
       discard.className = "button-danger";
-      discard.textContent = "Discard it";
+      discard.textContent = say("discard");
       discard.addEventListener("click", function () {
         drop(row.id).then(refresh);
       });
@@ -193,7 +227,7 @@
         var line = el.textContent.replace(/\s+/g, " ").trim().replace(/[.:]$/, "");
         if (line && parts.indexOf(line) < 0 && parts.length < 3) parts.push(line);
       });
-    return parts.join(". ") || ("the server answered " + response.status);
+    return parts.join(". ") || say("answered", { status: response.status });
   }
 
   // A saved form moves on to another page. A staff form does so only when the hand is stored (or was already:
@@ -250,7 +284,7 @@
                 lastSent.push(row.label);
                 return drop(row.id).then(function () { return null; });
               }
-              if (outcome === "login") { note = "Log in again to send the hands kept on this device."; return outcome; }
+              if (outcome === "login") { note = say("log_in"); return outcome; }
               if (outcome === "later") return outcome;
               return null;
             });
@@ -308,7 +342,7 @@
     var message = document.createElement("p");
     message.className = "flash flash-info";
     message.setAttribute("role", "status");
-    message.textContent = row.label + " is back in the form: correct it and save it again, or discard it above.";
+    message.textContent = say("back_in_form", { hand: row.label });
     form.parentNode.insertBefore(message, form);
     message.scrollIntoView({ block: "center" });
     return true;
@@ -336,7 +370,7 @@
     var url = holder.getAttribute("data-url");
     if (url.indexOf(scope) !== 0) return Promise.resolve();
     var row = newRow(url, holder.getAttribute("data-body"), url);
-    return keepRow(row).then(function () { return refresh(row.label + " is kept on this device."); });
+    return keepRow(row).then(function () { return refresh(say("kept", { hand: row.label })); });
   }
 
   function keepForLater(form, submitter) {
@@ -350,7 +384,7 @@
     return (restoring ? drop(restoring) : Promise.resolve()).then(function () { return keepRow(row); }).then(function () {
       var number = parseInt(fieldOf(body, "number"), 10);
       clearForm(form, number ? number + 1 : null);
-      return refresh(row.label + " is kept on this device.");
+      return refresh(say("kept", { hand: row.label }));
     }).then(function () {
       if (banner) banner.focus();
     });
@@ -362,7 +396,7 @@
       // Any other form of these pages (confirm, dispute) needs the server: say so instead of the browser's error.
       if (navigator.onLine === false && form.method === "post" && !event.defaultPrevented) {
         event.preventDefault();
-        refresh("No network: that was not sent. Try again when the network is back.").then(function () {
+        refresh(say("not_sent")).then(function () {
           if (banner) banner.focus();
         });
       }
@@ -377,14 +411,14 @@
     }
     event.preventDefault();
     if (event.submitter && event.submitter.name === "convert") {
-      refresh("Recording a claim as a false mahjong needs the network: fill in the false mahjong part by hand, or save when the network is back.");
+      refresh(say("false_mahjong"));
       return;
     }
     keepForLater(form, event.submitter);
   });
 
   // Offline the engine cannot be asked: the verdict line says the hand is checked when it is sent.
-  var OFFLINE_VERDICT = "No network: the engine checks this hand when it is sent. Save keeps it on this device.";
+  var OFFLINE_VERDICT = say("verdict");
   function watchVerdict() {
     var summary = document.querySelector("form[data-offline-queue] [data-hand-score-summary]");
     if (!summary) return;
