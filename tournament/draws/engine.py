@@ -90,6 +90,7 @@ AHEAD_REPAIRS = 40  # player swaps tried to let every seat wind of a look-ahead 
 AHEAD_CANDIDATES = 8  # swaps compared per try
 AHEAD_SETTLE_ITERS = 1_000  # seat swaps per candidate
 REPAIR_EXACT = 6  # newcomers placed by trying every assignment to the seats left free (6! = 720)
+FEWER_TABLES_EVALS = 1_000_000  # a second search of a flawed plan in force once the field lost a table
 
 
 def _evals(n: int, base: int) -> int:
@@ -884,7 +885,8 @@ def _replan_cached(prior: tuple[tuple[Table, ...], ...] | None, actives: tuple[i
     or None) no longer does: the plan in force repaired where the field changed (who left gives their seats to
     who came), or a fresh plan of the remaining sessions, whichever has fewer flaws over all of them (repeats,
     then team/club and substitute pairs, then players whose winds end off floor/ceil); the plan in force kept
-    as it is when the field is the same and no fresh plan does better."""
+    as it is when the field is the same and no fresh plan does better. When the field seats fewer tables than
+    a played session, a flawed plan in force is first searched again (`_search_again`)."""
     group_map = dict(groups) if groups else None
     field = _draw_field(actives, used, past, group_map, fixed_ids)
     repaired = None
@@ -899,11 +901,47 @@ def _replan_cached(prior: tuple[tuple[Table, ...], ...] | None, actives: tuple[i
                                  for rnd in rounds)
         if repaired is not None and not _plan_flaws(repaired, past, group_map, field):
             return repaired
+        if repaired is not None and _fewer_tables(past, field):
+            again = _search_again(repaired, field, _load_history(past, field), random.Random(seed))
+            if again is not None and _plan_flaws(again, past, group_map, field) < _plan_flaws(
+                    repaired, past, group_map, field):
+                repaired = again
     fresh = _ahead_cached(actives, used, past, seed, groups, total, fixed_ids)
     if repaired is not None and _plan_flaws(repaired, past, group_map, field) <= _plan_flaws(
             fresh[:len(repaired)], past, group_map, field):
         return repaired
     return fresh
+
+
+def _fewer_tables(past: Sequence[Sequence[Sequence[int]]], field: _Field) -> bool:
+    """The field seats fewer tables than a session already played (players left and no substitute was called)."""
+    return any(len(rnd) > field.n // 4 for rnd in past)
+
+
+def _search_again(rounds: Sequence[Sequence[Sequence[int]]], field: _Field, state: _History,
+                  rng: random.Random) -> tuple[tuple[Table, ...], ...] | None:
+    """The remaining sessions of a plan searched again from where they are (the played sessions fixed), then
+    seated for the winds; None when some player's winds would end off floor/ceil. A field that lost a table is
+    a tight fit: when four of 32 players in teams of 4 leave after 2 of 7 sessions, searches 30 times as long
+    find no plan of the 28 free of both repeats and teammates. Searching the plan in force again at each draw
+    whose next session has a flaw (a plan with fewer flaws is kept) leaves about half the excess repeats of the
+    one search made when the table was dissolved, for a few more tables with teammates."""
+    new = [[[field.index[int(p)] for p in t] for t in rnd] for rnd in rounds]
+    pc = _history_costs(field, state)
+    target = S.cost_lower_bound(pc, len(new))
+    for rnd in new:
+        for t in rnd:
+            pc.add_table(t)
+    first = len(state.fixed)
+    sched = S.Schedule(pc, state.fixed + new, mutable=range(first, first + len(new)))
+    S.tabu(sched, rng, max_iter=_max_iter(field.n, len(new)), target=target,
+           evals=_evals(field.n, FEWER_TABLES_EVALS))
+    seated = sched.rounds[first:]
+    if wind_misses(seated, state.counts, state.played, field.subs_flag):
+        seated = _seat_ahead(field, state, seated, rng, recolour=False)
+        if wind_misses(seated, state.counts, state.played, field.subs_flag):
+            return None  # fewer repeats are not worth a player's seat winds off floor/ceil
+    return tuple(tuple(tuple(field.ids[p] for p in t) for t in rnd) for rnd in seated)  # type: ignore[misc]
 
 
 def _slot_cost(pc: S.PairCosts, rounds: Sequence[Sequence[Sequence[int]]], player: int, slot: int) -> int:
