@@ -8,6 +8,8 @@ from __future__ import annotations
 from flask_babel import gettext
 
 from tournament.i18n import N_
+from tournament.i18n.service_messages import translate
+from tournament.services.messages import Message
 
 STATUS_LABELS = {
     # a session
@@ -100,7 +102,10 @@ LABELS = (
 
 
 def translated(text) -> str:
-    """A label in the reader's language: one of the texts marked above, else the text unchanged."""
+    """A label in the reader's language: one of the texts marked above, a service's message (its template and
+    values, i18n.service_messages), else the text unchanged."""
+    if isinstance(text, Message):
+        return translate(text)
     return gettext(str(text)) if text else ""
 
 

@@ -34,6 +34,7 @@ from tournament.models._common import utcnow
 from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.messages import Message, msg
 
 MAX_TEXT = 2000
 
@@ -59,11 +60,11 @@ def appeal_json(appeal: Appeal) -> dict[str, Any]:
     }
 
 
-def _text(value: Any, field: str, what: str) -> str:
+def _text(value: Any, field: str, missing: Message, too_long: Message) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ServiceError(f"Write {what}.", field=field)
+        raise ServiceError(missing, field=field)
     if len(value) > MAX_TEXT:
-        raise ServiceError(f"{what.capitalize()} is at most {MAX_TEXT} characters.", field=field)
+        raise ServiceError(too_long, field=field)
     return value.strip()
 
 
@@ -87,38 +88,41 @@ def file_appeal(t: Tournament, session_number: Any, table_number: Any, hand_numb
                 text: Any, user: User | None, *, now: datetime | None = None) -> Appeal:
     """File a player's appeal; `now` is for tests (naive UTC)."""
     if not is_id(session_number):
-        raise ServiceError("Choose a session.", field="session")
+        raise ServiceError(msg("Choose a session."), field="session")
     if not is_id(table_number):
-        raise ServiceError("Choose a table.", field="table")
+        raise ServiceError(msg("Choose a table."), field="table")
     if hand_number is not None and (not is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION):
-        raise ServiceError(f"The hand is a number from 1 to {HANDS_PER_SESSION}, or none.", field="hand")
-    text = _text(text, "text", "what the player appeals against")
+        raise ServiceError(msg("The hand is a number from 1 to %(hands_per_session)s, or none.", hands_per_session=HANDS_PER_SESSION), field="hand")
+    text = _text(text, "text", msg("Write what the player appeals against."),
+                 msg("What the player appeals against is at most %(max)s characters.", max=MAX_TEXT))
     player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None or player.tournament_id != t.id:
-        raise ServiceError("Choose a player of this tournament.", field="player_id")
+        raise ServiceError(msg("Choose a player of this tournament."), field="player_id")
     try:
         session = play.get_session(t, session_number)
     except NotFound as exc:
         raise NotFound(exc.message, field="session") from None
     if session.status not in (SessionStatus.IN_PLAY, SessionStatus.FINISHED):
-        raise ConflictError(f"Session {session.number} has not started: there is nothing to appeal yet.",
+        raise ConflictError(msg("Session %(number)s has not started: there is nothing to appeal yet.", number=session.number),
                             field="session")
     try:
         seated = _seated(session, table_number, hand_number, player.id)
     except NotFound as exc:
         raise NotFound(exc.message, field="table") from None
     if not seated:
-        at = f" at hand {hand_number}" if hand_number is not None else ""
-        raise ServiceError(f"{player.full_name} did not sit at table {table_number} in session "
-                           f"{session.number}{at}.", field="player_id")
+        raise ServiceError(msg("%(name)s did not sit at table %(table)s in session %(number)s at hand %(hand)s.",
+                               name=player.full_name, table=table_number, number=session.number, hand=hand_number)
+                           if hand_number is not None else
+                           msg("%(name)s did not sit at table %(table)s in session %(number)s.", name=player.full_name,
+                               table=table_number, number=session.number), field="player_id")
     now = now or utcnow()
     closes = window_closes_at(t, session)
     if closes is not None and now > closes:
         zone = t.time_zone  # the times as the hall's clocks read them
-        raise ConflictError(f"Session {session.number} finished at "
-                            f"{timezones.format_local(session.finished_at, zone, '%H:%M %Z')}: the appeal window "
-                            f"closed at {timezones.format_local(closes, zone, '%H:%M %Z')} "
-                            f"({t.appeal_minutes} minutes after).",
+        raise ConflictError(msg("Session %(number)s finished at %(finished)s: the appeal window closed at %(closed)s "
+                                "(%(minutes)s minutes after).", number=session.number,
+                                finished=timezones.format_local(session.finished_at, zone, "%H:%M %Z"),
+                                closed=timezones.format_local(closes, zone, "%H:%M %Z"), minutes=t.appeal_minutes),
                             field="session")
     with changes():
         appeal = Appeal(tournament_id=t.id, session_id=session.id, table_number=table_number,
@@ -140,7 +144,7 @@ def get_appeal(t: Tournament, appeal_id: Any, *, lock: bool = False) -> Appeal:
         query = query.with_for_update().execution_options(populate_existing=True)
     appeal = db.session.scalar(query) if query is not None else None
     if appeal is None:
-        raise NotFound("No such appeal in this tournament.")
+        raise NotFound(msg("No such appeal in this tournament."))
     return appeal
 
 
@@ -148,7 +152,7 @@ def _correction(appeal: Appeal, score_change_id: Any) -> int | None:
     if score_change_id is not None:
         change = db.session.get(ScoreChange, score_change_id) if is_id(score_change_id) else None
         if change is None or change.session_id != appeal.session_id:
-            raise ServiceError(f"Choose a change of session {appeal.session.number}'s history.",
+            raise ServiceError(msg("Choose a change of session %(number)s's history.", number=appeal.session.number),
                                field="score_change_id")
         return change.id
     query = select(ScoreChange.id).where(ScoreChange.session_id == appeal.session_id,
@@ -167,14 +171,15 @@ def decide(t: Tournament, appeal_id: Any, decision: Any, text: Any, user: User |
     try:
         decision = AppealDecision(decision)
     except ValueError:
-        raise ServiceError(f"The decision is {' or '.join(AppealDecision)}.", field="decision") from None
-    text = _text(text, "text", "the decision's reasons")
+        raise ServiceError(msg("The decision is %(choices)s.", choices=" or ".join(AppealDecision)), field="decision") from None
+    text = _text(text, "text", msg("Write the decision's reasons."),
+                 msg("The decision's reasons are at most %(max)s characters.", max=MAX_TEXT))
     if appeal.decision is not None:
-        raise ConflictError(f"Appeal {appeal.id} was already {appeal.decision} at "
-                            f"{timezones.format_local(appeal.decided_at, t.time_zone, '%H:%M %Z')}.",
+        raise ConflictError(msg("Appeal %(id)s was already %(decision)s at %(time)s.", id=appeal.id, decision=appeal.decision,
+                                time=timezones.format_local(appeal.decided_at, t.time_zone, "%H:%M %Z")),
                             field="decision")
     if decision != AppealDecision.UPHELD and score_change_id is not None:
-        raise ServiceError("Only an upheld appeal causes a correction.", field="score_change_id")
+        raise ServiceError(msg("Only an upheld appeal causes a correction."), field="score_change_id")
     correction = _correction(appeal, score_change_id) if decision == AppealDecision.UPHELD else None
     with changes():
         appeal.decision = decision

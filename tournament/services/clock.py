@@ -46,6 +46,7 @@ from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.messages import Message, msg, msg_n, status_word
 from tournament.services.time_calls import TimeCall, time_call
 
 MAX_EXTRA_SECONDS = 3600
@@ -105,7 +106,7 @@ class ClockState:
         for row in self.tables:
             if row.table == number:
                 return row
-        raise NotFound(f"There is no table {number} in this session.")
+        raise NotFound(msg("There is no table %(number)s in this session.", number=number))
 
     @property
     def time_is_up(self) -> bool:
@@ -247,7 +248,7 @@ def _session_for_action(t: Tournament, number: int) -> TournamentSession:
     return session
 
 
-def _refuse(message: str) -> None:
+def _refuse(message: Message) -> None:
     raise ConflictError(message)
 
 
@@ -255,9 +256,13 @@ def _require_in_play(session: TournamentSession, doing: str) -> None:
     # The clock only runs for a session in play: starting play (publishing and fixing the seating) is an
     # organiser's act of its own, which the clock's staff buttons must not do by the back door.
     if session.status != SessionStatus.IN_PLAY:
-        state = session.status.replace("_", " ")
-        _refuse(f"Session {session.number} is {state}, not in play: its clock cannot {doing}. "
-                "An organiser starts play first (Play page), then the clock can run.")
+        refusal = (msg("Session %(number)s is %(state)s, not in play: its clock cannot start. An organiser starts "
+                       "play first (Play page), then the clock can run.", number=session.number,
+                       state=status_word(session.status)) if doing == "start" else
+                   msg("Session %(number)s is %(state)s, not in play: its clock cannot run again. An organiser "
+                       "starts play first (Play page), then the clock can run.", number=session.number,
+                       state=status_word(session.status)))
+        _refuse(refusal)
 
 
 def _started(session: TournamentSession) -> bool:
@@ -274,7 +279,8 @@ def start(t: Tournament, number: int, user: User | None, now: datetime | None = 
     current = state_of(t, session, now)
     if current.state != ClockPhase.NOT_STARTED or _started(session):
         state = current.state if current.state != ClockPhase.NOT_STARTED else ClockPhase.RUNNING
-        _refuse(f"The clock of session {number} was already started ({state.replace('_', ' ')}).")
+        _refuse(msg("The clock of session %(number)s was already started (%(state)s).", number=number,
+                    state=status_word(state)))
     _add(session, ClockEventKind.START, user, now)
     return state_of(t, session, now)
 
@@ -288,17 +294,17 @@ def _step(t: Tournament, number: int, user: User | None, now: datetime | None, k
         _require_in_play(session, "run again")
     current = state_of(t, session, now)
     if current.state not in allowed:
-        _refuse(f"The clock is {current.state.replace('_', ' ')}: {only}.")
+        _refuse(msg("The clock is %(state)s: %(only)s.", state=status_word(current.state), only=only))
     _add(session, kind, user, now)
     return state_of(t, session, now)
 
 
 def pause(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
-    return _step(t, number, user, now, ClockEventKind.PAUSE, (ClockPhase.RUNNING,), "only a running clock can be paused")
+    return _step(t, number, user, now, ClockEventKind.PAUSE, (ClockPhase.RUNNING,), msg("only a running clock can be paused"))
 
 
 def resume(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
-    return _step(t, number, user, now, ClockEventKind.RESUME, (ClockPhase.PAUSED,), "only a paused clock can be resumed")
+    return _step(t, number, user, now, ClockEventKind.RESUME, (ClockPhase.PAUSED,), msg("only a paused clock can be resumed"))
 
 
 def end(t: Tournament, number: int, user: User | None, now: datetime | None = None) -> ClockState:
@@ -306,7 +312,7 @@ def end(t: Tournament, number: int, user: User | None, now: datetime | None = No
     each hands table without a time call of its own gets one with the hand after its last entered in progress:
     that hand may be finished and entered, no later one (as a time call at the table)."""
     state = _step(t, number, user, now, ClockEventKind.END, (ClockPhase.RUNNING, ClockPhase.PAUSED),
-                  "only a running or paused clock can be ended")
+                  msg("only a running or paused clock can be ended"))
     if t.end_rule != EndRule.FINISH_HAND:
         # Under stop_immediately the hand in progress scores nothing: guessing it would store a finished
         # hand as not scored, so the referees call time at each table with the hand they see.
@@ -345,7 +351,7 @@ def undo_end(t: Tournament, number: int, user: User | None, now: datetime | None
     now = _now(now)
     play.require_in_play(session)
     if _standing_end(session) is None:
-        _refuse("Time was not called for everyone: there is no End to undo.")
+        _refuse(msg("Time was not called for everyone: there is no End to undo."))
     _add(session, ClockEventKind.END_UNDONE, user, now)
     for table in table_numbers(session):
         call = time_call(session, table)
@@ -358,14 +364,14 @@ def extend(t: Tournament, number: int, seconds: int, user: User | None, table: i
            now: datetime | None = None) -> ClockState:
     """Extra time for one table (late start, an incident) or, without `table`, for every table. It adds up."""
     if isinstance(seconds, bool) or not isinstance(seconds, int) or not 1 <= seconds <= MAX_EXTRA_SECONDS:
-        raise ServiceError(f"Extra time is 1 to {MAX_EXTRA_SECONDS} seconds.", field="seconds")
+        raise ServiceError(msg("Extra time is 1 to %(max_extra_seconds)s seconds.", max_extra_seconds=MAX_EXTRA_SECONDS), field="seconds")
     session = _session_for_action(t, number)
     now = _now(now)
     if table is not None and (isinstance(table, bool) or not isinstance(table, int)
                               or table not in table_numbers(session)):
-        raise NotFound(f"Session {number} has no table {table}.")
+        raise NotFound(msg("Session %(number)s has no table %(table)s.", number=number, table=table))
     if _explicitly_ended(session):
-        _refuse("Time was called for everyone: the clock is ended and cannot be extended.")
+        _refuse(msg("Time was called for everyone: the clock is ended and cannot be extended."))
     _add(session, ClockEventKind.EXTEND, user, now, seconds=seconds, table_number=table)
     return state_of(t, session, now)
 
@@ -385,39 +391,44 @@ def call_time(t: Tournament, number: int, table: int, hand_in_progress: int | No
     hand finished and not yet typed in was refused)."""
     if hand_in_progress is not None and (isinstance(hand_in_progress, bool) or not isinstance(hand_in_progress, int)
                                          or not 1 <= hand_in_progress <= HANDS_PER_SESSION):
-        raise ServiceError(f"The hand in progress is 1 to {HANDS_PER_SESSION}, or none.", field="hand_in_progress")
+        raise ServiceError(msg("The hand in progress is 1 to %(hands_per_session)s, or none.", hands_per_session=HANDS_PER_SESSION), field="hand_in_progress")
     if last_hand_played is not None and (
             hand_in_progress is not None or isinstance(last_hand_played, bool)
             or not isinstance(last_hand_played, int) or not 0 <= last_hand_played <= HANDS_PER_SESSION):
-        raise ServiceError(f"Between hands, the last hand played is 0 to {HANDS_PER_SESSION} (with a hand in "
-                           "progress, leave it out).", field="last_hand_played")
+        raise ServiceError(msg("Between hands, the last hand played is 0 to %(hands_per_session)s (with a"
+                               " hand in progress, leave it out).", hands_per_session=HANDS_PER_SESSION), field="last_hand_played")
     session = _session_for_action(t, number)
     now = _now(now)
     row = play.session_table(session, table, lock=True)  # 404 for a missing table; serialises with hand entry
     play.require_in_play(session)
     if row.mode == TableMode.TOTALS:
-        _refuse(f"Table {table} is scored by session totals only: there are no hands to stop.")
+        _refuse(msg("Table %(table)s is scored by session totals only: there are no hands to stop.", table=table))
     existing = time_call(session, table)
     if existing is not None and not existing.at_end:  # End's assumed hand in progress may be corrected here
-        was = f"during hand {existing.hand_in_progress}" if existing.hand_in_progress else "between hands"
-        _refuse(f"Time was already called at table {table} ({was}). An organiser can undo it first.")
+        _refuse(msg("Time was already called at table %(table)s (during hand %(hand)s). An organiser can undo it "
+                    "first.", table=table, hand=existing.hand_in_progress) if existing.hand_in_progress else
+                msg("Time was already called at table %(table)s (between hands). An organiser can undo it first.",
+                    table=table))
     entered = _entered_numbers(session, table)
     last = entered[-1] if entered else None
     if last_hand_played is not None:
         if last is not None and last > last_hand_played:
-            raise ConflictError(f"Hand {last} is already entered at table {table}: the last hand played is "
-                                f"{last} or later.", field="last_hand_played")
+            raise ConflictError(msg("Hand %(last)s is already entered at table %(table)s: the last hand "
+                                    "played is %(last)s or later.", last=last, table=table), field="last_hand_played")
         last = last_hand_played
     if hand_in_progress is not None:
         later = [n for n in entered if n > hand_in_progress]
         if later:
             listed = ", ".join(str(n) for n in later)
-            raise ConflictError(f"Hand {listed} {'is' if len(later) == 1 else 'are'} already entered at table "
-                                f"{table}: hand {hand_in_progress} cannot have been in progress.",
+            raise ConflictError(msg_n("Hand %(listed)s is already entered at table %(table)s: hand %(hand_in_progress)s cannot "
+                                      "have been in progress.",
+                                      "Hand %(listed)s are already entered at table %(table)s: hand "
+                                      "%(hand_in_progress)s cannot have been in progress.", len(later), listed=listed,
+                                      table=table, hand_in_progress=hand_in_progress),
                                 field="hand_in_progress")
         if t.end_rule == EndRule.STOP_IMMEDIATELY and hand_in_progress in entered:
-            raise ConflictError(f"Hand {hand_in_progress} is already entered at table {table}, so it was finished: "
-                                "the hand in progress is a later one, or none.", field="hand_in_progress")
+            raise ConflictError(msg("Hand %(hand_in_progress)s is already entered at table %(table)s, so "
+                                    "it was finished: the hand in progress is a later one, or none.", hand_in_progress=hand_in_progress, table=table), field="hand_in_progress")
     _add(session, ClockEventKind.TIME_CALLED, user, now, table_number=table, hand_in_progress=hand_in_progress,
          last_hand=last)
     if t.end_rule == EndRule.STOP_IMMEDIATELY and hand_in_progress is not None:
@@ -435,7 +446,7 @@ def undo_time_call(t: Tournament, number: int, table: int, user: User | None,
     play.require_in_play(session)
     existing = time_call(session, table)
     if existing is None:
-        _refuse(f"Time has not been called at table {table}: there is nothing to undo.")
+        _refuse(msg("Time has not been called at table %(table)s: there is nothing to undo.", table=table))
     _add(session, ClockEventKind.TIME_CALL_UNDONE, user, now, table_number=table)
     if existing is not None and existing.hand_in_progress is not None:
         scoring.remove_not_scored(t, session, table, existing.hand_in_progress, user)

@@ -37,6 +37,7 @@ from tournament.models._common import utcnow
 from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.errors import PermissionDenied, ServiceError
+from tournament.services.messages import msg
 from tournament.services.score_changes import record_score_change
 from tournament.services.scoring import HandData
 
@@ -77,17 +78,17 @@ def _own_table(t: Tournament, player: Player, table_number: Any) -> TournamentSe
     """The session in play, where the player sits at `table_number` (403 elsewhere, 409 with no session in play)."""
     where = player_table(t, player)
     if where.session is None or not where.in_play:
-        raise ServiceError("No session is in play: hands are entered and confirmed during a session.",
+        raise ServiceError(msg("No session is in play: hands are entered and confirmed during a session."),
                            field="session")
     if where.table_number is None or where.table_number != table_number:
-        raise PermissionDenied(f"You do not play at table {table_number} in session {where.session.number}: "
-                               "only the players of a table confirm or dispute its hands.")
+        raise PermissionDenied(msg("You do not play at table %(table_number)s in session %(number)s: only"
+                                   " the players of a table confirm or dispute its hands.", table_number=table_number, number=where.session.number))
     return where.session
 
 
 def _check_at_hand(hand: Hand, player: Player) -> None:
     if player.id not in {p.player_id for p in hand.payments}:
-        raise PermissionDenied(f"You did not play hand {hand.number}: the players who did confirm it.")
+        raise PermissionDenied(msg("You did not play hand %(number)s: the players who did confirm it.", number=hand.number))
 
 
 def _counts(hand: Hand) -> bool:
@@ -112,18 +113,19 @@ def _after(hand: Hand, before: tuple[str, bool], user: User | None, action: str)
 def enter_hand(t: Tournament, player: Player, data: HandData) -> Hand:
     """A player enters a hand of their own table in the session in play (the `players` entry mode)."""
     if t.entry_mode != EntryMode.PLAYERS:
-        raise PermissionDenied("In this tournament the referees enter the hands; you confirm them or dispute them.")
+        raise PermissionDenied(msg("In this tournament the referees enter the hands; you confirm them or "
+                                   "dispute them."))
     if data.ruled_points is not None or (data.ruling or "").strip():
-        raise PermissionDenied("Only a referee rules on a hand's points: enter the hand as the engine counts it "
-                               "and call a referee.", field="ruled_points")
+        raise PermissionDenied(msg("Only a referee rules on a hand's points: enter the hand as the engine"
+                                   " counts it and call a referee."), field="ruled_points")
     where = player_table(t, player)
     if where.session is None or not where.in_play or where.table_number is None:
-        raise PermissionDenied("You have no table in a session in play: hands are entered at your table "
-                               "during the session.")
+        raise PermissionDenied(msg("You have no table in a session in play: hands are entered at your "
+                                   "table during the session."))
     session = where.session
     at_hand = {p.player_id for p in play.players_at_hand(session, where.table_number, scoring.check_number(data.number))}
     if player.id not in at_hand:
-        raise PermissionDenied(f"You do not play hand {data.number} at table {where.table_number}.")
+        raise PermissionDenied(msg("You do not play hand %(number)s at table %(table_number)s.", number=data.number, table_number=where.table_number))
     return scoring.enter_hand(t, session.number, where.table_number, data, None, player=player)
 
 
@@ -152,9 +154,9 @@ def dispute(t: Tournament, player: Player, table_number: Any, hand_number: Any, 
     """The player says hand `hand_number` is recorded wrong: it goes to the referees' queue."""
     reason = reason.strip() if isinstance(reason, str) else reason
     if not isinstance(reason, str) or not reason:
-        raise ServiceError("Say what is wrong with the hand: the referee reads it.", field="reason")
+        raise ServiceError(msg("Say what is wrong with the hand: the referee reads it."), field="reason")
     if len(reason) > MAX_REASON:
-        raise ServiceError(f"At most {MAX_REASON} characters.", field="reason")
+        raise ServiceError(msg("At most %(max_reason)s characters.", max_reason=MAX_REASON), field="reason")
     session = _own_table(t, player, table_number)
     play.session_table(session, table_number, lock=True)
     hand = scoring.get_hand(t, session.number, table_number, hand_number)

@@ -36,6 +36,7 @@ from tournament.models._common import utcnow
 from tournament.services import registration
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.messages import Message, msg, msg_n
 from tournament.services.records import expect_version
 
 
@@ -94,7 +95,7 @@ def get_session(t: Tournament, number: int) -> TournamentSession:
         select(TournamentSession).where(TournamentSession.tournament_id == t.id, TournamentSession.number == number)
     )
     if session is None:
-        raise NotFound(f"Session {number} has not been drawn yet.")
+        raise NotFound(msg("Session %(number)s has not been drawn yet.", number=number))
     return session
 
 
@@ -113,9 +114,10 @@ def require_next(t: Tournament, number: int) -> None:
     sessions only; the pages redraw the last one on purpose)."""
     following = len(drawn_sessions(t)) + 1
     if number != following or number > t.session_count:
-        expected = (f"session {following} is the next one to draw" if following <= t.session_count
-                    else f"all {t.session_count} sessions are drawn")
-        raise ConflictError(f"Session {number} cannot be drawn now: {expected}.", field="number")
+        raise ConflictError(msg("Session %(number)s cannot be drawn now: session %(next)s is the next one to draw.",
+                                number=number, next=following) if following <= t.session_count else
+                            msg("Session %(number)s cannot be drawn now: all %(count)s sessions are drawn.",
+                                number=number, count=t.session_count), field="number")
 
 
 def schedule(sessions: Sequence[TournamentSession]) -> list[list[tuple[int, int, int, int]]]:
@@ -151,7 +153,7 @@ def _check_seed(seed: int | None) -> int:
     if seed is None:
         return new_seed()
     if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise ServiceError(f"The seed must be a whole number from 0 to {MAX_SEED}.", field="seed")
+        raise ServiceError(msg("The seed must be a whole number from 0 to %(max_seed)s.", max_seed=MAX_SEED), field="seed")
     return seed
 
 
@@ -167,8 +169,9 @@ def _refuse_locked(sessions: Sequence[TournamentSession]) -> None:
     if locked:
         names = ", ".join(str(n) for n in locked)
         raise ServiceError(
-            f"Session {names} {'is' if len(locked) == 1 else 'are'} already in play: "
-            "its seating can no longer be redrawn."
+            msg_n("Session %(names)s is already in play: its seating can no longer be redrawn.",
+                  "Session %(names)s are already in play: its seating can no longer be redrawn.", len(locked),
+                  names=names)
         )
 
 
@@ -235,21 +238,22 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     if number is None:
         number = len(existing) + 1
     if expected_number is not None and expected_number != number:
-        raise ConflictError(f"Session {expected_number} was drawn by someone else meanwhile. Nothing was "
-                            "changed; check the sessions below.")
+        raise ConflictError(msg("Session %(expected_number)s was drawn by someone else meanwhile. Nothing"
+                                " was changed; check the sessions below.", expected_number=expected_number))
     # No seed: a random one. The draw follows the plan the earlier sessions were drawn from while the field is
     # unchanged, whatever the seed, so a new seed no longer costs repeats, clashes or wind balance.
     seed = _check_seed(seed)
     if not 1 <= number <= t.session_count:
-        raise ServiceError(f"The tournament has {t.session_count} sessions; there is no session {number}.")
+        raise ServiceError(msg("The tournament has %(session_count)s sessions; there is no session "
+                               "%(number)s.", session_count=t.session_count, number=number))
     if number > len(existing) + 1:
-        raise ServiceError(f"Draw session {len(existing) + 1} first.")
+        raise ServiceError(msg("Draw session %(number)s first.", number=len(existing) + 1))
     later = [s for s in existing if s.number > number]
     if later:
         raise ServiceError(
-            f"Sessions {later[0].number}–{later[-1].number} come after session {number}. "
-            f"Use “Plan all sessions” to redraw every session not in play, or redraw session "
-            f"{existing[-1].number} only."
+            msg("Sessions %(first)s–%(last)s come after session %(number)s. Use “Plan all sessions” to redraw "
+                "every session not in play, or redraw session %(latest)s only.", first=later[0].number,
+                last=later[-1].number, number=number, latest=existing[-1].number)
         )
     replaced = [s for s in existing if s.number == number]
     _refuse_locked(replaced)
@@ -473,8 +477,8 @@ def _drawn_meanwhile(number: int) -> Iterator[None]:
         with changes():
             yield
     except ConflictError:
-        raise ConflictError(f"Session {number} was drawn by someone else at the same moment. Nothing was "
-                            "changed; check the seating below.") from None
+        raise ConflictError(msg("Session %(number)s was drawn by someone else at the same moment. Nothing"
+                                " was changed; check the seating below.", number=number)) from None
 
 
 def redraw(t: Tournament, session: TournamentSession, expected_version: int | None,
@@ -487,14 +491,16 @@ def redraw(t: Tournament, session: TournamentSession, expected_version: int | No
     return draw_next(t, seed=seed, number=session.number, user=user)
 
 
-def _draw_error_message(exc: engine.DrawError, planning: bool) -> str:
-    who = "registered" if planning else "checked in"
-    return f"The draw cannot be made: {exc}. Players {who} and substitutes are seated."
+def _draw_error_message(exc: engine.DrawError, planning: bool) -> Message:
+    if planning:
+        return msg("The draw cannot be made: %(reason)s. Players registered and substitutes are seated.",
+                   reason=str(exc))
+    return msg("The draw cannot be made: %(reason)s. Players checked in and substitutes are seated.", reason=str(exc))
 
 
-def _stale_message(session: TournamentSession) -> str:
-    return (f"Session {session.number} was changed by someone else meanwhile. "
-            "Nothing was changed; check the seating again.")
+def _stale_message(session: TournamentSession) -> Message:
+    return msg("Session %(number)s was changed by someone else meanwhile. Nothing was changed; check the seating "
+               "again.", number=session.number)
 
 
 def expect_session_version(session: TournamentSession, expected_version: int | None) -> None:
@@ -514,21 +520,23 @@ def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int
          expected_version: int | None, user: User | None = None) -> SwapResult:
     """Exchange two players' seats in a session; an unseated player takes the seated one's place."""
     if session.tournament_id != t.id:
-        raise NotFound("No such session in this tournament.")
+        raise NotFound(msg("No such session in this tournament."))
     _refuse_locked([session])
     expect_version(session, expected_version, _stale_message(session))
     if player_a == player_b:
-        raise ServiceError("Choose two different players.", field="player_b")
+        raise ServiceError(msg("Choose two different players."), field="player_b")
     players = {p.id: p for p in registration.players_of(t)}
     for field, pid in (("player_a", player_a), ("player_b", player_b)):
         if pid not in players:
-            raise ServiceError("Choose a player of this tournament.", field=field)
+            raise ServiceError(msg("Choose a player of this tournament."), field=field)
     seated = {seat.player_id for seat in session.seats}
     if player_a not in seated and player_b not in seated:
-        raise ServiceError("At least one of the two players must be seated in this session.", field="player_a")
+        raise ServiceError(msg("At least one of the two players must be seated in this session."), field="player_a")
     for pid in (player_a, player_b):
         if pid not in seated and players[pid].status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):
-            raise ServiceError(f"{players[pid].full_name} is {players[pid].status} and cannot be seated.",
+            raise ServiceError(msg("%(name)s is withdrawn and cannot be seated.", name=players[pid].full_name)
+                               if players[pid].status == PlayerStatus.WITHDRAWN else
+                               msg("%(name)s is disqualified and cannot be seated.", name=players[pid].full_name),
                                field="player_b")
     before = quality(t, upto=session.number)
     tables = schedule(drawn_sessions(t))
@@ -552,7 +560,7 @@ def set_separation(t: Tournament, separation: str) -> None:
     from tournament.models import DRAW_SEPARATIONS
 
     if separation not in DRAW_SEPARATIONS:
-        raise ServiceError("Choose teammates, clubmates or nobody.", field="separation")
+        raise ServiceError(msg("Choose teammates, clubmates or nobody."), field="separation")
     with changes():
         t.draw_separation = separation
 

@@ -22,6 +22,7 @@ from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.draws import expect_session_version
 from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.messages import msg, status_word
 
 # The moves a session may make, from each status.
 ALLOWED_MOVES: dict[SessionStatus, frozenset[SessionStatus]] = {
@@ -37,10 +38,10 @@ def set_status(session: TournamentSession, status: str, expected_version: int | 
     `expected_version`: the version the organiser's page showed (a page's action on a session changed since
     is a conflict); code holding the current row (the demo, `start_session`) passes none."""
     if status not in {s.value for s in SessionStatus}:
-        raise ServiceError(f"Unknown session status {status!r}.")
+        raise ServiceError(msg("Unknown session status %(status)r.", status=status))
     if status not in ALLOWED_MOVES[SessionStatus(session.status)]:
-        raise ServiceError(f"Session {session.number} is {session.status.replace('_', ' ')}; it cannot become "
-                           f"{status.replace('_', ' ')}.")
+        raise ServiceError(msg("Session %(number)s is %(status)s; it cannot become %(new_status)s.", number=session.number,
+                               status=status_word(session.status), new_status=status_word(status)))
     if expected_version is not None:
         expect_session_version(session, expected_version)
     with changes():
@@ -63,7 +64,7 @@ def start_session(t: Tournament, number: int) -> TournamentSession:
     if session.status == SessionStatus.IN_PLAY:
         return session
     if session.status == SessionStatus.FINISHED:
-        raise ConflictError(f"Session {number} is finished; reopen it instead of starting it again.")
+        raise ConflictError(msg("Session %(number)s is finished; reopen it instead of starting it again.", number=number))
     if session.status == SessionStatus.DRAFT:
         set_status(session, SessionStatus.PUBLISHED)
     set_status(session, SessionStatus.IN_PLAY)
@@ -84,8 +85,9 @@ def finish_session(t: Tournament, session_number: int, *, force: bool = False) -
     problems = scoring.session_problems(t, session_number)
     if problems and not force:
         listed = "; ".join(f"table {p.table}: {p.message}" for p in problems[:8])
-        more = f" and {len(problems) - 8} more" if len(problems) > 8 else ""
-        raise ConflictError(f"Session {session_number} is not complete ({listed}{more}).")
+        raise ConflictError(msg("Session %(number)s is not complete (%(listed)s and %(more)s more).",
+                                number=session_number, listed=listed, more=len(problems) - 8) if len(problems) > 8 else
+                            msg("Session %(number)s is not complete (%(listed)s).", number=session_number, listed=listed))
     return set_status(session, SessionStatus.FINISHED)
 
 
@@ -93,5 +95,5 @@ def reopen_session(t: Tournament, session_number: int) -> TournamentSession:
     """Put a finished session back in play, for a correction the organisers decided."""
     session = play.get_session(t, session_number)
     if session.status != SessionStatus.FINISHED:
-        raise ConflictError(f"Session {session_number} is not finished.")
+        raise ConflictError(msg("Session %(session_number)s is not finished.", session_number=session_number))
     return set_status(session, SessionStatus.IN_PLAY)

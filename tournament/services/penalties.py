@@ -21,6 +21,7 @@ from tournament.models._common import utcnow
 from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.messages import msg
 from tournament.services.score_changes import record_score_change
 
 MAX_PENALTY = 1000
@@ -31,10 +32,10 @@ LADDER = (0, 5, 10, 20, 30, 40, 50, 60)  # MERS 3.1: warning -> 5 -> 10 -> 20 ->
 
 def _reason(text: Any, field: str) -> str:
     if not isinstance(text, str) or not text.strip():
-        raise ServiceError("Say why: the reason is kept with the penalty.", field=field)
+        raise ServiceError(msg("Say why: the reason is kept with the penalty."), field=field)
     text = " ".join(text.split())
     if len(text) > MAX_REASON or "\x00" in text:
-        raise ServiceError(f"The reason is at most {MAX_REASON} characters of text.", field=field)
+        raise ServiceError(msg("The reason is at most %(max_reason)s characters of text.", max_reason=MAX_REASON), field=field)
     return text
 
 
@@ -83,28 +84,29 @@ def _foul(t: Tournament, foul: Any) -> str:
     if foul is None or foul == "":
         return ""
     if not isinstance(foul, str) or foul not in t.foul_type_list:
-        raise ServiceError(f"Choose a foul of this tournament: {', '.join(t.foul_type_list)}.", field="foul")
+        raise ServiceError(msg("Choose a foul of this tournament: %(fouls)s.", fouls=", ".join(t.foul_type_list)), field="foul")
     return foul
 
 
 def give_penalty(t: Tournament, *, player_id: Any, session_number: Any, amount: Any, reason: Any,
                  user: User | None, hand_number: Any = None, foul: Any = "") -> Penalty:
     if not is_int(session_number):
-        raise ServiceError("Give the session number.", field="session")
+        raise ServiceError(msg("Give the session number."), field="session")
     session = play.get_session(t, session_number)
     if not is_int(player_id):
-        raise ServiceError("Choose the player.", field="player_id")
+        raise ServiceError(msg("Choose the player."), field="player_id")
     player = db.session.get(Player, player_id)
     if player is None or player.tournament_id != t.id:
-        raise ServiceError("Choose a player of this tournament.", field="player_id")
+        raise ServiceError(msg("Choose a player of this tournament."), field="player_id")
     if not any(seat.player_id == player_id for seat in session.seats):
-        raise ServiceError(f"{player.full_name} does not play in session {session.number}.", field="player_id")
+        raise ServiceError(msg("%(name)s does not play in session %(number)s.", name=player.full_name, number=session.number), field="player_id")
     if not is_int(amount) or not 0 <= amount <= MAX_PENALTY:
-        raise ServiceError(f"The penalty is a whole number of points, 0 (a warning) to {MAX_PENALTY}.",
+        raise ServiceError(msg("The penalty is a whole number of points, 0 (a warning) to "
+                               "%(max_penalty)s.", max_penalty=MAX_PENALTY),
                            field="amount")
     foul = _foul(t, foul)
     if hand_number is not None and (not is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION):
-        raise ServiceError(f"The hand is 1 to {HANDS_PER_SESSION}, or none.", field="hand")
+        raise ServiceError(msg("The hand is 1 to %(hands_per_session)s, or none.", hands_per_session=HANDS_PER_SESSION), field="hand")
     text = _reason(reason, "reason")
     with changes():
         penalty = Penalty(tournament_id=t.id, session_id=session.id, player_id=player_id, hand_number=hand_number,
@@ -123,7 +125,7 @@ def _table_of(session, player_id: int) -> int | None:
 def get_penalty(t: Tournament, penalty_id: Any) -> Penalty:
     penalty = db.session.get(Penalty, penalty_id) if is_id(penalty_id) else None
     if penalty is None or penalty.tournament_id != t.id:
-        raise NotFound("No such penalty in this tournament.")
+        raise NotFound(msg("No such penalty in this tournament."))
     return penalty
 
 
@@ -132,7 +134,7 @@ def cancel_penalty(t: Tournament, penalty_id: Any, reason: Any, user: User | Non
     # Two screens cancelling at once take turns on the row; the second sees the first's cancellation.
     db.session.refresh(penalty, with_for_update=True)
     if penalty.is_cancelled:
-        raise ConflictError("This penalty was already cancelled.")
+        raise ConflictError(msg("This penalty was already cancelled."))
     text = _reason(reason, "reason")
     before = penalty_json(penalty)
     with changes():

@@ -42,9 +42,13 @@ from tournament.services import play, referee_calls, time_calls
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.hand_check import MAX_FLOWERS, HandCheck, Verdict, check_hand
+from tournament.services.messages import Message, msg
 from tournament.services.score_changes import record_score_change
 
 MAX_TOTAL = 1_000_000  # a session total beyond this is a typing error, not a score
+NOT_A_CLAIMANT = msg("The false mahjong claimant must be one of the four players at this table.")
+# a false mahjong's kind in a sentence (the words the pages' status labels use)
+FALSE_MAHJONG_WORDS = {"under_minimum": msg("under minimum"), "not_winning": msg("not winning")}
 
 
 class HandRefused(ServiceError):
@@ -112,15 +116,15 @@ class _Verdict:
 
 def check_number(number: Any) -> int:
     if not is_int(number) or not 1 <= number <= HANDS_PER_SESSION:
-        raise ServiceError(f"The hand number must be 1 to {HANDS_PER_SESSION}.", field="number")
+        raise ServiceError(msg("The hand number must be 1 to %(hands_per_session)s.", hands_per_session=HANDS_PER_SESSION), field="number")
     return number
 
 
-def _seat_of(players: Sequence[play.SeatedPlayer], player_id: Any, field_name: str, what: str) -> int:
+def _seat_of(players: Sequence[play.SeatedPlayer], player_id: Any, field_name: str, refusal: Message) -> int:
     for index, seated in enumerate(players):
         if is_int(player_id) and seated.player_id == player_id:
             return index
-    raise ServiceError(f"The {what} must be one of the four players at this table.", field=field_name)
+    raise ServiceError(refusal, field=field_name)
 
 
 def _false_mahjong_kind(
@@ -130,17 +134,19 @@ def _false_mahjong_kind(
     field_name = f"false_mahjongs.{index}"
     tiles = (fm.hand or "").strip()
     if fm.kind is not None and fm.kind not in {k.value for k in FalseMahjongKind}:
-        raise ServiceError("A false mahjong is 'under_minimum' (a legal hand under 8) or 'not_winning'.",
+        raise ServiceError(msg("A false mahjong is 'under_minimum' (a legal hand under 8) or "
+                               "'not_winning'."),
                            field=f"{field_name}.kind")
     if not tiles:
         if fm.kind is None:
-            raise ServiceError("Give the claimed hand's tiles, or say which kind of false mahjong it was.",
+            raise ServiceError(msg("Give the claimed hand's tiles, or say which kind of false mahjong it "
+                                   "was."),
                                field=f"{field_name}.kind")
         return fm.kind, ""
-    seat = _seat_of(players, fm.player_id, f"{field_name}.player_id", "false mahjong claimant")
+    seat = _seat_of(players, fm.player_id, f"{field_name}.player_id", NOT_A_CLAIMANT)
     for flag in ("self_drawn", "last_tile", "wall_last", "kong"):
         if not isinstance(getattr(fm, flag), bool):
-            raise ServiceError(f"{flag} is true or false.", field=f"{field_name}.{flag}")
+            raise ServiceError(msg("%(flag)s is true or false.", flag=flag), field=f"{field_name}.{flag}")
     check = check_hand(  # flowers never count toward the minimum
         tiles,
         self_drawn=fm.self_drawn,
@@ -152,19 +158,20 @@ def _false_mahjong_kind(
         ruleset=t.ruleset,
     )
     if check.verdict == Verdict.VALID:
-        raise HandRefused(f"The claimed hand is a valid win ({check.fan_points} points): enter it as the win, "
-                          "not as a false mahjong.", check, field=f"{field_name}.hand")
+        raise HandRefused(msg("The claimed hand is a valid win (%(fan_points)s points): enter it as the "
+                              "win, not as a false mahjong.", fan_points=check.fan_points), check, field=f"{field_name}.hand")
     if check.code == "bad_context":  # an impossible flag, not unreadable tiles: the referee's word cannot cover it
-        raise HandRefused(f"The claim's win context is impossible: {check.reason}.", check,
+        raise HandRefused(msg("The claim's win context is impossible: %(reason)s.", reason=check.reason), check,
                           field=f"{field_name}.{check.field or 'hand'}")
     if check.verdict not in (Verdict.UNDER_MINIMUM, Verdict.NOT_WINNING):
         if fm.kind is None:
-            raise HandRefused(f"The claimed hand cannot be read: {check.reason}. Correct it, or leave the tiles "
-                              "out and say which kind of false mahjong it was.", check, field=f"{field_name}.hand")
+            raise HandRefused(msg("The claimed hand cannot be read: %(reason)s. Correct it, or leave the "
+                                  "tiles out and say which kind of false mahjong it was.", reason=check.reason), check, field=f"{field_name}.hand")
         return fm.kind, tiles  # unreadable tiles: the referee's word decides, the text is kept as written
     if fm.kind is not None and fm.kind != check.verdict:
-        raise ServiceError(f"The engine classes this claim as {check.verdict.replace('_', ' ')} "
-                           f"({check.reason}), not {fm.kind.replace('_', ' ')}.", field=f"{field_name}.kind")
+        raise ServiceError(msg("The engine classes this claim as %(verdict)s (%(reason)s), not %(kind)s.",
+                               verdict=FALSE_MAHJONG_WORDS[check.verdict], reason=check.reason,
+                               kind=FALSE_MAHJONG_WORDS[fm.kind]), field=f"{field_name}.kind")
     return check.verdict, tiles
 
 
@@ -175,17 +182,18 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
     winds = play.hand_winds(number)
     payments = {seated.player_id: 0 for seated in players}
     if data.result not in (HandResult.WIN, HandResult.DRAW, HandResult.NOT_SCORED):
-        raise ServiceError("A hand is a win or a draw (wall exhausted); 'not_scored' only for the hand a "
-                           "stop-immediately time call stopped.", field="result")
+        raise ServiceError(msg("A hand is a win or a draw (wall exhausted); 'not_scored' only for the "
+                               "hand a stop-immediately time call stopped."), field="result")
     if not is_int(data.flowers) or not 0 <= data.flowers <= MAX_FLOWERS:
-        raise ServiceError(f"Flowers are 0 to {MAX_FLOWERS}.", field="flowers")
+        raise ServiceError(msg("Flowers are 0 to %(max_flowers)s.", max_flowers=MAX_FLOWERS), field="flowers")
 
     false_mahjongs: list[tuple[int, str, str, int]] = []
     claimants: set[int] = set()
     for index, fm in enumerate(data.false_mahjongs):
-        seat = _seat_of(players, fm.player_id, f"false_mahjongs.{index}.player_id", "false mahjong claimant")
+        seat = _seat_of(players, fm.player_id, f"false_mahjongs.{index}.player_id", NOT_A_CLAIMANT)
         if fm.player_id in claimants:
-            raise ServiceError("A player's hand is dead after a false mahjong: one per player and hand.",
+            raise ServiceError(msg("A player's hand is dead after a false mahjong: one per player and "
+                                   "hand."),
                                field=f"false_mahjongs.{index}.player_id")
         claimants.add(fm.player_id)
         kind, tiles = _false_mahjong_kind(t, players, fm, index, winds)
@@ -197,24 +205,29 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
 
     if data.result in (HandResult.DRAW, HandResult.NOT_SCORED):
         if data.winner_id is not None or data.discarder_id is not None or (data.hand or "").strip():
-            what = "A draw" if data.result == HandResult.DRAW else "A hand stopped by the time call"
-            raise ServiceError(f"{what} has no winner, discarder or winning hand.", field="result")
+            raise ServiceError(msg("A draw has no winner, discarder or winning hand.") if data.result == HandResult.DRAW
+                               else msg("A hand stopped by the time call has no winner, discarder or winning hand."),
+                               field="result")
         return _Verdict(data.result, None, None, "", 0, False, False, False, [], 0, false_mahjongs, payments)
 
-    winner = _seat_of(players, data.winner_id, "winner_id", "winner")
+    winner = _seat_of(players, data.winner_id, "winner_id",
+                      msg("The winner must be one of the four players at this table."))
     referee_calls.check_not_dead(session, table_number, number, data.winner_id)  # a dead hand ruled at a call
     if data.winner_id in claimants:
-        raise ServiceError("This player's hand is dead after their false mahjong: they cannot win this hand.",
+        raise ServiceError(msg("This player's hand is dead after their false mahjong: they cannot win "
+                               "this hand."),
                            field="winner_id")
     discarder = None
     if data.discarder_id is not None:
-        discarder = _seat_of(players, data.discarder_id, "discarder_id", "discarder")
+        discarder = _seat_of(players, data.discarder_id, "discarder_id",
+                             msg("The discarder must be one of the four players at this table."))
         if discarder == winner:
-            raise ServiceError("The discarder cannot be the winner: leave it empty for a self-drawn win.",
+            raise ServiceError(msg("The discarder cannot be the winner: leave it empty for a self-drawn "
+                                   "win."),
                                field="discarder_id")
     tiles = (data.hand or "").strip()
     if not tiles:
-        raise ServiceError("Enter the winning hand: the engine checks every win.", field="hand")
+        raise ServiceError(msg("Enter the winning hand: the engine checks every win."), field="hand")
     check = check_hand(
         tiles,
         self_drawn=discarder is None,
@@ -227,8 +240,9 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
         ruleset=t.ruleset,
     )
     if check.verdict != Verdict.VALID:
-        advice = " Record it as a false mahjong instead." if check.is_false_mahjong else ""
-        raise HandRefused(f"Not a valid win: {check.reason}.{advice}", check,
+        refusal = (msg("Not a valid win: %(reason)s. Record it as a false mahjong instead.", reason=check.reason)
+                   if check.is_false_mahjong else msg("Not a valid win: %(reason)s.", reason=check.reason))
+        raise HandRefused(refusal, check,
                           field=check.field if check.field and check.field != "hand" else "hand")
     ruled, ruling = _ruling(data, check.fan_points)
     try:
@@ -251,17 +265,18 @@ def _ruling(data: HandData, fan_points: int) -> tuple[int | None, str]:
     """The referee's ruled value and its text, checked: the engine's count stays recorded beside it."""
     if data.ruled_points is None:
         if (data.ruling or "").strip():
-            raise RulingRefused("A ruling's text goes with its ruled points: give both, or neither.",
+            raise RulingRefused(msg("A ruling's text goes with its ruled points: give both, or neither."),
                                 field="ruled_points")
         return None, ""
     ruled = data.ruled_points
     if not is_int(ruled) or not MINIMUM_POINTS <= ruled <= fan_points:
-        raise RulingRefused(f"A ruled value is {MINIMUM_POINTS} to the engine's {fan_points} fan points: a ruling "
-                            "can take fans away (a winning tile not shown, the winner's own count), not add them.",
+        raise RulingRefused(msg("A ruled value is %(minimum_points)s to the engine's %(fan_points)s fan "
+                                "points: a ruling can take fans away (a winning tile not shown, the "
+                                "winner's own count), not add them.", minimum_points=MINIMUM_POINTS, fan_points=fan_points),
                             field="ruled_points")
     text = " ".join((data.ruling or "").split())
     if not text or len(text) > 500:
-        raise RulingRefused("Say what the referee ruled (at most 500 characters).", field="ruling")
+        raise RulingRefused(msg("Say what the referee ruled (at most 500 characters)."), field="ruling")
     return (None, "") if ruled == fan_points and not text else (ruled, text)
 
 
@@ -315,13 +330,13 @@ def table_hands(t: Tournament, session_number: int, table_number: int) -> list[H
 
 def get_hand(t: Tournament, session_number: int, table_number: int, hand_number: Any) -> Hand:
     if not is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION:
-        raise NotFound(f"There is no hand {hand_number} in a session.")
+        raise NotFound(msg("There is no hand %(hand_number)s in a session.", hand_number=hand_number))
     session = play.get_session(t, session_number)
     play.table_players(session, table_number)
     hand = db.session.scalar(select(Hand).where(
         Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == hand_number))
     if hand is None:
-        raise NotFound(f"Hand {hand_number} has not been entered at table {table_number}.")
+        raise NotFound(msg("Hand %(hand_number)s has not been entered at table %(table_number)s.", hand_number=hand_number, table_number=table_number))
     return hand
 
 
@@ -344,8 +359,8 @@ def _writable_table(t: Tournament, session_number: int, table_number: int) -> tu
     table = play.session_table(session, table_number, lock=True)
     play.require_in_play(session)
     if table.mode == TableMode.TOTALS:
-        raise ConflictError(f"Table {table_number} is scored by session totals only: clear its totals before "
-                            "entering hands.")
+        raise ConflictError(msg("Table %(table_number)s is scored by session totals only: clear its "
+                                "totals before entering hands.", table_number=table_number))
     return session, table
 
 
@@ -399,13 +414,13 @@ def enter_hand(t: Tournament, session_number: int, table_number: int, data: Hand
     session, _ = _writable_table(t, session_number, table_number)
     time_calls.check_hand_may_be_entered(t, session, table_number, check_number(data.number))  # the end rule
     if data.result == HandResult.NOT_SCORED:
-        raise ServiceError("Only a time call stores a hand as not scored (stop-immediately rule).", field="result")
+        raise ServiceError(msg("Only a time call stores a hand as not scored (stop-immediately rule)."), field="result")
     verdict = _decide(t, session, table_number, data)
     taken = db.session.scalar(select(Hand.id).where(
         Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == data.number))
     if taken is not None:
-        raise ConflictError(f"Hand {data.number} is already entered at table {table_number}. "
-                            "Correct it instead of entering it again.")
+        raise ConflictError(msg("Hand %(number)s is already entered at table %(table_number)s. Correct it"
+                                " instead of entering it again.", number=data.number, table_number=table_number))
     with changes():
         hand = Hand(session_id=session.id, table_number=table_number, number=data.number,
                     entered_by_id=user.id if user else None)
@@ -442,13 +457,14 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, hand_num
     if not (hand.result == HandResult.NOT_SCORED and data.result == HandResult.NOT_SCORED):
         time_calls.check_hand_may_be_entered(t, session, table_number, hand_number)
         if data.result == HandResult.NOT_SCORED:
-            raise ServiceError("Only a time call stores a hand as not scored (stop-immediately rule).",
+            raise ServiceError(msg("Only a time call stores a hand as not scored (stop-immediately rule)."),
                                field="result")
     if expected_version is not None and expected_version != hand.version:
-        raise ConflictError(f"Hand {hand_number} at table {table_number} was changed by someone else meanwhile. "
-                            "Nothing was changed: reload it and correct it again.")
+        raise ConflictError(msg("Hand %(hand_number)s at table %(table_number)s was changed by someone "
+                                "else meanwhile. Nothing was changed: reload it and correct it again.", hand_number=hand_number, table_number=table_number))
     if data.number != hand_number:
-        raise ServiceError(f"This is hand {hand_number}: delete it and enter hand {data.number} if the number was wrong.",
+        raise ServiceError(msg("This is hand %(hand_number)s: delete it and enter hand %(number)s if the "
+                               "number was wrong.", hand_number=hand_number, number=data.number),
                            field="number")
     verdict = _decide(t, session, table_number, data)
     before = hand_summary(hand)
@@ -467,8 +483,8 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, hand_numb
     db.session.refresh(hand)  # read under the table's lock (as corrections)
     time_calls.check_hand_may_be_entered(t, session, table_number, hand_number)  # a not-scored hand goes with its time call
     if expected_version is not None and expected_version != hand.version:
-        raise ConflictError(f"Hand {hand_number} at table {table_number} was changed by someone else meanwhile. "
-                            "Nothing was deleted.")
+        raise ConflictError(msg("Hand %(hand_number)s at table %(table_number)s was changed by someone "
+                                "else meanwhile. Nothing was deleted.", hand_number=hand_number, table_number=table_number))
     before = hand_summary(hand)
     with changes():
         db.session.delete(hand)
@@ -514,22 +530,23 @@ def enter_totals(t: Tournament, session_number: int, table_number: int, scores: 
     table = play.session_table(session, table_number, lock=True)
     play.require_in_play(session)
     if expected_version is not None and expected_version != table.version:
-        raise ConflictError(f"Table {table_number}'s totals were changed by someone else meanwhile. Reload them.")
+        raise ConflictError(msg("Table %(table_number)s's totals were changed by someone else meanwhile. "
+                                "Reload them.", table_number=table_number))
     players = play.table_players(session, table_number)
     ids = [p.player_id for p in players]
     if set(scores) != set(ids):
-        raise ServiceError("Give a total for each of the four players at the table.", field="scores")
+        raise ServiceError(msg("Give a total for each of the four players at the table."), field="scores")
     for pid, score in scores.items():
         if not is_int(score) or abs(score) > MAX_TOTAL:
-            raise ServiceError("Totals are whole numbers.", field=f"score_{pid}")
+            raise ServiceError(msg("Totals are whole numbers."), field=f"score_{pid}")
     if sum(scores.values()) != 0:
-        raise ServiceError(f"The four totals must sum to zero (they sum to {sum(scores.values()):+d}).",
+        raise ServiceError(msg("The four totals must sum to zero (they sum to %(total)+d).", total=sum(scores.values())),
                            field="scores")
     has_hands = db.session.scalar(select(Hand.id).where(
         Hand.session_id == session.id, Hand.table_number == table_number).limit(1))
     if has_hands is not None:
-        raise ConflictError(f"Table {table_number} already has hands entered: a table is scored hand by hand "
-                            "or by totals, not both.")
+        raise ConflictError(msg("Table %(table_number)s already has hands entered: a table is scored hand"
+                                " by hand or by totals, not both.", table_number=table_number))
     before = {str(tt.player_id): tt.score for tt in table.totals} or None
     with changes():
         table.mode = TableMode.TOTALS

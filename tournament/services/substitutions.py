@@ -37,6 +37,7 @@ from tournament.services import play
 from tournament.services import registration as reg
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.messages import msg, msg_n, status_word
 from tournament.services.score_changes import record_score_change
 
 MAX_NOTE = 500
@@ -63,7 +64,7 @@ def substitution_json(sub: Substitution, session_number: int) -> dict[str, Any]:
 def _player(t: Tournament, player_id: Any, field: str) -> Player:
     player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None or player.tournament_id != t.id:
-        raise ServiceError("Choose a player of this tournament.", field=field)
+        raise ServiceError(msg("Choose a player of this tournament."), field=field)
     return player
 
 
@@ -83,45 +84,49 @@ def substitute(t: Tournament, session_number: int, table_number: int, *, out_pla
     session = play.get_session(t, session_number, to_score=True)
     table = play.session_table(session, table_number, lock=True)  # one writer per table at a time
     if session.status != SessionStatus.IN_PLAY:
-        raise ConflictError(f"Session {session.number} is {session.status.replace('_', ' ')}: substitutions are "
-                            "recorded while it is in play (before it starts, swap seats on the draws page).")
+        raise ConflictError(msg("Session %(number)s is %(status)s: substitutions are recorded while it is in play (before it "
+                                "starts, swap seats on the draws page).", number=session.number,
+                                status=status_word(session.status)))
     if table.mode == TableMode.TOTALS:
-        raise ConflictError(f"Table {table_number} is scored by its four totals: enter it hand by hand to record "
-                            "a substitution.")
+        raise ConflictError(msg("Table %(table_number)s is scored by its four totals: enter it hand by "
+                                "hand to record a substitution.", table_number=table_number))
     if not is_int(from_hand) or not 1 <= from_hand <= HANDS_PER_SESSION:
-        raise ServiceError(f"The substitute plays from a hand 1 to {HANDS_PER_SESSION}.", field="from_hand")
+        raise ServiceError(msg("The substitute plays from a hand 1 to %(hands_per_session)s.", hands_per_session=HANDS_PER_SESSION), field="from_hand")
     try:
         reason = SubstitutionReason(reason)
     except ValueError:
-        raise ServiceError(f"The reason is one of {', '.join(SubstitutionReason)}.", field="reason") from None
+        raise ServiceError(msg("The reason is one of %(reasons)s.", reasons=", ".join(SubstitutionReason)), field="reason") from None
     if not isinstance(note, str) or len(note) > MAX_NOTE:
-        raise ServiceError(f"The note is a text of at most {MAX_NOTE} characters.", field="note")
+        raise ServiceError(msg("The note is a text of at most %(max_note)s characters.", max_note=MAX_NOTE), field="note")
     outgoing = _player(t, out_player_id, "out_player_id")
     incoming = _player(t, in_player_id, "in_player_id")
     if outgoing.id == incoming.id:
-        raise ServiceError("A player cannot substitute for themselves.", field="in_player_id")
+        raise ServiceError(msg("A player cannot substitute for themselves."), field="in_player_id")
 
     subs = play.substitutions_at(session, table_number)
     at_hand = play.players_at_hand(session, table_number, from_hand, subs)
     if outgoing.id not in {p.player_id for p in at_hand}:
-        raise ConflictError(f"{outgoing.full_name} does not sit at table {table_number} at hand {from_hand}.",
+        raise ConflictError(msg("%(name)s does not sit at table %(table_number)s at hand "
+                                "%(from_hand)s.", name=outgoing.full_name, table_number=table_number, from_hand=from_hand),
                             field="out_player_id")
     elsewhere = _seated_in_session(session, incoming.id)
     if elsewhere is not None:
-        raise ConflictError(f"{incoming.full_name} already plays in session {session.number} (table {elsewhere}).",
+        raise ConflictError(msg("%(name)s already plays in session %(number)s (table %(elsewhere)s).", name=incoming.full_name, number=session.number, elsewhere=elsewhere),
                             field="in_player_id")
     if incoming.status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):
-        raise ConflictError(f"{incoming.full_name} is {incoming.status}: reinstate them first.", field="in_player_id")
+        raise ConflictError(msg("%(name)s is %(status)s: reinstate them first.", name=incoming.full_name,
+                                status=status_word(incoming.status)), field="in_player_id")
     later = sorted(db.session.scalars(select(Hand.number).where(
         Hand.session_id == session.id, Hand.table_number == table_number, Hand.number >= from_hand)))
     if later:
-        raise ConflictError(f"Hand{'s' if len(later) > 1 else ''} {', '.join(map(str, later))} at table "
-                            f"{table_number} {'are' if len(later) > 1 else 'is'} already entered with "
-                            f"{outgoing.full_name} seated: delete {'them' if len(later) > 1 else 'it'} first, "
-                            "record the substitution, then enter again.", field="from_hand")
+        raise ConflictError(msg_n("Hand %(hands)s at table %(table)s is already entered with %(name)s seated: delete it first, "
+                                  "record the substitution, then enter again.",
+                                  "Hands %(hands)s at table %(table)s are already entered with %(name)s seated: delete "
+                                  "them first, record the substitution, then enter again.", len(later),
+                                  hands=", ".join(map(str, later)), table=table_number, name=outgoing.full_name), field="from_hand")
     if any(s.from_hand >= from_hand for s in subs):
-        raise ConflictError(f"Table {table_number} has a substitution from hand {max(s.from_hand for s in subs)}: "
-                            "record substitutions in the order they happened.", field="from_hand")
+        raise ConflictError(msg("Table %(table)s has a substitution from hand %(hand)s: record substitutions in the order they "
+                                "happened.", table=table_number, hand=max(s.from_hand for s in subs)), field="from_hand")
 
     with changes():
         sub = Substitution(session_id=session.id, table_number=table_number, out_player_id=outgoing.id,
@@ -150,7 +155,7 @@ def substitutions_of(t: Tournament, session_number: int) -> list[Substitution]:
 def get_substitution(t: Tournament, session_number: int, substitution_id: Any) -> Substitution:
     found = next((s for s in substitutions_of(t, session_number) if s.id == substitution_id), None)
     if found is None:
-        raise NotFound("No such substitution in this session.")
+        raise NotFound(msg("No such substitution in this session."))
     return found
 
 

@@ -14,6 +14,7 @@ from tournament.extensions import db
 from tournament.models import ClockEvent, ClockEventKind, EndRule, Tournament, TournamentSession
 from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services.errors import ConflictError
+from tournament.services.messages import msg
 
 
 @dataclass(frozen=True)
@@ -51,13 +52,16 @@ def check_hand_may_be_entered(t: Tournament, session: TournamentSession, table_n
         return
     if number > call.limit:
         if call.hand_in_progress is None:
-            after = f"after hand {call.limit}, with no hand in progress" if call.limit else \
-                "before any hand was entered, with no hand in progress"
+            after = msg("after hand %(hand)s, with no hand in progress", hand=call.limit) if call.limit else \
+                msg("before any hand was entered, with no hand in progress")
         else:
-            after = f"during hand {call.hand_in_progress}"
-        where = f"for everyone {after} at table {table_number}" if call.at_end else f"at table {table_number} {after}"
-        raise ConflictError(f"Time was called {where}: hand {number} was not played and cannot be entered.",
+            after = msg("during hand %(hand)s", hand=call.hand_in_progress)
+        where = (msg("for everyone %(after)s at table %(table)s", after=after, table=table_number) if call.at_end
+                 else msg("at table %(table)s %(after)s", table=table_number, after=after))
+        raise ConflictError(msg("Time was called %(where)s: hand %(number)s was not played and cannot be "
+                                "entered.", where=where, number=number),
                             field="number")
     if t.end_rule == EndRule.STOP_IMMEDIATELY and number == call.hand_in_progress:
-        raise ConflictError(f"Time was called at table {table_number} during hand {number}: under the "
-                            "stop-immediately rule it scores nothing and is recorded as not scored.", field="number")
+        raise ConflictError(msg("Time was called at table %(table_number)s during hand %(number)s: under "
+                                "the stop-immediately rule it scores nothing and is recorded as not "
+                                "scored.", table_number=table_number, number=number), field="number")

@@ -10,7 +10,9 @@ from werkzeug.exceptions import HTTPException
 
 from tournament.extensions import db
 from tournament.i18n import N_
+from tournament.i18n.service_messages import translate
 from tournament.services import ServiceError
+from tournament.services.messages import Message
 from tournament.web.unit import refuse
 
 
@@ -35,7 +37,10 @@ PAGE_TEXTS = (N_("Bad Request"), N_("Forbidden"), N_("Not Found"), N_("Method No
 
 
 def shown(text: str) -> str:
-    """A title or message of an error page, translated when the catalogues have it."""
+    """A title or message of an error page, translated when the catalogues have it (a service's message
+    through its template and values)."""
+    if isinstance(text, Message):
+        return translate(text)
     return gettext(text) if text else text
 
 

@@ -13,6 +13,7 @@ from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from tournament.extensions import login_manager
+from tournament.i18n.service_messages import translate
 from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, SessionStatus, Tournament, User
 from tournament.services import ServiceError
 from tournament.services import tournaments as tournament_service
@@ -79,17 +80,18 @@ def refereed_tournament(tournament_id: int) -> Tournament:
 
 
 def show_service_error(form, error: ServiceError) -> None:
-    """Put a service's field errors next to the fields; anything else becomes a flash message. The request
+    """Put a service's field errors next to the fields; anything else becomes a flash message (both in the
+    reader's language, i18n.service_messages). The request
     is marked refused: what the service flushed before refusing is rolled back."""
     refuse()
     placed = False
     for name, message in error.errors.items():
         field = getattr(form, name, None) if form is not None else None
         if field is not None and field.type != "HiddenField":  # nobody sees a hidden field's errors
-            field.errors = [*list(field.errors or []), message]
+            field.errors = [*list(field.errors or []), translate(message)]
             placed = True
     if not placed or not error.errors:
-        flash(error.message, "error")
+        flash(translate(error.message), "error")
 
 
 def submit_form(form, action: Callable[[], T], success: Callable[[T], tuple[str, str]]) -> Response | None:
@@ -122,7 +124,7 @@ def form_post(url: str, action: Callable[[], T], done: str | Callable[[T], str],
         result = action()
     except ServiceError as exc:
         refuse()
-        flash(exc.message, "error")
+        flash(translate(exc.message), "error")
     else:
         flash(done(result) if callable(done) else done, category)
     return redirect(url)

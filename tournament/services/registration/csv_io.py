@@ -18,6 +18,7 @@ from tournament.models._common import utcnow
 from tournament.services.csvfile import FORMULA_START, csv_text
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.services.messages import msg, msg_n
 from tournament.services.registration.lists import list_players
 from tournament.services.registration.players import (
     PlayerData,
@@ -30,6 +31,7 @@ from tournament.services.registration.players import (
     validate,
 )
 
+IN_THIS_TOURNAMENT = msg(" in this tournament")
 CSV_COLUMNS = ["first_name", "last_name", "country", "club", "team", "ema_number", "substitute", "notes"]
 # Read when present; exported only when a player has one (a list without fixed tables keeps the columns above).
 OPTIONAL_COLUMNS = ["fixed_table"]
@@ -91,8 +93,8 @@ def decode_csv(raw: bytes) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise ServiceError(
-            "The file is not UTF-8 text. Save it as “CSV UTF-8” (Excel) or “Text CSV” with UTF-8 "
-            "(LibreOffice) and upload it again.",
+            msg("The file is not UTF-8 text. Save it as “CSV UTF-8” (Excel) or “Text CSV” with UTF-8 "
+                "(LibreOffice) and upload it again."),
             field="file",
         ) from exc
 
@@ -213,12 +215,12 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
         if row.errors:
             continue
         for earlier_number, earlier in accepted:
-            found = duplicate_problems(data, [earlier], where=f" on row {earlier_number}")
+            found = duplicate_problems(data, [earlier], where=msg(" on row %(row)s", row=earlier_number))
             if found:
                 row.errors.extend(found.values())
                 break
         else:
-            row.errors.extend(duplicate_problems(data, existing, where=" in this tournament").values())
+            row.errors.extend(duplicate_problems(data, existing, where=IN_THIS_TOURNAMENT).values())
         if not row.errors:
             data.team = canonical_team(data.team, [*existing, *(d for _, d in accepted)])
             row.data = data
@@ -240,10 +242,10 @@ def _check_fixed_tables(preview: CsvPreview, existing: list[Player]) -> None:
     for row, data in accepted:
         if data.fixed_table is None:
             continue
-        problems = fixed_table_problems(data, existing, tables, where=" in this tournament")
+        problems = fixed_table_problems(data, existing, tables, where=IN_THIS_TOURNAMENT)
         if not problems and data.fixed_table in kept:
             number, other = kept[data.fixed_table]
-            problems = fixed_table_problems(data, [other], tables, where=f" on row {number}")
+            problems = fixed_table_problems(data, [other], tables, where=msg(" on row %(row)s", row=number))
         if problems:
             row.errors.extend(problems.values())
             row.data = None
@@ -262,24 +264,24 @@ def import_csv(tournament: Tournament, text: str, skip_bad_rows: int = 0,
     good, bad = len(preview.good_rows), len(preview.bad_rows)
     if skip_bad_rows and not preview.errors and (
             bad != skip_bad_rows or not good or (good_rows is not None and good != good_rows)):
-        raise ConflictError(f"The list changed since the preview: {good} row{'s are' if good != 1 else ' is'} "
-                            f"fine and {bad} {'have' if bad != 1 else 'has'} problems now. Nothing was "
-                            "imported: check the preview again.")
+        raise ConflictError(msg("The list changed since the preview: %(good)s and %(bad)s now. Nothing was imported: check the "
+                                "preview again.", good=msg_n("%(num)d row is fine", "%(num)d rows are fine", good),
+                                bad=msg_n("%(num)d has problems", "%(num)d have problems", bad)))
     if not preview.ok and not (skip_bad_rows and preview.can_skip_bad_rows):
         bad = len(preview.bad_rows)
-        summary = (
-            f"{bad} row{'s have' if bad > 1 else ' has'} problems"
-            if bad else "The file has problems"
-        )
-        raise ServiceError(f"{summary}; nothing was imported.", errors=preview.error_messages())
+        refusal = (msg_n("%(num)d row has problems; nothing was imported.",
+                         "%(num)d rows have problems; nothing was imported.", bad)
+                   if bad else msg("The file has problems; nothing was imported."))
+        raise ServiceError(refusal, errors=preview.error_messages())
     try:
         with changes():
             players = [new_player(tournament, row.data) for row in preview.rows if row.data is not None]
     except ConflictError:
         # The unique player keys refused a row: the same file (or some of its players) was saved by another
         # request at the same moment, e.g. the import confirmed twice. Nothing of this one is stored.
-        raise ConflictError("Some of these players were registered by someone else at the same moment (the "
-                            "import sent twice?): nothing was imported again. Check the player list.") from None
+        raise ConflictError(msg("Some of these players were registered by someone else at the same moment"
+                                " (the import sent twice?): nothing was imported again. Check the player "
+                                "list.")) from None
     return players
 
 
@@ -303,8 +305,8 @@ def kept_import(tournament: Tournament, import_id: int) -> PlayerImport:
     """A previewed file of this tournament; another tournament's (or a purged one) is not found."""
     kept = db.session.get(PlayerImport, import_id)
     if kept is None or kept.tournament_id != tournament.id:
-        raise NotFound("This import is not known: it was deleted or belongs to another tournament. Upload the "
-                       "file again.")
+        raise NotFound(msg("This import is not known: it was deleted or belongs to another tournament. "
+                           "Upload the file again."))
     return kept
 
 
@@ -324,12 +326,12 @@ def confirm_import(tournament: Tournament, import_id: int, skip_bad_rows: int = 
         .execution_options(synchronize_session=False)
     )
     if marked.rowcount != 1:  # type: ignore[attr-defined]
-        raise ConflictError("This file was already imported (the import was confirmed twice?): nothing was "
-                            "imported again. Check the player list.")
+        raise ConflictError(msg("This file was already imported (the import was confirmed twice?): "
+                                "nothing was imported again. Check the player list."))
     text = db.session.scalar(select(PlayerImport.csv_text).where(PlayerImport.id == kept.id)) or ""
     if _digest(text) != kept.sha256:
-        raise ServiceError("The kept file does not match the one previewed; nothing was imported. Upload it "
-                           "again.")
+        raise ServiceError(msg("The kept file does not match the one previewed; nothing was imported. "
+                               "Upload it again."))
     return import_csv(tournament, text, skip_bad_rows, good_rows)
 
 

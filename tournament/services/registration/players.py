@@ -11,6 +11,7 @@ from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, Tournament
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.messages import msg, msg_n
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.registration.countries import country_code
 from tournament.services.registration.statuses import STATUS_LABELS, move
@@ -52,35 +53,42 @@ def validate(data: PlayerData) -> dict[str, str]:
     for name in ("first_name", "last_name", "club", "team"):
         setattr(data, name, " ".join((getattr(data, name) or "").split()))
     data.notes = (data.notes or "").strip()
-    for name, label in (("first_name", "first name"), ("last_name", "last name")):
+    for name, required, too_long in (
+            ("first_name", msg("The first name is required."),
+             msg("The first name is at most %(max)s characters.", max=LIMITS["first_name"])),
+            ("last_name", msg("The last name is required."),
+             msg("The last name is at most %(max)s characters.", max=LIMITS["last_name"]))):
         value = getattr(data, name)
         if not value:
-            errors[name] = f"The {label} is required."
+            errors[name] = required
         elif len(value) > LIMITS[name]:
-            errors[name] = f"The {label} is at most {LIMITS[name]} characters."
-    for name, label in (("club", "club"), ("team", "team"), ("notes", "notes")):
+            errors[name] = too_long
+    too_long_texts = {"club": msg("The club is at most %(max)s characters.", max=LIMITS["club"]),
+                      "team": msg("The team is at most %(max)s characters.", max=LIMITS["team"]),
+                      "notes": msg("The notes are at most %(max)s characters.", max=LIMITS["notes"])}
+    for name, too_long in too_long_texts.items():
         if len(getattr(data, name)) > LIMITS[name]:
-            errors[name] = f"The {label} {'are' if name == 'notes' else 'is'} at most {LIMITS[name]} characters."
+            errors[name] = too_long
     raw_country = data.country or ""
     code = country_code(raw_country)
     if code is None:
-        errors["country"] = (
-            f"Unknown country '{raw_country.strip()}': use an ISO 3166 code such as FI or FIN, "
-            "or the English name such as Finland."
-        )
+        errors["country"] = msg("Unknown country '%(country)s': use an ISO 3166 code such as FI or FIN, or the "
+                                "English name such as Finland.", country=raw_country.strip())
     else:
         data.country = code
     ema = "".join((data.ema_number or "").split())
     if ema and not (len(ema) == 8 and ema.isascii() and ema.isdigit()):
-        errors["ema_number"] = f"The EMA number must be exactly 8 digits (got '{(data.ema_number or '').strip()}')."
+        errors["ema_number"] = msg("The EMA number must be exactly 8 digits (got '%(number)s').",
+                                     number=(data.ema_number or "").strip())
     else:
         data.ema_number = ema or None
     if data.status not in STATUS_LABELS:
-        errors["status"] = f"Unknown status '{data.status}': use {', '.join(STATUS_LABELS)}."
+        errors["status"] = msg("Unknown status '%(status)s': use %(choices)s.", status=data.status,
+                                 choices=", ".join(STATUS_LABELS))
     data.is_substitute = bool(data.is_substitute)
     if data.fixed_table is not None and (isinstance(data.fixed_table, bool) or not isinstance(data.fixed_table, int)
                                          or not 1 <= data.fixed_table <= MAX_FIXED_TABLE):
-        errors["fixed_table"] = f"A fixed table is a table number from 1 to {MAX_FIXED_TABLE}, or empty."
+        errors["fixed_table"] = msg("A fixed table is a table number from 1 to %(max)s, or empty.", max=MAX_FIXED_TABLE)
     return errors
 
 
@@ -106,12 +114,14 @@ def fixed_table_problems(data: PlayerData, others: Iterable[Player | PlayerData]
     if tables is None:
         tables = table_count([*others, data])
     if not 1 <= data.fixed_table <= tables:
-        return {"fixed_table": f"A fixed table is a table number from 1 to {tables} (the draws seat the players "
-                               f"registered at {tables} table{'s' if tables != 1 else ''}), or empty."}
+        return {"fixed_table": msg_n("A fixed table is a table number from 1 to %(num)d (the draws seat the players "
+                                     "registered at %(num)d table), or empty.",
+                                     "A fixed table is a table number from 1 to %(num)d (the draws seat the players "
+                                     "registered at %(num)d tables), or empty.", tables)}
     holder = next((p for p in others if p.fixed_table == data.fixed_table and p.status in SEATED_STATUSES), None)
     if holder is not None:
-        return {"fixed_table": f"Table {data.fixed_table} is already kept by {holder.full_name}{where}: one player "
-                               "per fixed table."}
+        return {"fixed_table": msg("Table %(table)s is already kept by %(name)s%(where)s: one player per fixed table.",
+                                   table=data.fixed_table, name=holder.full_name, where=where)}
     return {}
 
 
@@ -128,11 +138,15 @@ def duplicate_problems(
     for other in others:
         same_name = _name_key(other.first_name, other.last_name) == key
         if same_name and other.ema_number == data.ema_number:
-            ema = f" with EMA number {data.ema_number}" if data.ema_number else " without an EMA number"
-            return {"first_name": f"{other.full_name}{ema} is already registered{where}."}
+            if data.ema_number:
+                return {"first_name": msg("%(name)s with EMA number %(number)s is already registered%(where)s.",
+                                          name=other.full_name, number=data.ema_number, where=where)}
+            return {"first_name": msg("%(name)s without an EMA number is already registered%(where)s.",
+                                      name=other.full_name, where=where)}
         if data.ema_number and other.ema_number == data.ema_number:
             return {
-                "ema_number": f"EMA number {data.ema_number} already belongs to {other.full_name}{where}."
+                "ema_number": msg("EMA number %(number)s already belongs to %(name)s%(where)s.", number=data.ema_number,
+                                  name=other.full_name, where=where)
             }
     return {}
 
@@ -157,7 +171,7 @@ def canonical_team(team: str, players: Iterable[Player | PlayerData]) -> str:
 def _check(tournament: Tournament, data: PlayerData, exclude: Player | None = None) -> None:
     errors = validate(data)
     if errors:
-        raise ServiceError("Please correct the marked fields.", errors=errors)
+        raise ServiceError(msg("Please correct the marked fields."), errors=errors)
     others = [p for p in players_of(tournament) if exclude is None or p.id != exclude.id]
     errors = duplicate_problems(data, others)
     if errors:
@@ -194,7 +208,7 @@ def add_player(tournament: Tournament, data: PlayerData) -> Player:
             player = new_player(tournament, data)
     except ConflictError:
         # The same person added by another request at the same moment: the unique player keys refused this one.
-        message = f"{data.full_name} is already registered: someone added them at the same moment."
+        message = msg("%(name)s is already registered: someone added them at the same moment.", name=data.full_name)
         raise ConflictError(message, errors={"first_name": message}) from None
     return player
 

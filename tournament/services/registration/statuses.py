@@ -12,6 +12,7 @@ from tournament.models import Player, PlayerStatus
 from tournament.models._common import utcnow
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
+from tournament.services.messages import Message, msg, status_word
 
 STATUS_LABELS = {
     PlayerStatus.REGISTERED: "Registered",
@@ -35,20 +36,22 @@ def known_status(status: str) -> PlayerStatus:
     try:
         return PlayerStatus(status)
     except ValueError:
-        raise ServiceError(f"Unknown status '{status}': use {', '.join(STATUS_LABELS)}.", field="status") from None
+        raise ServiceError(msg("Unknown status '%(status)s': use %(choices)s.", status=status, choices=", ".join(STATUS_LABELS)), field="status") from None
 
 
 def can_move(current: PlayerStatus, status: PlayerStatus) -> bool:
     return status == current or status in TRANSITIONS[current]
 
 
-def _refusal(player: Player, status: PlayerStatus) -> str:
-    name, current = player.full_name, player.status
+def _refusal(player: Player, status: PlayerStatus) -> Message:
+    name, current = player.full_name, status_word(player.status)
     if status == PlayerStatus.PRESENT:
-        return f"{name} is {current}: an organiser must reinstate them before check-in."
-    if current == PlayerStatus.DISQUALIFIED:
-        return f"{name} is disqualified; reinstate them first."
-    return f"{name} is {current}; they cannot become {status} from there."
+        return msg("%(name)s is %(status)s: an organiser must reinstate them before check-in.", name=name,
+                   status=current)
+    if player.status == PlayerStatus.DISQUALIFIED:
+        return msg("%(name)s is disqualified; reinstate them first.", name=name)
+    return msg("%(name)s is %(status)s; they cannot become %(new_status)s from there.", name=name, status=current,
+               new_status=status_word(status))
 
 
 def _append_note(player: Player, note: str) -> None:
@@ -106,23 +109,25 @@ def undo_check_in(player: Player) -> Player:
     if _already(player, PlayerStatus.REGISTERED):
         return player
     if player.status != PlayerStatus.PRESENT:
-        raise ServiceError(f"{player.full_name} is {player.status}, not checked in.")
+        raise ServiceError(msg("%(name)s is %(status)s, not checked in.", name=player.full_name,
+                               status=status_word(player.status)))
     return set_status(player, PlayerStatus.REGISTERED)
 
 
-def _leave(player: Player, status: PlayerStatus, already: str, note: str) -> Player:
+def _leave(player: Player, status: PlayerStatus, already: Message, note: str) -> Player:
     """Withdraw or disqualify, the reason (if any) kept in the notes as "Withdrawn: ill"."""
     if player.status == status:
-        raise ServiceError(f"{player.full_name} {already}.")
+        raise ServiceError(already)
     return set_status(player, status, f"{STATUS_LABELS[status]}: {note}" if note.strip() else "")
 
 
 def withdraw(player: Player, note: str = "") -> Player:
-    return _leave(player, PlayerStatus.WITHDRAWN, "has already withdrawn", note)
+    return _leave(player, PlayerStatus.WITHDRAWN, msg("%(name)s has already withdrawn.", name=player.full_name), note)
 
 
 def disqualify(player: Player, note: str = "") -> Player:
-    return _leave(player, PlayerStatus.DISQUALIFIED, "is already disqualified", note)
+    return _leave(player, PlayerStatus.DISQUALIFIED, msg("%(name)s is already disqualified.", name=player.full_name),
+                  note)
 
 
 def withdraw_absent(players: list[Player], note: str = "Not checked in before the draw") -> list[Player]:
@@ -143,7 +148,7 @@ def disqualify_player(player: Player, reason: str) -> Player:
     """Disqualify, once: a second request (a retry, a second referee) finds it done and changes nothing."""
     reason = reason.strip()
     if not reason:
-        raise ServiceError("Say why the player is disqualified.", field="reason")
+        raise ServiceError(msg("Say why the player is disqualified."), field="reason")
     _current(player)
     if player.status == PlayerStatus.DISQUALIFIED:
         return player
@@ -153,7 +158,8 @@ def disqualify_player(player: Player, reason: str) -> Player:
 def reinstate(player: Player) -> Player:
     """A withdrawn or disqualified player is registered again (and checks in again)."""
     if player.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED):
-        raise ServiceError(f"{player.full_name} is {player.status}; there is nothing to reinstate.")
+        raise ServiceError(msg("%(name)s is %(status)s; there is nothing to reinstate.", name=player.full_name,
+                               status=status_word(player.status)))
     return set_status(player, PlayerStatus.REGISTERED)
 
 
@@ -161,11 +167,11 @@ def leave_out_of_ema(player: Player, left_out: bool) -> Player:
     """MERS 4.3: a player who withdrew ill may be stripped from the EMA result by the head referee (the
     standings keep them, with the sessions they played). Only a withdrawn player; undone the same way."""
     if not isinstance(left_out, bool):
-        raise ServiceError("Say yes or no.", field="left_out")
+        raise ServiceError(msg("Say yes or no."), field="left_out")
     _current(player)
     if left_out and player.status != PlayerStatus.WITHDRAWN:
-        raise ServiceError(f"{player.full_name} is {player.status}: only a player who withdrew (ill, MERS 4.3) is "
-                           "left out of the EMA results.", field="left_out")
+        raise ServiceError(msg("%(name)s is %(status)s: only a player who withdrew (ill, MERS 4.3) is left out of the EMA "
+                               "results.", name=player.full_name, status=status_word(player.status)), field="left_out")
     with changes():
         player.left_out_of_ema = left_out
     return player

@@ -9,8 +9,10 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_user
 
+from tournament.i18n.service_messages import translate
 from tournament.models.account_links import Invitation
 from tournament.services import ServiceError, throttle
 from tournament.services import invitations as invitation_service
@@ -28,7 +30,10 @@ def _joined(member, new_login_for=None):
         user_service.start_login(new_login_for)
         login_user(new_login_for)
     t = member.tournament
-    flash(f"Welcome, {member.user.display_name}: you are on the staff of {t.name} as {member.role}.", "success")
+    flash(gettext("Welcome, %(name)s: you are on the staff of %(tournament)s as organiser.", name=member.user.display_name,
+                  tournament=t.name) if member.role == "organiser" else
+          gettext("Welcome, %(name)s: you are on the staff of %(tournament)s as referee.", name=member.user.display_name,
+                  tournament=t.name), "success")
     return redirect(url_for("tournaments.overview", tournament_id=t.id) + "#staff")
 
 
@@ -78,7 +83,7 @@ def accept(token: str, invitation: Invitation):
                 member = invitation_service.accept_with_account(token, current_user)
             except ServiceError as exc:
                 refuse()
-                flash(exc.message, "error")
+                flash(translate(exc.message), "error")
                 return _page(invitation, form, exc.status_code, joining=True)
             return _joined(member)
         return _page(invitation, form, 400 if form.is_submitted() else 200, joining=True)

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext, ngettext
 from flask_login import current_user, login_required, login_user, logout_user
 
 from tournament.i18n import remember_language
@@ -67,7 +68,7 @@ def create_token():
 def revoke_token(token_id: int):
     if RevokeForm().validate_on_submit():
         user_service.revoke_api_token(current_user, token_id)
-        flash("Token revoked.", "success")
+        flash(gettext("Token revoked."), "success")
     return redirect(url_for("account.index"))
 
 
@@ -87,8 +88,10 @@ def change_password():
             user = current_user._get_current_object()
             user_service.start_login(user, remember=remember)
             login_user(user, remember=remember)
-            tokens = f" and {revoked} API token{'s' if revoked != 1 else ''} revoked" if revoked else ""
-            flash(f"Password changed. Every other device has been logged out{tokens}.", "success")
+            flash(ngettext("Password changed. Every other device has been logged out and %(num)d API token revoked.",
+                           "Password changed. Every other device has been logged out and %(num)d API tokens revoked.",
+                           revoked) if revoked else
+                  gettext("Password changed. Every other device has been logged out."), "success")
             return redirect(url_for("account.index"))
     return _page(400, password_form=form)
 
@@ -103,7 +106,7 @@ def set_language():
         except ServiceError as exc:
             show_service_error(form, exc)
         else:
-            flash("Language saved.", "success")
+            flash(gettext("Language saved."), "success")
             # This browser's lang cookie (the footer's switcher) comes before the account's language: it follows
             # the choice made here, or goes with "the browser's language", so the choice shows at once.
             return remember_language(redirect(url_for("account.index")), form.language.data or None)
@@ -116,8 +119,10 @@ def logout_everywhere():
     if LogoutEverywhereForm().validate_on_submit():
         ended, revoked = user_service.log_out_everywhere(current_user)
         logout_user()
-        tokens = f", {revoked} API token{'s' if revoked != 1 else ''} revoked" if revoked else ""
-        flash(f"Logged out everywhere ({ended} login{'s' if ended != 1 else ''} ended{tokens}). "
-              "Log in again here.", "info")
+        logins = ngettext("%(num)d login ended", "%(num)d logins ended", ended)
+        if revoked:
+            logins = gettext("%(logins)s, %(tokens)s", logins=logins, tokens=ngettext(
+                "%(num)d API token revoked", "%(num)d API tokens revoked", revoked))
+        flash(gettext("Logged out everywhere (%(logins)s). Log in again here.", logins=logins), "info")
         return redirect(url_for("auth.login"))
     return redirect(url_for("account.index"))

@@ -6,6 +6,7 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from flask_babel import gettext
 from flask_login import current_user, login_required
 
+from tournament.i18n.service_messages import translate
 from tournament.models import SessionStatus, Tournament
 from tournament.services import appeals as appeal_service
 from tournament.services import draws as draw_service
@@ -42,6 +43,16 @@ def _page(t: Tournament, form: AppealForm, status: int = 200):
                            decided=[a for a in listed if a.decision is not None], windows=windows), status
 
 
+def _decided(appeal) -> str:
+    """The flash after a decision, in the reader's language."""
+    if appeal.decision == "upheld":
+        if appeal.correction_id:
+            return gettext("Appeal %(num)d upheld, linked to history entry %(entry)d.", num=appeal.id,
+                           entry=appeal.correction_id)
+        return gettext("Appeal %(num)d upheld.", num=appeal.id)
+    return gettext("Appeal %(num)d rejected.", num=appeal.id)
+
+
 @bp.route("", methods=["GET", "POST"])
 @login_required
 def index(tournament_id: int):
@@ -56,7 +67,8 @@ def index(tournament_id: int):
         except ServiceError as exc:
             show_service_error(form, exc)
         else:
-            flash(f"Appeal {appeal.id} filed for {appeal.player.full_name}: decide it after the session.", "success")
+            flash(gettext("Appeal %(num)d filed for %(name)s: decide it after the session.", num=appeal.id,
+                          name=appeal.player.full_name), "success")
             return redirect(url_for("appeals.index", tournament_id=t.id))
     return _page(t, form, status=422)
 
@@ -83,9 +95,8 @@ def decide(tournament_id: int, appeal_id: int):
                 status = exc.status_code
                 appeal = appeal_service.get_appeal(t, appeal_id)  # the refusal rolled the unit back
                 if appeal.decision is not None:  # decided meanwhile: the page shows no form to hold the error
-                    flash(exc.message, "error")
+                    flash(translate(exc.message), "error")
             else:
-                linked = f", linked to history entry {appeal.correction_id}" if appeal.correction_id else ""
-                flash(f"Appeal {appeal.id} {appeal.decision}{linked}.", "success")
+                flash(_decided(appeal), "success")
                 return redirect(url_for("appeals.index", tournament_id=t.id))
     return render_template("appeals/decide.html", tournament=t, appeal=appeal, form=form), status

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext, ngettext
 from flask_login import login_user
 
 from tournament.models.account_links import PasswordReset
@@ -73,7 +74,9 @@ def reset(token: str, found: PasswordReset):
         else:
             user_service.start_login(user)
             login_user(user)
-            tokens = f" and {revoked} API token{'s' if revoked != 1 else ''} revoked" if revoked else ""
-            flash(f"New password set. Every other login of your account has ended{tokens}.", "success")
+            flash(ngettext("New password set. Every other login of your account has ended and %(num)d API token "
+                           "revoked.", "New password set. Every other login of your account has ended and %(num)d "
+                           "API tokens revoked.", revoked) if revoked else
+                  gettext("New password set. Every other login of your account has ended."), "success")
             return redirect(url_for("tournaments.dashboard"))
     return private(render_template("auth/reset_password.html", form=form, reset=found), status)

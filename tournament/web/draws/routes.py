@@ -17,6 +17,8 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user
 
+from tournament.i18n.labels import status_text
+from tournament.i18n.service_messages import translate
 from tournament.models import Player, PlayerStatus, SessionStatus
 from tournament.services import ConflictError, ServiceError, lifecycle
 from tournament.services import draws as draw_service
@@ -108,12 +110,13 @@ def draw_next(tournament_id: int):
             session = draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t),
                                              expected_number=_number(form.number.data), user=current_user)
         except ConflictError as exc:  # drawn by another request at the same moment
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             return _render_index(t, status=409)
         except ServiceError as exc:
             show_service_error(form, exc)
         else:
-            flash(f"Session {session.number} drawn (seed {session.seed}). Check it, then publish.", "success")
+            flash(gettext("Session %(num)d drawn (seed %(seed)s). Check it, then publish.", num=session.number,
+                          seed=session.seed), "success")
             return redirect(url_for("draws.session", tournament_id=t.id, number=session.number))
     return _render_index(t, draw_form=form, status=400)
 
@@ -139,9 +142,9 @@ def replan(tournament_id: int):
         try:
             said = draw_service.replan_ahead(t, user=current_user)
         except ServiceError as exc:
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             return _render_index(t, status=exc.status_code)
-        flash(said or "Nothing to re-plan: the sessions drawn ahead fit the players.", "success")
+        flash(translate(said) or gettext("Nothing to re-plan: the sessions drawn ahead fit the players."), "success")
     return redirect(url_for("draws.index", tournament_id=t.id))
 
 
@@ -152,7 +155,7 @@ def separation(tournament_id: int):
     form = SeparationForm()
     if form.validate_on_submit():
         draw_service.set_separation(t, form.separation.data)
-        flash("Saved. It applies to the next draw; the quality report already uses it.", "success")
+        flash(gettext("Saved. It applies to the next draw; the quality report already uses it."), "success")
         return redirect(url_for("draws.index", tournament_id=t.id))
     return _render_index(t, separation_form=form, status=400)
 
@@ -206,12 +209,12 @@ def redraw(tournament_id: int, number: int):
         try:
             session = draw_service.redraw(t, current, form_version(form), seed=form.seed.data, user=current_user)
         except ServiceError as exc:
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             if exc.status_code == 409:
                 # The winner may have replaced the session this request loaded: show the one now stored.
                 return _render_session(t, draw_service.get_session(t, number), status=409)
         else:
-            flash(f"Session {number} redrawn (seed {session.seed}).", "success")
+            flash(gettext("Session %(num)d redrawn (seed %(seed)s).", num=number, seed=session.seed), "success")
             return redirect(url_for("draws.session", tournament_id=t.id, number=number))
     return _render_session(t, current, redraw_form=form, status=400)
 
@@ -231,9 +234,9 @@ def status(tournament_id: int, number: int):
             else:
                 lifecycle.set_status(session, form.status.data or "", expected_version=form_version(form))
         except ServiceError as exc:
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             return _render_session(t, session, status=exc.status_code)
-        flash(f"Session {number} is now {session.status.replace('_', ' ')}.", "success")
+        flash(gettext("Session %(num)d is now %(status)s.", num=number, status=status_text(session.status)), "success")
     return redirect(url_for("draws.session", tournament_id=t.id, number=number))
 
 
@@ -253,12 +256,12 @@ def swap(tournament_id: int, number: int):
                                        expected_version=form_version(form), user=current_user)
         except ServiceError as exc:
             if exc.status_code == 409:
-                flash(exc.message, "error")
+                flash(translate(exc.message), "error")
                 return _render_session(t, session, status=409)
             show_service_error(form, exc)
             # The page comes back at its top, the swap form at the bottom: say it where the eye is too.
-            flash(f"Nothing was swapped. {exc.message}", "error")
+            flash(gettext("Nothing was swapped. %(reason)s", reason=translate(exc.message)), "error")
         else:
-            flash("Players swapped. Quality rechecked below.", "success")
+            flash(gettext("Players swapped. Quality rechecked below."), "success")
             return _render_session(t, result.session, before=result.before)
     return _render_session(t, session, swap_form=form, status=400)

@@ -18,6 +18,7 @@ Every generated file is also saved under EXPORT_DIR.
 from __future__ import annotations
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext
 from flask_login import login_required
 from flask_wtf import FlaskForm
 from wtforms import HiddenField
@@ -129,11 +130,11 @@ def visibility(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = VisibilityForm()
     if not form.validate_on_submit():
-        flash("The request could not be read: reload the page and try again.", "error")
+        flash(gettext("The request could not be read: reload the page and try again."), "error")
         return redirect(url_for("tournaments.overview", tournament_id=t.id)), 400
     set_standings_hidden(t, form.hidden.data == "1")
-    flash("The standings are now hidden from the public: only the staff see them." if t.standings_hidden
-          else "The standings are public again.", "success")
+    flash(gettext("The standings are now hidden from the public: only the staff see them.") if t.standings_hidden
+          else gettext("The standings are public again."), "success")
     back = request.form.get("back") == "exports"
     return redirect(url_for("exports.index", tournament_id=t.id) if back
                     else url_for("tournaments.overview", tournament_id=t.id))

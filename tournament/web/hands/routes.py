@@ -27,7 +27,9 @@ from flask_babel import gettext
 from flask_login import current_user, login_required
 
 from tournament.constants import MAX_ID
+from tournament.i18n import DEFAULT_LANGUAGE, current_language
 from tournament.i18n.labels import translated
+from tournament.i18n.service_messages import translate
 from tournament.models import (
     HANDS_PER_SESSION,
     HandResult,
@@ -51,7 +53,9 @@ from tournament.services import (
     time_calls,
 )
 from tournament.services import draws as draw_service
+from tournament.services.messages import Message
 from tournament.services.scoring import HandRefused
+from tournament.web.checker.messages import reason_text
 from tournament.web.hands.forms import (
     FALSE_MAHJONG_FLAGS,
     SELF_DRAWN,
@@ -268,8 +272,22 @@ def _seats(players: list[play.SeatedPlayer], hand_number) -> list[Seat]:
     return [Seat(sp.player_id, sp.player.full_name, winds[sp.start_wind]) for sp in players]
 
 
+def _reason_in_readers_words(exc: HandRefused) -> None:
+    """The engine's reason inside the refusal ("Not a valid win: <reason>."), said again in the reader's
+    language as the checker says it; an English reader keeps the engine's own sentence."""
+    old = exc.message
+    if (exc.check is None or current_language() == DEFAULT_LANGUAGE or not isinstance(old, Message)
+            or "reason" not in old.params):
+        return
+    new = Message(old.template, {**old.params, "reason": reason_text(exc.check)})
+    exc.message = new
+    exc.errors = {name: new if message is old else message for name, message in exc.errors.items()}
+
+
 def _place_errors(form: HandForm, exc: ServiceError, rows: list[int]) -> None:
     """Service fields like "false_mahjongs.1.hand" name the n-th claim; put them on that player's row."""
+    if isinstance(exc, HandRefused):
+        _reason_in_readers_words(exc)
     for name, message in list(exc.errors.items()):
         if name.startswith("false_mahjongs."):
             _, index, *rest = name.split(".")
@@ -289,7 +307,7 @@ def _closed(s) -> str:
     try:
         play.require_in_play(s)
     except ConflictError as exc:
-        return exc.message
+        return translate(exc.message)
     return ""
 
 
@@ -320,7 +338,7 @@ def _why_not(t: Tournament, s, table: int, number: int) -> tuple[str, int | None
     try:
         time_calls.check_hand_may_be_entered(t, s, table, number)
     except ConflictError as exc:
-        return exc.message, None
+        return translate(exc.message), None
     return "", None
 
 
@@ -389,7 +407,7 @@ def new_hand(tournament_id: int, number: int, table: int):
                     gettext("Nothing was saved: hand %(num)d is already entered at table %(table)d with another "
                             "result. What you typed is kept below: change the hand number, or correct the stored "
                             "hand.", num=data.number, table=table)))
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             return _render_hand_form(t, s, table, players, form, status=409)
         except ServiceError as exc:
             _place_errors(form, exc, rows)
@@ -446,7 +464,7 @@ def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
             return _render_hand_form(t, s, table, players, form, editing=hand, refusal=exc.check if offer else None,
                                      status=422)
         except ConflictError as exc:
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             return _render_hand_form(t, s, table, players, form, editing=hand, status=409)
         except ServiceError as exc:
             _place_errors(form, exc, rows)
@@ -521,7 +539,7 @@ def totals(tournament_id: int, number: int, table: int):
                 if f"score_{sp.player_id}" in exc.errors:
                     entry.errors = [exc.errors.pop(f"score_{sp.player_id}")]
             exc.errors.pop("scores", None)  # a problem of the four together: shown above the form
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             status = exc.status_code if exc.status_code != 400 else 422
         else:
             flash(gettext("Table %(num)d's totals saved.", num=table), "info")

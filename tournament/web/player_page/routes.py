@@ -19,6 +19,7 @@ from flask import Blueprint, abort, flash, make_response, redirect, render_templ
 from flask_babel import gettext
 
 from tournament.i18n import offered, use_player_language, use_tournament_language
+from tournament.i18n.service_messages import translate
 from tournament.models import EntryMode, Player
 from tournament.rotation import HANDS_PER_SESSION
 from tournament.services import confirmations, ics, player_links, substitutions
@@ -160,7 +161,7 @@ def new_hand(player: Player, token: str):
             _place_errors(form, exc, rows)
             return _render_form(player, token, view, form, refusal=exc.check, status=422)
         except ConflictError as exc:
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             return _render_form(player, token, view, form, status=409)
         except ServiceError as exc:
             _place_errors(form, exc, rows)

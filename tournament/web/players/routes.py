@@ -36,6 +36,7 @@ from flask_login import current_user, login_required
 
 from tournament import timezones
 from tournament.i18n import N_
+from tournament.i18n.service_messages import translate
 from tournament.models import Player, Tournament
 from tournament.services import ConflictError, ServiceError, player_links
 from tournament.services import draws as draw_service
@@ -67,7 +68,7 @@ def _with_replan(t: Tournament, change: Callable[[], object], message: Callable[
     user's), and the flash that says both what was done (`message` of the change's result) and what the
     re-plan changed."""
     return (lambda: draw_service.change_field(t, change, current_user),
-            lambda done: f"{message(done[0])} {done[1]}".strip())
+            lambda done: f"{message(done[0])} {translate(done[1])}".strip())
 
 
 # The flashes of a status change, in the reader's language (gettext at the view, the name filled in).
@@ -175,7 +176,7 @@ def edit(tournament_id: int, player_id: int):
         try:
             registration_service.update_player(player, form.to_data(), expected_version=form_version(form))
         except ConflictError as exc:
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             form = EditPlayerForm(formdata=None)
             form.fill_from(PlayerData.from_player(player), player.version)
             return _form_page(t, form, player, 409)
@@ -196,9 +197,9 @@ def renew_link(tournament_id: int, player_id: int):
     player = registration_service.get_player(t, player_id)
     return form_post(url_for("players.edit", tournament_id=t.id, player_id=player.id) + "#private-link",
                      lambda: player_links.renew(t, player.id),
-                     f"{player.full_name} has a new private link: the old one no longer opens their page. Print "
-                     "their schedule card again.", form=StatusForm(), category="success",
-                     invalid="The form expired: try again.")
+                     gettext("%(name)s has a new private link: the old one no longer opens their page. Print "
+                             "their schedule card again.", name=player.full_name), form=StatusForm(), category="success",
+                     invalid=gettext("The form expired: try again."))
 
 
 @bp.route("/players/<int:player_id>/ema-result", methods=["POST"])
@@ -210,9 +211,9 @@ def ema_result(tournament_id: int, player_id: int):
     left_out = request.form.get("left_out") == "1"
     return form_post(url_for("players.edit", tournament_id=t.id, player_id=player.id),
                      lambda: registration_service.leave_out_of_ema(player, left_out),
-                     f"{player.full_name} is left out of the EMA results (MERS 4.3)." if left_out else
-                     f"{player.full_name} is back in the EMA results.", form=StatusForm(), category="success",
-                     invalid="The form expired: try again.")
+                     gettext("%(name)s is left out of the EMA results (MERS 4.3).", name=player.full_name)
+                     if left_out else gettext("%(name)s is back in the EMA results.", name=player.full_name),
+                     form=StatusForm(), category="success", invalid=gettext("The form expired: try again."))
 
 
 @bp.route("/players/<int:player_id>/<action>", methods=["POST"])
@@ -300,7 +301,7 @@ def confirm_import(tournament_id: int):
     try:
         players = import_service.confirm_import(t, kept.id, form.skip_bad_rows.data or 0, form.good_rows.data)
     except ServiceError as exc:
-        flash(exc.message, "error")
+        flash(translate(exc.message), "error")
         kept = import_service.kept_import(t, kept.id)  # reloaded: the failed import rolled the session back
         preview = registration_service.parse_csv(kept.csv_text, t)
         if kept.confirmed_at is not None:  # already imported: show the rows, no second import button
@@ -416,7 +417,7 @@ def withdraw_absent(tournament_id: int):
     action, done = _with_replan(t, lambda: registration_service.withdraw_absent(registration_service.list_players(t)),
                                 withdrawn_message)
     return form_post(url_for("players.checkin", tournament_id=t.id), action, done,
-                     form=form, invalid="The form expired: reload the page and try again.")
+                     form=form, invalid=gettext("The form expired: reload the page and try again."))
 
 
 @bp.route("/checkin/<int:player_id>", methods=["POST"])

@@ -15,8 +15,10 @@
 from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext
 from flask_login import current_user, login_required
 
+from tournament.i18n.service_messages import translate
 from tournament.services import ConflictError, ServiceError, password_resets
 from tournament.services import invitations as invitation_service
 from tournament.services import tournaments as tournament_service
@@ -80,13 +82,13 @@ def edit(tournament_id: int):
         try:
             tournament_service.update_tournament(t, form.to_data(), expected_version=form_version(form))
         except ConflictError as exc:
-            flash(exc.message, "error")
+            flash(translate(exc.message), "error")
             form.fill_from(TournamentData.from_tournament(t), t.version)
             return render_template("tournaments/form.html", form=form, tournament=t), 409
         except ServiceError as exc:
             show_service_error(form, exc)
         else:
-            flash("Settings saved.", "success")
+            flash(gettext("Settings saved."), "success")
             return redirect(url_for("tournaments.overview", tournament_id=t.id))
     elif not form.is_submitted():
         form.fill_from(TournamentData.from_tournament(t), t.version)
@@ -117,7 +119,7 @@ def add_staff(tournament_id: int):
 def remove_staff(tournament_id: int, member_id: int):
     t = managed_tournament(tournament_id)
     return form_post(url_for("tournaments.overview", tournament_id=t.id),
-                     lambda: tournament_service.remove_staff(t, member_id), "Removed from the staff.",
+                     lambda: tournament_service.remove_staff(t, member_id), gettext("Removed from the staff."),
                      form=ConfirmForm(), category="success")
 
 
@@ -157,8 +159,9 @@ def withdraw_invitation(tournament_id: int, invitation_id: int):
     t = managed_tournament(tournament_id)
     return form_post(url_for("tournaments.overview", tournament_id=t.id),
                      lambda: invitation_service.withdraw(t, invitation_id),
-                     lambda invitation: f"The invitation of {invitation.email} is withdrawn: its link no longer works.",
-                     form=ConfirmForm(), invalid="The form expired: try again.", category="success")
+                     lambda invitation: gettext("The invitation of %(email)s is withdrawn: its link no longer works.",
+                                               email=invitation.email),
+                     form=ConfirmForm(), invalid=gettext("The form expired: try again."), category="success")
 
 
 @bp.route("/tournaments/<int:tournament_id>/staff/<int:member_id>/reset-link", methods=["POST"])

@@ -1,0 +1,100 @@
+"""The services' refusals in the reader's language on the pages, in English in the JSON API (issue 24): a
+service words them once with msg/msg_n (tournament/services/messages.py), the pages translate them."""
+
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+import pytest
+
+from tests.helpers import csrf_token, hand_form, play_url
+from tournament.extensions import db
+from tournament.i18n.service_messages import translate
+from tournament.services import clock, scoring
+from tournament.services.messages import msg, msg_n
+from tournament.services.scoring import HandData
+
+TIME_CALLED = {
+    "fi": "Aika loppui pöydässä 1 käden 6 aikana: kättä 7 ei pelattu, eikä sitä voi kirjata.",
+    "zh": "第 1 桌在第 6 盘中已叫停：第 7 盘未打，不能录入。",
+    "en": "Time was called at table 1 during hand 6: hand 7 was not played and cannot be entered.",
+}
+SHORT_HAND = {  # three tiles: the service's refusal, the engine's reason said again as the checker says it
+    "fi": "Ei kelvollinen voitto: 3 tiiltä, odotettiin 14.",
+    "zh": "不是有效和牌：3 张牌，应为 14 张。",
+}
+SAME_PLAYER = "The discarder cannot be the winner: leave it empty for a self-drawn win."
+
+
+@pytest.fixture
+def time_called(seated, organiser):
+    """Session 1 in play, hands 1-4 drawn at table 1, time called there during hand 6."""
+    t, ids = seated
+    clock.start(t, 1, organiser)
+    for n in (1, 2, 3, 4):
+        scoring.enter_hand(t, 1, 1, HandData(number=n, result="draw"), None)
+    clock.call_time(t, 1, 1, 6, organiser)
+    db.session.commit()
+    return t, ids
+
+
+def flashes_and_errors(html: str) -> str:
+    return " ".join(re.findall(r'class="(?:flash[^"]*|field-error[^"]*|error[^"]*)"[^>]*>([^<]*)<', html))
+
+
+@pytest.mark.parametrize("lang", ["fi", "zh", "en"])
+def test_the_hand_forms_time_call_refusal_reads_in_the_readers_language(organiser_client, time_called, lang):
+    t, _ = time_called
+    html = organiser_client.get(play_url(t) + f"/tables/1/hands/new?hand=7&lang={lang}").get_data(as_text=True)
+    assert TIME_CALLED[lang] in html
+    if lang != "en":
+        assert TIME_CALLED["en"] not in html
+
+
+@pytest.mark.parametrize("lang", ["fi", "zh"])
+def test_a_refused_hand_says_why_next_to_the_field_in_the_readers_language(organiser_client, seated, lang):
+    t, ids = seated
+    url = play_url(t) + f"/tables/1/hands/new?lang={lang}"
+    answer = organiser_client.post(url, data={"csrf_token": csrf_token(organiser_client, url),
+                                              **hand_form(ids, number=1, hand="1m2m3m")})
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 422 and SHORT_HAND[lang] in html
+    assert "Not a valid win" not in html
+
+
+def test_the_json_api_keeps_the_english_even_for_a_finnish_reader(organiser_client, api, time_called):
+    t, ids = time_called
+    organiser_client.get("/?lang=fi")  # the cookie now says Finnish, and the API still answers in English
+    url = f"/tournaments/{t.id}/sessions/1/tables/1/hands"
+    late = api.post(url, {"number": 7, "result": "draw"}, headers={**api.headers, "Accept-Language": "fi"})
+    assert late.status_code == 409 and late.get_json()["error"] == TIME_CALLED["en"]
+    same = api.post(url, {"number": 5, "result": "win", "winner_id": ids[0], "discarder_id": ids[0],
+                          "hand": "x"}, headers={**api.headers, "Accept-Language": "zh"})
+    assert same.status_code == 400 and same.get_json()["error"] == SAME_PLAYER
+    short = api.post(url, {"number": 5, "result": "win", "winner_id": ids[0], "discarder_id": ids[1],
+                           "hand": "1m2m3m"}, headers={**api.headers, "Accept-Language": "fi"})
+    assert short.status_code == 422 and short.get_json()["error"].startswith("Not a valid win: ")
+
+
+@contextmanager
+def reading(app, lang: str):
+    with app.test_request_context(f"/?lang={lang}"):
+        app.preprocess_request()  # the app's own before_request hooks, Flask-Babel's refresh among them
+        yield
+
+
+def test_translate_fills_in_the_catalogues_sentence_nested_and_plural(app):
+    with reading(app, "fi"):
+        assert translate(msg("Session %(number)s has not been drawn yet.", number=2)) == "Kierrosta 2 ei ole vielä arvottu."
+        assert translate(msg_n("%(num)d row is fine", "%(num)d rows are fine", 1)) == "1 rivi kunnossa"
+        assert translate(msg_n("%(num)d row is fine", "%(num)d rows are fine", 3)) == "3 riviä kunnossa"
+        refusal = msg("The list changed since the preview: %(good)s and %(bad)s now. Nothing was imported: check the "
+                      "preview again.", good=msg_n("%(num)d row is fine", "%(num)d rows are fine", 5),
+                      bad=msg_n("%(num)d has problems", "%(num)d have problems", 1))
+        assert refusal.startswith("The list changed since the preview: 5 rows are fine and 1 has problems now.")
+        assert translate(refusal).startswith("Lista on muuttunut esikatselun jälkeen: nyt 5 riviä kunnossa ja 1 "
+                                             "rivillä ongelmia.")
+        assert translate("an English text no service made") == "an English text no service made"
+    with reading(app, "zh"):
+        assert translate(msg("Session %(number)s has not been drawn yet.", number=2)) == "第 2 轮尚未编排。"

@@ -1,0 +1,28 @@
+"""A service's message (tournament.services.messages.Message) in the reader's language.
+
+The services word their refusals in English with ``msg``/``msg_n``; the pages say them again through the
+catalogues here. The JSON API keeps the English (``str(message)``). Any other text is shown as it is.
+"""
+
+from __future__ import annotations
+
+from flask_babel import gettext, ngettext
+
+from tournament.services.messages import Message
+
+
+def translate(text):
+    """``text`` in the reader's language when it is a Message (its values that are Messages too), else as
+    it is."""
+    if not isinstance(text, Message):
+        return text
+    params = {name: translate(value) for name, value in text.params.items()}
+    if text.plural is not None:
+        params.pop("num", None)
+        return ngettext(text.template, text.plural, text.count, **params)
+    return gettext(text.template, **params) if params else gettext(text.template)
+
+
+def translate_errors(errors: dict) -> dict:
+    """A ServiceError's per-field messages, each in the reader's language."""
+    return {name: translate(message) for name, message in errors.items()}

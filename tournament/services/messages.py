@@ -1,0 +1,76 @@
+"""The services' messages, English and translatable: pure, no Flask.
+
+A refusal is worded once, with named placeholders in the catalogues' style::
+
+    raise ConflictError(msg("Hand %(number)s is already entered at table %(table)s.", number=3, table=2))
+
+The value is a ``str``: the English sentence, filled in, which the JSON API, the command line and the logs
+show as before. It also keeps its ``template`` and ``params``, so that a page can say it again in the reader's
+language (``tournament.i18n.translate``: the catalogue's sentence, filled in with the same values).
+``msg_n`` is the plural-sensitive form, for a sentence that depends on a count (``%(num)d``, as
+``ngettext`` fills it in). pybabel extracts both (babel.cfg: ``msg``, ``msg_n:1,2``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+
+class Message(str):
+    """An English sentence that remembers how it was made: ``template % params``, or the singular/plural
+    pair and its count."""
+
+    template: str
+    plural: str | None
+    count: int | None
+    params: Mapping[str, object]
+
+    def __new__(cls, template: str, params: Mapping[str, object] | None = None, *,
+                plural: str | None = None, count: int | None = None) -> Message:
+        values = dict(params or {})
+        if plural is not None:
+            if count is None:
+                raise TypeError("a plural message needs its count")
+            values.setdefault("num", count)
+            text = (template if count == 1 else plural) % values
+        else:
+            text = template % values if values else template
+        self = super().__new__(cls, text)
+        self.template = template
+        self.plural = plural
+        self.count = count
+        self.params = values
+        return self
+
+    def __reduce__(self):  # pickled (a cache, a queue) as the sentence it is, translations kept
+        return _rebuild, (self.template, dict(self.params), self.plural, self.count)
+
+
+def _rebuild(template, params, plural, count) -> Message:
+    return Message(template, params, plural=plural, count=count)
+
+
+def msg(template: str, /, **params: object) -> Message:
+    """A service's message: ``template`` with ``%(name)s`` placeholders filled from ``params``."""
+    return Message(template, params)
+
+
+def msg_n(singular: str, plural: str, count: int, /, **params: object) -> Message:
+    """A message whose wording depends on ``count`` (``%(num)d`` in both forms, filled with the count)."""
+    return Message(singular, params, plural=plural, count=count)
+
+
+# A status named in a sentence, in the words of the pages' status labels (tournament/i18n/labels.py).
+STATUS_WORDS = {
+    "draft": msg("draft"), "published": msg("published"), "in_play": msg("in play"), "finished": msg("finished"),
+    "not_started": msg("not started"), "running": msg("running"), "paused": msg("paused"), "ended": msg("ended"),
+    "under_minimum": msg("under minimum"), "not_winning": msg("not winning"),
+    # a player's (PlayerStatus)
+    "registered": msg("registered"), "present": msg("present"), "withdrawn": msg("withdrawn"),
+    "disqualified": msg("disqualified"),
+}
+
+
+def status_word(status: str) -> str:
+    """A status value ("in_play") as a word for a message ("in play"), translatable when it is a known one."""
+    return STATUS_WORDS.get(str(status), str(status).replace("_", " "))
