@@ -4,8 +4,10 @@ figures, throttled).
 
 Bytes are counted by Chromium itself (DevTools' Network.loadingFinished `encodedDataLength`: headers and bodies
 as received, so gzip-compressed when the server compressed them) for every request of a fresh browser context,
-whose cache is empty: a first visit. "Interactive" is the navigation's DOMContentLoaded end: every script is
-`defer`, so by then each has run and attached its handlers; the load event (images, fonts, favicon) is given too.
+whose cache is empty: a first visit. "Interactive" is the navigation's DOMContentLoaded end: the page's scripts
+are `defer`, so by then each has run and attached its handlers (the scripts that after-load.js fetches after the
+load event, the offline queue and the hand form's live score, are not needed to use the page and come later,
+counted in the bytes); the load event (images, fonts, favicon) is given too.
 """
 
 from __future__ import annotations
