@@ -98,3 +98,13 @@ def test_translate_fills_in_the_catalogues_sentence_nested_and_plural(app):
         assert translate("an English text no service made") == "an English text no service made"
     with reading(app, "zh"):
         assert translate(msg("Session %(number)s has not been drawn yet.", number=2)) == "第 2 轮尚未编排。"
+
+
+def test_the_hand_forms_own_check_reads_in_finnish(organiser_client, seated):
+    t, ids = seated
+    url = play_url(t) + "/tables/1/hands/new?lang=fi"
+    answer = organiser_client.post(url, data={"csrf_token": csrf_token(organiser_client, url),
+                                              **hand_form(ids, number=1, discarder_id=ids[0])})
+    html = answer.get_data(as_text=True)
+    assert "Voittaja ei viskannut voittotiiltä: valitse, kuka viskasi, tai Itsenostettu." in html
+    assert "The winner did not discard" not in html

@@ -329,7 +329,7 @@ def check_ahead(t: Tournament) -> AheadCheck:
     return AheadCheck(hit, sorted(out), sorted(missing))
 
 
-def replan_ahead(t: Tournament, user: User | None = None) -> str:
+def replan_ahead(t: Tournament, user: User | None = None) -> str:  # a Message when something was said
     """Sessions drawn ahead and not in play that seat a withdrawn or disqualified player, or leave out a
     player checked in since a plan, are drawn again (from the first of them on, the sessions in play kept),
     keeping their status; says what changed."""
@@ -353,13 +353,16 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:
             groups=groups_for(t), substitutes=substitutes, fixed=fixed)]
     except engine.DrawError as exc:
         # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning
-        return f"Sessions drawn ahead could not be re-planned: {exc}. {check.message}"
-    said = ([f"without {', '.join(check.gone)}"] if check.gone else []) + (
-        [f"with {', '.join(check.missing)}"] if check.missing else [])
+        return msg("Sessions drawn ahead could not be re-planned: %(reason)s. %(warning)s", reason=str(exc),
+                   warning=check.message)
+    gone, missing = ", ".join(check.gone), ", ".join(check.missing)
+    change = (msg("without %(gone)s and with %(missing)s", gone=gone, missing=missing) if gone and missing else
+              msg("without %(names)s", names=gone) if gone else
+              msg("with %(names)s", names=missing) if missing else None)
     moved = _moved(drawn, planned)
-    said_moved = ("everyone else keeps their table" if not moved else
-                  f"{moved} other player{'s' if moved > 1 else ''} change{'' if moved > 1 else 's'} table")
-    said = [" and ".join(said) + f" ({said_moved})"] if said else [f"({said_moved})"]
+    said_moved = (msg("everyone else keeps their table") if not moved else
+                  msg_n("%(num)d other player changes table", "%(num)d other players change table", moved))
+    said = [f"{change} ({said_moved})" if change else f"({said_moved})"]  # the draw history's detail, in English
     with _drawn_meanwhile(ahead[0].number):
         for s, tables in zip(ahead, planned, strict=True):
             for seat in list(s.seats):
@@ -371,7 +374,12 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:
             record_event(t, s.number, DrawAction.REPLANNED, user, seed=seed, detail=" and ".join(said))
     numbers = [s.number for s in ahead]
     span = _span(numbers)
-    return f"Session{'s' if len(numbers) > 1 else ''} {span} re-planned {' and '.join(said)}."
+    if change is None:
+        return msg_n("Session %(span)s re-planned (%(moved)s).", "Sessions %(span)s re-planned (%(moved)s).",
+                     len(numbers), span=span, moved=said_moved)
+    return msg_n("Session %(span)s re-planned %(change)s (%(moved)s).",
+                 "Sessions %(span)s re-planned %(change)s (%(moved)s).", len(numbers), span=span, change=change,
+                 moved=said_moved)
 
 
 def _moved(before: Sequence[Sequence[Sequence[int]]], after: Sequence[Sequence[Sequence[int]]]) -> int:

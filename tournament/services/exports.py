@@ -39,6 +39,7 @@ from tournament.pdf.style import PdfWords
 from tournament.services import play, player_links, schedule
 from tournament.services import standings as standings_service
 from tournament.services.errors import NotFound
+from tournament.services.messages import msg
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,7 @@ def sheet_tables(session: TournamentSession) -> list[SheetTable]:
 def drawn_session(t: Tournament, number: int) -> TournamentSession:
     """The drawn session `number`, or NotFound (also for numbers past the database's integer range)."""
     if not 0 < number <= MAX_ID:
-        raise NotFound(f"Session {number} has not been drawn.")
+        raise NotFound(msg("Session %(number)s has not been drawn.", number=number))
     return play.get_session(t, number)
 
 

@@ -28,6 +28,7 @@ from tournament.extensions import db
 from tournament.models import IdempotencyKey, Role, Tournament, User
 from tournament.models._common import utcnow
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
+from tournament.services.messages import msg
 
 KEEP = timedelta(hours=24)
 # Expired keys are swept at most this often per process (a DELETE per write request cost the hand entry one
@@ -97,7 +98,7 @@ def _fingerprint(request_digest: str, rights: Rights) -> str:
 
 def check_key(key: str) -> str:
     if not KEY_PATTERN.fullmatch(key):
-        raise ServiceError("An idempotency key is 1 to 100 printable ASCII characters without spaces.",
+        raise ServiceError(msg("An idempotency key is 1 to 100 printable ASCII characters without spaces."),
                            field="Idempotency-Key")
     return key
 
@@ -140,11 +141,11 @@ def claim(user_id: int | None, key: str, request_digest: str, now: Rights, *,
             if then is not None and now.covers(then):
                 return _replay(stored)
             if then is not None:
-                raise PermissionDenied("Your rights (your account's role or your place on the tournament's "
-                                       "staff) have changed since this request was first sent: it is not "
-                                       "carried out or answered again.") from None
-            raise KeyReused("This idempotency key was already used for a different request. Send a new key "
-                            "(or reload the form) for a new request.") from None
+                raise PermissionDenied(msg("Your rights (your account's role or your place on the "
+                                           "tournament's staff) have changed since this request was first"
+                                           " sent: it is not carried out or answered again.")) from None
+            raise KeyReused(msg("This idempotency key was already used for a different request. Send a "
+                                "new key (or reload the form) for a new request.")) from None
         return _replay(stored)
     return row
 
@@ -167,7 +168,7 @@ def _sweep_expired() -> None:
 
 def _replay(stored: IdempotencyKey) -> Replay:
     if stored.status_code is None:  # cannot be committed without an answer; kept for safety
-        raise ConflictError("The first request with this idempotency key has not finished.")
+        raise ConflictError(msg("The first request with this idempotency key has not finished."))
     return Replay(stored.status_code, stored.body, stored.content_type, stored.location)
 
 

@@ -23,12 +23,13 @@ from tournament.services import users as user_service
 from tournament.services.account_links import LinkClosed, LinkUnknown, new_token, token_digest
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
+from tournament.services.messages import msg
 from tournament.services.records import get_or_404
 from tournament.services.tournaments import staff_role
 
 INVITATION_LIFETIME = timedelta(days=7)
 MAX_NAME_LENGTH = 120
-ROLE_CHOICE = "Choose organiser or referee."
+ROLE_CHOICE = msg("Choose organiser or referee.")
 
 
 def _check_role(role: str) -> Role:
@@ -39,9 +40,9 @@ def _check_role(role: str) -> Role:
 
 def _check_account_may_join(t: Tournament, user: User, role: Role) -> None:
     if staff_role(user, t):
-        raise ServiceError(f"{user.email} is already on the staff.", field="email")
+        raise ServiceError(msg("%(email)s is already on the staff.", email=user.email), field="email")
     if role == Role.ORGANISER and user.role != Role.ORGANISER:
-        raise ServiceError(f"{user.email} is a referee account and cannot organise.", field="role")
+        raise ServiceError(msg("%(email)s is a referee account and cannot organise.", email=user.email), field="role")
 
 
 def invite(t: Tournament, email: str, role: str, invited_by: User | None) -> tuple[Invitation, str]:
@@ -74,7 +75,7 @@ def open_invitations(t: Tournament) -> list[Invitation]:
 def _open_invitation(t: Tournament, invitation_id: int) -> Invitation:
     invitation = get_or_404(Invitation, invitation_id, "No such invitation.", tournament_id=t.id)
     if invitation.is_accepted:
-        raise ConflictError(f"{invitation.email} has already accepted this invitation.")
+        raise ConflictError(msg("%(email)s has already accepted this invitation.", email=invitation.email))
     return invitation
 
 
@@ -103,12 +104,12 @@ def invitation_for_token(token: str) -> Invitation:
     digest = token_digest(token)
     invitation = db.session.scalar(select(Invitation).where(Invitation.token_hash == digest)) if digest else None
     if invitation is None:
-        raise LinkUnknown("This invitation link is not valid: it may be mistyped or cut short, or the "
-                          "invitation was withdrawn or replaced by a newer one.")
+        raise LinkUnknown(msg("This invitation link is not valid: it may be mistyped or cut short, or the"
+                              " invitation was withdrawn or replaced by a newer one."))
     if invitation.is_accepted:
-        raise LinkClosed("This invitation has already been used: each link works once.", reason="used")
+        raise LinkClosed(msg("This invitation has already been used: each link works once."), reason="used")
     if invitation.is_expired():
-        raise LinkClosed(f"This invitation expired on {invitation.expires_at:%Y-%m-%d %H:%M} UTC.",
+        raise LinkClosed(msg("This invitation expired on %(expires_at)s UTC.", expires_at=f"{invitation.expires_at:%Y-%m-%d %H:%M}"),
                          reason="expired")
     return invitation
 
@@ -125,7 +126,7 @@ def _spend(invitation: Invitation, user: User) -> None:
             update(Invitation).where(Invitation.id == invitation.id, Invitation.accepted_at.is_(None))
             .values(accepted_at=utcnow(), accepted_by_id=user.id).execution_options(synchronize_session=False))
     if spent.rowcount != 1:
-        raise LinkClosed("This invitation has already been used: each link works once.", reason="used")
+        raise LinkClosed(msg("This invitation has already been used: each link works once."), reason="used")
     db.session.refresh(invitation)
 
 
@@ -136,8 +137,8 @@ def _join(invitation: Invitation, user: User) -> TournamentStaff:
     if member is not None:
         return member
     if invitation.role == Role.ORGANISER and user.role != Role.ORGANISER:
-        raise ServiceError(f"{user.email} is a referee account and cannot organise: ask the organiser to "
-                           "invite you as a referee.")
+        raise ServiceError(msg("%(email)s is a referee account and cannot organise: ask the organiser to "
+                               "invite you as a referee.", email=user.email))
     with changes():
         member = TournamentStaff(tournament_id=t.id, user_id=user.id, role=invitation.role)
         db.session.add(member)
@@ -149,12 +150,12 @@ def accept_with_new_account(token: str, name: str, password: str) -> tuple[User,
     """Make the invited address's account (the invitation's role, the name and password chosen) and join."""
     invitation = invitation_for_token(token)
     if account_for(invitation) is not None:
-        raise ConflictError(f"An account for {invitation.email} exists now: log in to it to accept.")
+        raise ConflictError(msg("An account for %(email)s exists now: log in to it to accept.", email=invitation.email))
     name = (name or "").strip()
     if not name:
-        raise ServiceError("Enter your name as the other staff will see it.", field="name")
+        raise ServiceError(msg("Enter your name as the other staff will see it."), field="name")
     if len(name) > MAX_NAME_LENGTH:
-        raise ServiceError(f"A name has at most {MAX_NAME_LENGTH} characters.", field="name")
+        raise ServiceError(msg("A name has at most %(max_name_length)s characters.", max_name_length=MAX_NAME_LENGTH), field="name")
     user_service.check_new_password(password or "", invitation.email)
     try:
         user = user_service.create_user(invitation.email, password, invitation.role, name=name)
@@ -162,7 +163,7 @@ def accept_with_new_account(token: str, name: str, password: str) -> tuple[User,
         if exc.field != "email":
             raise
         # The same link sent twice at once: the other sending made the account a moment ago.
-        raise ConflictError(f"An account for {invitation.email} exists now: log in to it to accept.") from None
+        raise ConflictError(msg("An account for %(email)s exists now: log in to it to accept.", email=invitation.email)) from None
     _spend(invitation, user)
     return user, _join(invitation, user)
 
@@ -171,6 +172,6 @@ def accept_with_account(token: str, user: User) -> TournamentStaff:
     """The invited address's account (logged in, or its password just checked) joins the staff."""
     invitation = invitation_for_token(token)
     if user.email.strip().lower() != invitation.email:
-        raise PermissionDenied(f"This invitation is for {invitation.email}, not for {user.email}.")
+        raise PermissionDenied(msg("This invitation is for %(email)s, not for %(other)s.", email=invitation.email, other=user.email))
     _spend(invitation, user)
     return _join(invitation, user)

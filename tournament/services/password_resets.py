@@ -16,6 +16,7 @@ from tournament.services import users as user_service
 from tournament.services.account_links import LinkClosed, LinkUnknown, new_token, token_digest
 from tournament.services.db import changes
 from tournament.services.errors import PermissionDenied, ServiceError
+from tournament.services.messages import msg
 from tournament.services.records import get_or_404
 
 RESET_LIFETIME = timedelta(hours=1)
@@ -41,12 +42,13 @@ def for_staff_member(t: Tournament, member_id: int, organiser: User, *,
     other tournaments and would be theirs to take over."""
     member = get_or_404(TournamentStaff, member_id, "No such staff member.", tournament_id=t.id)
     if member.user_id == organiser.id:
-        raise ServiceError("Change your own password on your account page.")
+        raise ServiceError(msg("Change your own password on your account page."))
     if shown and (member.user.role == Role.ORGANISER or member.role == Role.ORGANISER):
-        raise PermissionDenied(f"{member.user.email} is an organiser: their password link goes only to their own "
-                               "mailbox. Set up mail (MAIL_SERVER), or they use 'Forgot your password?'.")
+        raise PermissionDenied(msg("%(email)s is an organiser: their password link goes only to their own"
+                                   " mailbox. Set up mail (MAIL_SERVER), or they use 'Forgot your "
+                                   "password?'.", email=member.user.email))
     if not member.user.active:
-        raise ServiceError(f"The account of {member.user.email} is disabled.")
+        raise ServiceError(msg("The account of %(email)s is disabled.", email=member.user.email))
     return _make(member.user, organiser)
 
 
@@ -70,14 +72,15 @@ def reset_for_token(token: str) -> PasswordReset:
     digest = token_digest(token)
     reset = db.session.scalar(select(PasswordReset).where(PasswordReset.token_hash == digest)) if digest else None
     if reset is None:
-        raise LinkUnknown("This password link is not valid: it may be mistyped or cut short.")
+        raise LinkUnknown(msg("This password link is not valid: it may be mistyped or cut short."))
     if reset.used_at is not None:
-        raise LinkClosed("This password link has already been used: each link works once.", reason="used")
+        raise LinkClosed(msg("This password link has already been used: each link works once."), reason="used")
     if reset.is_expired():
-        raise LinkClosed(f"This password link expired at {reset.expires_at:%Y-%m-%d %H:%M} UTC: links work "
-                         f"for {int(RESET_LIFETIME.total_seconds() // 60)} minutes.", reason="expired")
+        raise LinkClosed(msg("This password link expired at %(expires_at)s UTC: links work for %(minutes)s minutes.",
+                             expires_at=f"{reset.expires_at:%Y-%m-%d %H:%M}",
+                             minutes=int(RESET_LIFETIME.total_seconds() // 60)), reason="expired")
     if not reset.user.active:
-        raise LinkClosed("This account is disabled.", reason="disabled")
+        raise LinkClosed(msg("This account is disabled."), reason="disabled")
     return reset
 
 
@@ -93,7 +96,7 @@ def use(token: str, new_password: str) -> tuple[User, int, int]:
             update(PasswordReset).where(PasswordReset.id == reset.id, PasswordReset.used_at.is_(None))
             .values(used_at=now).execution_options(synchronize_session=False))
         if spent.rowcount != 1:
-            raise LinkClosed("This password link has already been used: each link works once.", reason="used")
+            raise LinkClosed(msg("This password link has already been used: each link works once."), reason="used")
         # Any other link of the account (an older mail, an organiser's) stops working too.
         db.session.execute(
             update(PasswordReset).where(PasswordReset.user_id == user.id, PasswordReset.used_at.is_(None))

@@ -35,6 +35,7 @@ from tournament.models.clock import TIME_CALL_KINDS
 from tournament.rotation import HandWinds, hand_winds  # noqa: F401 - callers say play.hand_winds
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound
+from tournament.services.messages import msg, status_word
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 
@@ -52,7 +53,7 @@ def get_session(t: Tournament, number: int, *, to_score: bool = False) -> Tourna
         query = query.with_for_update(read=True).execution_options(populate_existing=True)
     session = db.session.scalar(query)
     if session is None:
-        raise NotFound(f"Session {number} has not been drawn.")
+        raise NotFound(msg("Session %(number)s has not been drawn.", number=number))
     return session
 
 
@@ -80,7 +81,7 @@ def table_players(session: TournamentSession, table_number: int) -> list[SeatedP
             .options(joinedload(Seat.player))))
     seats = sorted(at_table, key=lambda s: s.wind_order)
     if not seats:
-        raise NotFound(f"Session {session.number} has no table {table_number}.")
+        raise NotFound(msg("Session %(number)s has no table %(table_number)s.", number=session.number, table_number=table_number))
     return [SeatedPlayer(start_wind=s.seat_wind, player=s.player) for s in seats]
 
 
@@ -214,8 +215,8 @@ def session_to_find(sessions: list[TournamentSession], *, coming_first: bool = F
 
 def require_in_play(session: TournamentSession) -> None:
     if session.status == SessionStatus.FINISHED:  # closed after its check: reopening is the organisers' act
-        raise ConflictError(f"Session {session.number} is finished, not in play: an organiser must reopen it "
-                            "before its results can be entered or corrected.")
+        raise ConflictError(msg("Session %(number)s is finished, not in play: an organiser must reopen it"
+                                " before its results can be entered or corrected.", number=session.number))
     if session.status != SessionStatus.IN_PLAY:
-        state = session.status.replace("_", " ")
-        raise ConflictError(f"Session {session.number} is {state}, not in play: start it before entering results.")
+        raise ConflictError(msg("Session %(number)s is %(state)s, not in play: start it before entering "
+                                "results.", number=session.number, state=status_word(session.status)))

@@ -28,6 +28,7 @@ from tournament.models._common import utcnow
 from tournament.services import throttle
 from tournament.services.db import changes
 from tournament.services.errors import NotFound, ServiceError
+from tournament.services.messages import msg
 
 TOKEN_CHARACTERS = 43  # 256 bits in URL-safe base64, no padding
 USE_RESOLUTION = timedelta(minutes=1)  # last use recorded at most once a minute: a page's polls are not writes
@@ -58,7 +59,7 @@ def _digest(token: str) -> str:
 def _player(t: Tournament, player_id: int) -> Player:
     player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None or player.tournament_id != t.id:
-        raise NotFound(f"Player {player_id} is not registered in this tournament.")
+        raise NotFound(msg("Player %(player_id)s is not registered in this tournament.", player_id=player_id))
     return player
 
 

@@ -30,6 +30,7 @@ from tournament.models import (
     TournamentSession,
 )
 from tournament.services.errors import NotFound
+from tournament.services.messages import msg
 from tournament.services.ranking import PointsText, RankedRow, RankText, split_table_points
 from tournament.services.standings import WIND_ORDER, TableFacts, cache, facts
 from tournament.services.standings import (  # the live pages' ETags and the standings cache share it
@@ -97,7 +98,7 @@ def standings_after(t: Tournament, session_number: int) -> list[RankedRow]:
     """The ranked rows as they stood after `session_number` (a counted session), best first."""
     result = progress(t)
     if session_number not in result.after:
-        raise NotFound(f"Session {session_number} has no results yet.")
+        raise NotFound(msg("Session %(session_number)s has no results yet.", session_number=session_number))
     return result.after[session_number]
 
 
@@ -170,7 +171,7 @@ def player_record(t: Tournament, player_id: int, progress_result: Progress | Non
     """Everything the public page of a player shows. `progress_result` may be passed in (cached)."""
     player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None or player.tournament_id != t.id:
-        raise NotFound("No such player in this tournament.")
+        raise NotFound(msg("No such player in this tournament."))
     result = progress_result or progress(t)
 
     # The published sessions the player sits in, and everyone at those tables: two queries.

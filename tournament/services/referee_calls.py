@@ -28,6 +28,7 @@ from tournament.models import (
 from tournament.services import penalties, play
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
+from tournament.services.messages import msg
 
 MAX_TEXT = 500
 
@@ -54,11 +55,11 @@ class CallData:
 def _text(value: Any, field: str, required: bool) -> str:
     text = value.strip() if isinstance(value, str) else ("" if value is None else value)
     if not isinstance(text, str):
-        raise ServiceError("Give a text.", field=field)
+        raise ServiceError(msg("Give a text."), field=field)
     if required and not text:
-        raise ServiceError("Say what happened: the head referee reads the log.", field=field)
+        raise ServiceError(msg("Say what happened: the head referee reads the log."), field=field)
     if len(text) > MAX_TEXT:
-        raise ServiceError(f"At most {MAX_TEXT} characters.", field=field)
+        raise ServiceError(msg("At most %(max_text)s characters.", max_text=MAX_TEXT), field=field)
     return text
 
 
@@ -66,11 +67,11 @@ def _at_table(session: TournamentSession, table_number: int, player_id: Any, fie
     if player_id is None or player_id == "":
         return None
     if not is_id(player_id):
-        raise ServiceError("Choose a player of this table.", field=field)
+        raise ServiceError(msg("Choose a player of this table."), field=field)
     everyone = {sp.player_id for sp in play.table_players(session, table_number)}
     everyone |= {s.in_player_id for s in play.substitutions_at(session, table_number)}
     if player_id not in everyone:
-        raise ServiceError("Choose a player of this table.", field=field)
+        raise ServiceError(msg("Choose a player of this table."), field=field)
     return player_id
 
 
@@ -81,17 +82,17 @@ def record_call(t: Tournament, session_number: int, table_number: int, data: Cal
     play.require_in_play(session)
     hand = data.hand if data.hand not in (None, "") else None
     if hand is not None and (not is_int(hand) or not 1 <= hand <= HANDS_PER_SESSION):
-        raise ServiceError(f"The hand is 1 to {HANDS_PER_SESSION}, or none.", field="hand")
+        raise ServiceError(msg("The hand is 1 to %(hands_per_session)s, or none.", hands_per_session=HANDS_PER_SESSION), field="hand")
     situation = _text(data.situation, "situation", required=True)
     ruling = _text(data.ruling, "ruling", required=False)
     called_by = _at_table(session, table_number, data.called_by, "called_by")
     dead = _at_table(session, table_number, data.dead_hand_player_id, "dead_hand_player_id")
     if dead is not None and hand is None:
-        raise ServiceError("A dead hand is declared in a hand: give the hand's number.", field="hand")
+        raise ServiceError(msg("A dead hand is declared in a hand: give the hand's number."), field="hand")
     if dead is not None and db.session.scalar(select(Hand.id).where(
             Hand.session_id == session.id, Hand.table_number == table_number, Hand.number == hand,
             Hand.winner_id == dead)) is not None:
-        raise ServiceError(f"Hand {hand} is entered as this player's win: correct the hand first.",
+        raise ServiceError(msg("Hand %(hand)s is entered as this player's win: correct the hand first.", hand=hand),
                            field="dead_hand_player_id")
     penalty = None
     if data.penalty is not None:
@@ -127,8 +128,9 @@ def check_not_dead(session: TournamentSession, table_number: int, hand_number: i
         RefereeCall.hand_number == hand_number, RefereeCall.dead_hand_player_id == winner_id))
     if call is not None:
         name = db.session.get(Player, winner_id).full_name
-        raise ServiceError(f"The referee declared {name}'s hand dead in hand {hand_number} (call of "
-                           f"{call.created_at:%H:%M}: {call.ruling or call.situation}): they cannot win it.",
+        raise ServiceError(msg("The referee declared %(name)s's hand dead in hand %(hand_number)s (call of %(time)s: %(ruling)s): "
+                               "they cannot win it.", name=name, hand_number=hand_number,
+                               time=f"{call.created_at:%H:%M}", ruling=call.ruling or call.situation),
                            field="winner_id")
 
 

@@ -17,6 +17,7 @@ from tournament.models import Tournament
 from tournament.models.schedule import SessionStart
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
+from tournament.services.messages import msg
 
 
 @dataclass(frozen=True)
@@ -66,14 +67,14 @@ def set_planned_starts(t: Tournament, local_starts: Mapping[int, datetime | None
     for number, local in sorted(local_starts.items()):
         field = f"session_{number}"
         if number not in numbers:
-            raise ServiceError(f"The tournament has no session {number}.", field=field)
+            raise ServiceError(msg("The tournament has no session %(number)s.", number=number), field=field)
         if local is None:
             utc[number] = None
             continue
         local = local.replace(second=0, microsecond=0, tzinfo=None)
         if not timezones.exists_locally(local, t.time_zone):
-            raise ServiceError(f"{local:%Y-%m-%d %H:%M} does not exist in {t.time_zone}: the clocks skip that hour "
-                               "that night. Choose another time.", field=field)
+            raise ServiceError(msg("%(local)s does not exist in %(time_zone)s: the clocks skip that hour that night. Choose "
+                                   "another time.", local=f"{local:%Y-%m-%d %H:%M}", time_zone=t.time_zone), field=field)
         utc[number] = timezones.to_utc(local, t.time_zone)
     existing = {row.session_number: row for row in db.session.scalars(
         select(SessionStart).where(SessionStart.tournament_id == t.id))}

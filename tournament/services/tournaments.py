@@ -28,6 +28,7 @@ from tournament.models.tournaments import (
 )
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
+from tournament.services.messages import msg
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.users import find_user_by_email
 from tournament.timezones import DEFAULT_TIME_ZONE
@@ -161,10 +162,10 @@ def _apply(t: Tournament, data: TournamentData) -> None:
 
 def create_tournament(owner: User, data: TournamentData) -> Tournament:
     if not owner.is_organiser:
-        raise PermissionDenied("Only organisers create tournaments.")
+        raise PermissionDenied(msg("Only organisers create tournaments."))
     errors = validate(data)
     if errors:
-        raise ServiceError("Please correct the marked fields.", errors=errors)
+        raise ServiceError(msg("Please correct the marked fields."), errors=errors)
     with changes():
         t = Tournament(created_by_id=owner.id)
         _apply(t, data)
@@ -177,7 +178,7 @@ def update_tournament(t: Tournament, data: TournamentData, expected_version: int
     """Apply `data`; refuse when the tournament changed since the form was loaded."""
     errors = validate(data)
     if errors:
-        raise ServiceError("Please correct the marked fields.", errors=errors)
+        raise ServiceError(msg("Please correct the marked fields."), errors=errors)
     expect_version(t, expected_version, "This tournament was changed by someone else while you were editing. "
                    "Your changes were not saved; the form now shows the current values.")
     with changes():
@@ -228,14 +229,14 @@ def tournaments_for(user: User) -> list[Tournament]:
 
 def add_staff(t: Tournament, email: str, role: str) -> TournamentStaff:
     if role not in {r.value for r in Role}:
-        raise ServiceError("Choose organiser or referee.", field="role")
+        raise ServiceError(msg("Choose organiser or referee."), field="role")
     user = find_user_by_email(email or "")
     if user is None:
-        raise ServiceError(f"No account with the email {email!r} yet: invite them below, and they choose "
-                           "their own password through the link.", field="email")
+        raise ServiceError(msg("No account with the email %(email)r yet: invite them below, and they "
+                               "choose their own password through the link.", email=email), field="email")
     if role == Role.ORGANISER and user.role != Role.ORGANISER:
-        raise ServiceError(f"{user.email} is a referee account and cannot organise.", field="role")
-    already = f"{user.email} is already on the staff."
+        raise ServiceError(msg("%(email)s is a referee account and cannot organise.", email=user.email), field="role")
+    already = msg("%(email)s is already on the staff.", email=user.email)
     if staff_role(user, t):
         raise ServiceError(already, field="email")
     try:
@@ -258,9 +259,9 @@ def remove_staff(t: Tournament, member_id: int) -> None:
         organisers = db.session.scalars(select(TournamentStaff.id).where(
             TournamentStaff.tournament_id == t.id, TournamentStaff.role == Role.ORGANISER)).all()
         if member.id not in organisers:
-            raise ConflictError("This organiser was removed by someone else meanwhile.")
+            raise ConflictError(msg("This organiser was removed by someone else meanwhile."))
         if len(organisers) == 1:
-            raise ServiceError("A tournament keeps at least one organiser.")
+            raise ServiceError(msg("A tournament keeps at least one organiser."))
     with changes():
         db.session.delete(member)
     db.session.refresh(t)

@@ -20,6 +20,7 @@ from tournament.models._common import utcnow
 from tournament.models.users import LoginSession, hash_token
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
+from tournament.services.messages import msg
 from tournament.services.records import get_or_404
 
 MIN_PASSWORD_LENGTH = 8
@@ -33,7 +34,7 @@ def normalise_email(email: str) -> str:
     try:
         return validate_email(email.strip(), check_deliverability=False).normalized.lower()
     except EmailNotValidError as exc:
-        raise ServiceError(f"Not a valid email address: {exc}", field="email") from exc
+        raise ServiceError(msg("Not a valid email address: %(reason)s", reason=str(exc)), field="email") from exc
 
 
 def find_user_by_email(email: str) -> User | None:
@@ -43,10 +44,10 @@ def find_user_by_email(email: str) -> User | None:
 def create_user(email: str, password: str, role: str = Role.REFEREE, name: str = "") -> User:
     email = normalise_email(email)
     if role not in {r.value for r in Role}:
-        raise ServiceError(f"Unknown role {role!r}: use organiser or referee.", field="role")
+        raise ServiceError(msg("Unknown role %(role)r: use organiser or referee.", role=role), field="role")
     check_new_password(password, email)
     if find_user_by_email(email):
-        raise ServiceError(f"An account for {email} already exists.", field="email")
+        raise ServiceError(msg("An account for %(email)s already exists.", email=email), field="email")
     with changes():
         user = User(email=email, role=str(role), name=name.strip())
         user.set_password(password)
@@ -119,30 +120,30 @@ def _product_words_only(letters: str) -> bool:
 def check_new_password(password: str, email: str, field: str = "password") -> None:
     """Refuse a password that is short, very common, or the account's own email (or the part before @)."""
     if len(password) < MIN_PASSWORD_LENGTH:
-        raise ServiceError(f"The password needs at least {MIN_PASSWORD_LENGTH} characters.", field=field)
+        raise ServiceError(msg("The password needs at least %(min_password_length)s characters.", min_password_length=MIN_PASSWORD_LENGTH), field=field)
     if len(password) > MAX_PASSWORD_LENGTH:
-        raise ServiceError(f"The password can have at most {MAX_PASSWORD_LENGTH} characters.", field=field)
+        raise ServiceError(msg("The password can have at most %(max_password_length)s characters.", max_password_length=MAX_PASSWORD_LENGTH), field=field)
     lowered = password.strip().lower()
     email = email.strip().lower()
     if lowered in {email, email.partition("@")[0]}:
-        raise ServiceError("The password cannot be your email address or its first part.", field=field)
+        raise ServiceError(msg("The password cannot be your email address or its first part."), field=field)
     if lowered in common_passwords():
-        raise ServiceError("That is one of the most common passwords, which attackers try first. "
-                           "Choose another: a few unrelated words work well.", field=field)
+        raise ServiceError(msg("That is one of the most common passwords, which attackers try first. "
+                               "Choose another: a few unrelated words work well."), field=field)
     piece = _repeated_piece(lowered)
     if len(set(lowered)) < MIN_DISTINCT_CHARACTERS or (piece and len(piece) < MIN_PASSWORD_LENGTH):
-        raise ServiceError("A few characters repeated are as easy to guess as those few characters. "
-                           "Choose another: a few unrelated words work well.", field=field)
+        raise ServiceError(msg("A few characters repeated are as easy to guess as those few characters. "
+                               "Choose another: a few unrelated words work well."), field=field)
     cores = _cores(lowered)
     local = email.partition("@")[0]
     if any(_product_words_only(re.sub(r"[^a-z]", "", core)) for core in cores):
-        raise ServiceError("Mahjong and tournament words (mahjong, MCR, riichi, referee, organiser ...), even "
-                           "with digits, a year or symbols added, are what attackers of this site try first. "
-                           "Choose another: a few unrelated words work well.", field=field)
+        raise ServiceError(msg("Mahjong and tournament words (mahjong, MCR, riichi, referee, organiser "
+                               "...), even with digits, a year or symbols added, are what attackers of "
+                               "this site try first. Choose another: a few unrelated words work well."), field=field)
     if cores & common_passwords() or cores & common_password_words() or (len(local) >= 3 and local in cores):
-        raise ServiceError("That is a common password (or your email's first part) with digits, a year or "
-                           "symbols added or letters written as digits: attackers try those first. "
-                           "Choose another: a few unrelated words work well.", field=field)
+        raise ServiceError(msg("That is a common password (or your email's first part) with digits, a "
+                               "year or symbols added or letters written as digits: attackers try those "
+                               "first. Choose another: a few unrelated words work well."), field=field)
 
 
 def _hash_method() -> str | None:
@@ -179,7 +180,7 @@ def change_password(user: User, current: str, new: str) -> int:
     """Set a new password after checking the current one; every login session and every API token of the
     user ends (a token is a login too: a leaked one must not outlive the password). The tokens revoked."""
     if not user.check_password(current):
-        raise ServiceError("That is not your current password.", field="current_password")
+        raise ServiceError(msg("That is not your current password."), field="current_password")
     check_new_password(new, user.email, field="new_password")
     with changes():
         user.set_password(new)
@@ -278,7 +279,7 @@ def set_language(user: User, code: str | None) -> None:
     """The language the account reads the pages in (a code of tournament.i18n.LANGUAGES); None or "": the
     browser's, as before one was chosen."""
     if code and code not in LANGUAGES:
-        raise ServiceError(f"Choose a language: {', '.join(LANGUAGES)}, or none for the browser's.", field="language")
+        raise ServiceError(msg("Choose a language: %(choices)s, or none for the browser's.", choices=", ".join(LANGUAGES)), field="language")
     with changes():
         user.language = code or None
 
@@ -287,9 +288,9 @@ def create_api_token(user: User, name: str) -> tuple[ApiToken, str]:
     """A new token for `user`; the plain token is returned once and never stored."""
     name = name.strip()
     if not name:
-        raise ServiceError("Give the token a name, e.g. the device that will use it.", field="name")
+        raise ServiceError(msg("Give the token a name, e.g. the device that will use it."), field="name")
     if len(name) > 80:
-        raise ServiceError("Token names are at most 80 characters.", field="name")
+        raise ServiceError(msg("Token names are at most 80 characters."), field="name")
     plain = "mcr_" + secrets.token_urlsafe(32)
     with changes():
         token = ApiToken(user_id=user.id, name=name, token_hash=hash_token(plain), prefix=plain[:10])

@@ -25,6 +25,7 @@ from tournament.extensions import db
 from tournament.models import Hand, Player, PlayerStatus, Tournament, TournamentSession
 from tournament.models._common import utcnow
 from tournament.services.errors import NotFound
+from tournament.services.messages import msg
 from tournament.services.ranking import (
     Placing,
     PointsText,
@@ -149,7 +150,7 @@ def session_results(t: Tournament, number: int) -> SessionResults:
         .where(TournamentSession.tournament_id == t.id, TournamentSession.number == number)
     ).first()
     if session is None:
-        raise NotFound(f"Session {number} has not been drawn yet.")
+        raise NotFound(msg("Session %(number)s has not been drawn yet.", number=number))
     session_id, status = session
     session_key = {session_id: number}
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from flask import make_response, render_template
 
+from tournament.i18n.service_messages import translate
 from tournament.services import throttle
 from tournament.services.account_links import LinkClosed, LinkUnknown
 from tournament.web.helpers import client_address
@@ -40,7 +41,7 @@ def private(response, status: int | None = None):
 def problem(kind: str, reason: str, message: str, status: int, retry_after: int | None = None):
     """The page saying why the link does not work and what to do (kind: "invitation" or "reset")."""
     response = private(render_template("account/link_problem.html", kind=kind, reason=reason,
-                                       title=TITLES.get(reason, TITLES["unknown"]), message=message), status)
+                                       title=TITLES.get(reason, TITLES["unknown"]), message=translate(message)), status)
     if retry_after:
         response.headers["Retry-After"] = str(retry_after)
     return response

@@ -133,14 +133,14 @@ class HandForm(IdempotentForm):
 
     def validate_winner_id(self, field) -> None:
         if self.is_win() and not field.data:
-            raise ValidationError("Who won? Choose the winner.")
+            raise ValidationError(gettext("Who won? Choose the winner."))
 
     def validate_discarder_id(self, field) -> None:
         # anything but a player id or SELF_DRAWN is no answer either (never read as a self-draw)
         if self.is_win() and not (field.data == SELF_DRAWN or _int(field.data) is not None):
-            raise ValidationError("Who discarded the winning tile? Choose the player, or Self-drawn.")
+            raise ValidationError(gettext("Who discarded the winning tile? Choose the player, or Self-drawn."))
         if self.is_win() and field.data and field.data == self.winner_id.data:
-            raise ValidationError("The winner did not discard the winning tile: choose who did, or Self-drawn.")
+            raise ValidationError(gettext("The winner did not discard the winning tile: choose who did, or Self-drawn."))
 
     def false_mahjong_rows(self) -> list[tuple[int, FalseMahjongData]]:
         """(row index, claim) for every row with a false mahjong, in seat order."""
