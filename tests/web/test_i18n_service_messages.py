@@ -108,3 +108,16 @@ def test_the_hand_forms_own_check_reads_in_finnish(organiser_client, seated):
     html = answer.get_data(as_text=True)
     assert "Voittaja ei viskannut voittotiiltä: valitse, kuka viskasi, tai Itsenostettu." in html
     assert "The winner did not discard" not in html
+
+
+def test_the_import_previews_row_problems_read_in_finnish(organiser_client, tournament):
+    base = f"/manage/tournaments/{tournament.id}/players/import"
+    rows = ("first_name,last_name,country,substitute\n"
+            "Mikko,Korhonen,FI,maybe\n"   # row 2: substitute is not yes or no
+            "Aino,Virtanen,XX,no\n")      # row 3: no such country
+    answer = organiser_client.post(base + "?lang=fi", data={"csrf_token": csrf_token(organiser_client, base),
+                                                            "text": rows})
+    html = answer.get_data(as_text=True)
+    assert "Varapelaaja-sarakkeen on oltava kyllä tai ei (annettu &#39;maybe&#39;)." in html
+    assert "Tuntematon maa &#39;XX&#39;: käytä ISO 3166 -koodia" in html
+    assert "Substitute must be yes or no" not in html and "Unknown country" not in html

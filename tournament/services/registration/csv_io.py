@@ -18,7 +18,7 @@ from tournament.models._common import utcnow
 from tournament.services.csvfile import FORMULA_START, csv_text
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.messages import msg, msg_n
+from tournament.services.messages import Message, msg, msg_n
 from tournament.services.registration.lists import list_players
 from tournament.services.registration.players import (
     PlayerData,
@@ -125,11 +125,11 @@ def _substitute(value: str) -> bool | None:
     return None
 
 
-def _unreadable(row: int, error: csv.Error) -> str:
+def _unreadable(row: int, error: csv.Error) -> Message:
     if "field larger than field limit" in str(error):
-        return (f"The file could not be read at row {row}: a cell is longer than "
-                f"{csv.field_size_limit() // 1024} KB, far more than any player field. Is it the player list?")
-    return f"The file could not be read as CSV at row {row}: {error}."
+        return msg("The file could not be read at row %(row)s: a cell is longer than %(kb)s KB, far more than any "
+                   "player field. Is it the player list?", row=row, kb=csv.field_size_limit() // 1024)
+    return msg("The file could not be read as CSV at row %(row)s: %(error)s.", row=row, error=str(error))
 
 
 def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
@@ -138,7 +138,8 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
     preview = CsvPreview()
     text = (text or "").lstrip("\ufeff")
     if not text.strip():
-        preview.errors.append("The file is empty. The first row must name the columns: " + ",".join(IMPORT_COLUMNS))
+        preview.errors.append(msg("The file is empty. The first row must name the columns: %(columns)s",
+                                  columns=",".join(IMPORT_COLUMNS)))
         return preview
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(text))
     records: list[tuple[int, list[str]]] = []
@@ -151,25 +152,27 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
     while records and not any(cell.strip() for cell in records[0][1]):
         records.pop(0)
     if not records:
-        preview.errors.append("The file has no header row. The columns are: " + ",".join(IMPORT_COLUMNS))
+        preview.errors.append(msg("The file has no header row. The columns are: %(columns)s",
+                                  columns=",".join(IMPORT_COLUMNS)))
         return preview
     header_number, header = records.pop(0)
     columns = [_column_name(h.lstrip("\ufeff")) for h in header]
     preview.columns = columns
     unknown = [h for h, c in zip(header, columns, strict=True) if c and c not in IMPORT_COLUMNS]
     if unknown:
-        preview.errors.append(
-            f"Unknown column{'s' if len(unknown) > 1 else ''} {', '.join(repr(u.strip()) for u in unknown)} "
-            f"in row {header_number}. The columns are: {', '.join(IMPORT_COLUMNS)}."
-        )
+        preview.errors.append(msg_n(
+            "Unknown column %(names)s in row %(row)s. The columns are: %(columns)s.",
+            "Unknown columns %(names)s in row %(row)s. The columns are: %(columns)s.", len(unknown),
+            names=", ".join(repr(u.strip()) for u in unknown), row=header_number, columns=", ".join(IMPORT_COLUMNS)))
     missing = [c for c in REQUIRED_COLUMNS if c not in columns]
     if missing:
-        preview.errors.append(
-            f"Missing required column{'s' if len(missing) > 1 else ''} {', '.join(missing)} in row {header_number}."
-        )
+        preview.errors.append(msg_n("Missing required column %(names)s in row %(row)s.",
+                                    "Missing required columns %(names)s in row %(row)s.", len(missing),
+                                    names=", ".join(missing), row=header_number))
     repeated = sorted({c for c in columns if c and columns.count(c) > 1})
     if repeated:
-        preview.errors.append(f"Column {', '.join(repeated)} appears more than once in row {header_number}.")
+        preview.errors.append(msg("Column %(names)s appears more than once in row %(row)s.",
+                                  names=", ".join(repeated), row=header_number))
     if preview.errors:
         return preview
 
@@ -182,14 +185,15 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
         preview.rows.append(row)
         if len(preview.rows) > MAX_IMPORT_ROWS:
             preview.rows.pop()
-            preview.errors.append(f"The file has more than {MAX_IMPORT_ROWS} players; split it.")
+            preview.errors.append(msg("The file has more than %(max)s players; split it.", max=MAX_IMPORT_ROWS))
             break
         extra = [c for c in cells[len(columns):] if c.strip()]
         if extra:
-            row.errors.append(f"This row has {len(cells)} cells but the header names {len(columns)} columns.")
+            row.errors.append(msg("This row has %(cells)s cells but the header names %(columns)s columns.",
+                                  cells=len(cells), columns=len(columns)))
         row.values = {c: _unquote(cells[i]) if i < len(cells) else "" for i, c in enumerate(columns) if c}
         if any("\x00" in cell for cell in cells):  # the database cannot store it: binary data, not a list
-            row.errors.append("This row contains a NUL character (\\u0000): save the file as text CSV.")
+            row.errors.append(msg("This row contains a NUL character (\\u0000): save the file as text CSV."))
             continue
         substitute = _substitute(row.values.get("substitute", ""))
         table_cell = row.values.get("fixed_table", "").strip()
@@ -209,9 +213,9 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
         problems = validate(data)
         row.errors.extend(problems.values())
         if substitute is None:
-            row.errors.append(f"Substitute must be yes or no (got '{row.values['substitute']}').")
+            row.errors.append(msg("Substitute must be yes or no (got '%(value)s').", value=row.values["substitute"]))
         if table_cell and fixed_table is None:
-            row.errors.append(f"The fixed table must be a table number or empty (got '{table_cell}').")
+            row.errors.append(msg("The fixed table must be a table number or empty (got '%(value)s').", value=table_cell))
         if row.errors:
             continue
         for earlier_number, earlier in accepted:
@@ -227,7 +231,7 @@ def parse_csv(text: str, tournament: Tournament | None = None) -> CsvPreview:
             accepted.append((number, data))
     _check_fixed_tables(preview, existing)
     if not preview.rows and not preview.errors:
-        preview.errors.append("The file has a header but no players.")
+        preview.errors.append(msg("The file has a header but no players."))
     return preview
 
 
