@@ -121,3 +121,23 @@ def test_the_import_previews_row_problems_read_in_finnish(organiser_client, tour
     assert "Varapelaaja-sarakkeen on oltava kyllä tai ei (annettu &#39;maybe&#39;)." in html
     assert "Tuntematon maa &#39;XX&#39;: käytä ISO 3166 -koodia" in html
     assert "Substitute must be yes or no" not in html and "Unknown country" not in html
+
+
+def test_the_sessions_check_reads_in_finnish_and_chinese(organiser_client, seated):
+    t, _ = seated
+    fi = organiser_client.get(play_url(t) + "?lang=fi").get_data(as_text=True)
+    zh = organiser_client.get(play_url(t) + "?lang=zh").get_data(as_text=True)
+    assert "mitään ei ole vielä kirjattu" in fi and "尚未录入任何内容" in zh
+    assert "nothing entered yet" not in fi + zh
+
+
+def test_a_list_of_messages_is_joined_in_english_and_said_again_item_by_item(app):
+    from tournament.services.messages import MessageList
+
+    problems = MessageList("; ", [msg("table %(table)s: %(problem)s", table=n, problem=msg("nothing entered yet"))
+                                  for n in (1, 2)])
+    refusal = msg("Session %(number)s is not complete (%(listed)s).", number=1, listed=problems)
+    assert refusal == "Session 1 is not complete (table 1: nothing entered yet; table 2: nothing entered yet)."
+    with reading(app, "fi"):
+        assert translate(refusal) == ("Kierros 1 ei ole valmis (pöytä 1: mitään ei ole vielä kirjattu; "
+                                      "pöytä 2: mitään ei ole vielä kirjattu).")

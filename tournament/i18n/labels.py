@@ -9,7 +9,7 @@ from flask_babel import gettext
 
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
-from tournament.services.messages import Message
+from tournament.services.messages import Message, MessageList
 
 STATUS_LABELS = {
     # a session
@@ -104,7 +104,7 @@ LABELS = (
 def translated(text) -> str:
     """A label in the reader's language: one of the texts marked above, a service's message (its template and
     values, i18n.service_messages), else the text unchanged."""
-    if isinstance(text, Message):
+    if isinstance(text, Message | MessageList):
         return translate(text)
     return gettext(str(text)) if text else ""
 

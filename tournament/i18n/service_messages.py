@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from flask_babel import gettext, ngettext
 
-from tournament.services.messages import Message
+from tournament.services.messages import Message, MessageList
 
 
 def translate(text):
     """``text`` in the reader's language when it is a Message (its values that are Messages too), else as
     it is."""
+    if isinstance(text, MessageList):
+        return text.separator.join(str(translate(item)) for item in text.items)
     if not isinstance(text, Message):
         return text
     params = {name: translate(value) for name, value in text.params.items()}

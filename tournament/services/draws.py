@@ -300,15 +300,20 @@ class AheadCheck:
     def message(self) -> str:
         if not self.sessions:
             return ""
-        numbers = ", ".join(str(s.number) for s in self.sessions)
-        parts = []
-        if self.gone:
-            parts.append(f"seat{'s' if len(self.sessions) == 1 else ''} {', '.join(self.gone)}, "
-                         f"who {'has' if len(self.gone) == 1 else 'have'} left")
-        if self.missing:
-            parts.append(f"leave{'s' if len(self.sessions) == 1 else ''} out {', '.join(self.missing)}, "
-                         "checked in since")
-        return f"Session{'s' if len(self.sessions) > 1 else ''} {numbers} {' and '.join(parts)}."
+        numbers, count = ", ".join(str(s.number) for s in self.sessions), len(self.sessions)
+        gone, missing = ", ".join(self.gone), ", ".join(self.missing)
+        left = (msg_n("%(names)s, who has left", "%(names)s, who have left", len(self.gone), names=gone)
+                if self.gone else None)
+        if left and missing:
+            return msg_n("Session %(numbers)s seats %(left)s and leaves out %(missing)s, checked in since.",
+                         "Sessions %(numbers)s seat %(left)s and leave out %(missing)s, checked in since.", count,
+                         numbers=numbers, left=left, missing=missing)
+        if left:
+            return msg_n("Session %(numbers)s seats %(left)s.", "Sessions %(numbers)s seat %(left)s.", count,
+                         numbers=numbers, left=left)
+        return msg_n("Session %(numbers)s leaves out %(missing)s, checked in since.",
+                     "Sessions %(numbers)s leave out %(missing)s, checked in since.", count, numbers=numbers,
+                     missing=missing)
 
 
 def check_ahead(t: Tournament) -> AheadCheck:

@@ -42,6 +42,7 @@ from tournament.models import (
 from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services.clock import TimeCall
 from tournament.services.csvfile import csv_text
+from tournament.services.messages import msg
 from tournament.services.ranking import points_number
 from tournament.services.standings import standings
 
@@ -118,9 +119,9 @@ def _number_problems(ranked_ids: list[int], people: dict[int, Player]) -> list[P
         person = people[player_id]
         number = (person.ema_number or "").strip()
         if not number:
-            problems.append(Problem(f"{person.full_name} has no EMA number.", player_id=player_id))
+            problems.append(Problem(msg("%(name)s has no EMA number.", name=person.full_name), player_id=player_id))
         elif not EMA_NUMBER.match(number):
-            problems.append(Problem(f"{person.full_name}'s EMA number {number!r} is not 8 digits.",
+            problems.append(Problem(msg("%(name)s's EMA number %(number)r is not 8 digits.", name=person.full_name, number=number),
                                     player_id=player_id))
         else:
             holders[number].append(person)
@@ -128,7 +129,8 @@ def _number_problems(ranked_ids: list[int], people: dict[int, Player]) -> list[P
         if len(sharing) > 1:
             names = ", ".join(p.full_name for p in sharing)
             for person in sharing:
-                problems.append(Problem(f"EMA number {number} is given to {len(sharing)} players: {names}.",
+                problems.append(Problem(msg("EMA number %(number)s is given to %(count)s players:"
+                                            " %(names)s.", number=number, count=len(sharing), names=names),
                                         player_id=person.id))
     return problems
 
@@ -143,15 +145,15 @@ def check(t: Tournament) -> list[Problem]:
         if person.id not in ranked and not person.is_substitute and person.status in (
                 PlayerStatus.REGISTERED, PlayerStatus.PRESENT):
             problems.append(Problem(
-                f"{person.full_name} played no session: not ranked and left out of the file (a no-show, or a "
-                "player still expected). Withdraw them if they are not coming.", player_id=person.id))
+                msg("%(name)s played no session: not ranked and left out of the file (a no-show, or "
+                    "a player still expected). Withdraw them if they are not coming.", name=person.full_name), player_id=person.id))
         elif person.left_out_of_ema:
             problems.append(Problem(
-                f"{person.full_name} withdrew and is left out of the EMA results (MERS 4.3); the standings keep "
-                "them.", player_id=person.id))
+                msg("%(name)s withdrew and is left out of the EMA results (MERS 4.3); the standings "
+                    "keep them.", name=person.full_name), player_id=person.id))
         elif person.status == PlayerStatus.DISQUALIFIED:
             problems.append(Problem(
-                f"{person.full_name} is disqualified: in the file with 0 table points (MERS 4.4).",
+                msg("%(name)s is disqualified: in the file with 0 table points (MERS 4.4).", name=person.full_name),
                 player_id=person.id))
 
     sessions = {s.number: s for s in db.session.scalars(
@@ -159,9 +161,9 @@ def check(t: Tournament) -> list[Problem]:
     for number in range(1, max([t.session_count, *sessions]) + 1):
         session = sessions.get(number)
         if session is None or session.status not in PLAYED:
-            problems.append(Problem(f"Session {number} has not been played.", session=number))
+            problems.append(Problem(msg("Session %(number)s has not been played.", number=number), session=number))
         elif session.status == SessionStatus.IN_PLAY:
-            problems.append(Problem(f"Session {number} is still in play (not closed).", session=number))
+            problems.append(Problem(msg("Session %(number)s is still in play (not closed).", number=number), session=number))
 
     played_ids = [s.id for s in sessions.values() if s.status in PLAYED]
     if played_ids:
@@ -175,13 +177,13 @@ def check(t: Tournament) -> list[Problem]:
             person = people.get(player_id)
             if person is not None and person.is_substitute:
                 problems.append(Problem(
-                    f"Substitute {person.full_name} played at table {table} of session {number}: substitutes "
-                    "are not ranked and are left out of the file.", player_id=player_id, table=table,
+                    msg("Substitute %(name)s played at table %(table)s of session %(number)s: "
+                        "substitutes are not ranked and are left out of the file.", name=person.full_name, table=table, number=number), player_id=player_id, table=table,
                     session=number))
 
     played = {s.id: s.number for s in sessions.values() if s.status in PLAYED}
     for number, table, message in table_problems(played):
-        problems.append(Problem(f"Session {number}, table {table}: {message}.", table=table, session=number))
+        problems.append(Problem(msg("Session %(number)s, table %(table)s: %(problem)s.", number=number, table=table, problem=message), table=table, session=number))
     return problems
 
 
@@ -253,20 +255,20 @@ def table_problems(sessions: dict[int, int]) -> list[tuple[int, int, str]]:
         if row.mode == TableMode.TOTALS:
             totals = row.totals or {}
             if len(totals) != 4:
-                out.append((number, table, "totals are incomplete"))
+                out.append((number, table, msg("totals are incomplete")))
             balance = sum(totals.values())
         else:
             call = row.time_call
             missing = [n for n in range(1, HANDS_PER_SESSION + 1)
                        if n not in hand_sums and not (call is not None and n > call.limit)]
             if not hand_sums and call is None:
-                out.append((number, table, "nothing entered yet"))
+                out.append((number, table, msg("nothing entered yet")))
             elif missing:
-                out.append((number, table, f"hands missing: {', '.join(str(n) for n in missing)}"))
+                out.append((number, table, msg("hands missing: %(hands)s", hands=", ".join(str(n) for n in missing))))
             balance = sum(hand_sums.values())
         if balance != 0:
-            out.append((number, table, f"scores sum to {balance:+d}, not zero"))
+            out.append((number, table, msg("scores sum to %(total)+d, not zero", total=balance)))
         for hand, total in sorted(hand_sums.items()):
             if total != 0:
-                out.append((number, table, f"hand {hand}'s payments do not sum to zero"))
+                out.append((number, table, msg("hand %(number)s's payments do not sum to zero", number=hand)))
     return out

@@ -22,7 +22,7 @@ from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.draws import expect_session_version
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.messages import msg, status_word
+from tournament.services.messages import MessageList, msg, status_word
 
 # The moves a session may make, from each status.
 ALLOWED_MOVES: dict[SessionStatus, frozenset[SessionStatus]] = {
@@ -84,7 +84,8 @@ def finish_session(t: Tournament, session_number: int, *, force: bool = False) -
     play.require_in_play(session)
     problems = scoring.session_problems(t, session_number)
     if problems and not force:
-        listed = "; ".join(f"table {p.table}: {p.message}" for p in problems[:8])
+        listed = MessageList("; ", (msg("table %(table)s: %(problem)s", table=p.table, problem=p.message)
+                                    for p in problems[:8]))
         raise ConflictError(msg("Session %(number)s is not complete (%(listed)s and %(more)s more).",
                                 number=session_number, listed=listed, more=len(problems) - 8) if len(problems) > 8 else
                             msg("Session %(number)s is not complete (%(listed)s).", number=session_number, listed=listed))

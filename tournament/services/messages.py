@@ -46,6 +46,23 @@ class Message(str):
         return _rebuild, (self.template, dict(self.params), self.plural, self.count)
 
 
+class MessageList(str):
+    """Messages joined by a separator ("; "): the English joined, each item said again on a page."""
+
+    items: tuple
+    separator: str
+
+    def __new__(cls, separator: str, items) -> MessageList:
+        items = tuple(items)
+        self = super().__new__(cls, separator.join(str(item) for item in items))
+        self.items = items
+        self.separator = separator
+        return self
+
+    def __reduce__(self):
+        return MessageList, (self.separator, self.items)
+
+
 def _rebuild(template, params, plural, count) -> Message:
     return Message(template, params, plural=plural, count=count)
 

@@ -669,20 +669,23 @@ def session_problems(t: Tournament, session_number: int) -> list[TableProblem]:
         sheet = table_sheet(t, session_number, table_number)
         if sheet.mode == TableMode.TOTALS:
             if len(sheet.totals) != 4:
-                problems.append(TableProblem(table_number, "totals are incomplete"))
+                problems.append(TableProblem(table_number, msg("totals are incomplete")))
         elif sheet.entered == 0 and sheet.time_call is None:
-            problems.append(TableProblem(table_number, "nothing entered yet"))
+            problems.append(TableProblem(table_number, msg("nothing entered yet")))
         elif sheet.missing:
             listed = ", ".join(str(n) for n in sheet.missing)
-            problems.append(TableProblem(table_number, f"hands missing: {listed}"))
+            problems.append(TableProblem(table_number, msg("hands missing: %(hands)s", hands=listed)))
         if sum(sheet.totals.values()) != 0:
-            problems.append(TableProblem(table_number, f"scores sum to {sum(sheet.totals.values()):+d}, not zero"))
+            problems.append(TableProblem(table_number, msg("scores sum to %(total)+d, not zero",
+                                                           total=sum(sheet.totals.values()))))
         for row in sheet.rows:
             if row.hand is not None and sum(p.delta for p in row.hand.payments) != 0:
-                problems.append(TableProblem(table_number, f"hand {row.number}'s payments do not sum to zero"))
+                problems.append(TableProblem(table_number, msg("hand %(number)s's payments do not sum to zero",
+                                                               number=row.number)))
             if row.hand is not None and row.hand.open_disputes:
-                problems.append(TableProblem(table_number, f"hand {row.number} is disputed: a referee must "
-                                                           "correct it or rule that it stands"))
+                problems.append(TableProblem(table_number, msg("hand %(number)s is disputed: a referee must correct it "
+                                                               "or rule that it stands", number=row.number)))
             elif row.hand is not None and not row.hand.counted:
-                problems.append(TableProblem(table_number, f"hand {row.number} awaits the players' confirmation"))
+                problems.append(TableProblem(table_number, msg("hand %(number)s awaits the players' confirmation",
+                                                               number=row.number)))
     return problems
