@@ -39,7 +39,7 @@ def test_table_page_and_hand_form_fit_the_budget(browser, live_server, tmp_path,
             assert ("/css/tiles.css" in fetched) == path.endswith("/hands/new")  # tiles only where drawn
             assert "/js/offline-queue.js" in fetched  # a table's pages keep hands through a network drop
             assert "/js/confirm.js" not in fetched  # no form here asks for a confirmation
-            assert "/css/pages.css" not in fetched  # the other pages' rules: app.css alone styles these two
+            assert "/css/pages.css" not in fetched and "/css/staff.css" not in fetched  # app.css alone styles these
             # The hand form's live score comes after the load event (after-load.js), with the offline queue.
             assert ("/js/hand-score.js" in fetched) == path.endswith("/hands/new")
         # The offline queue (and the confirmation dialog) only where used: not on the public pages or the login.
@@ -47,6 +47,8 @@ def test_table_page_and_hand_form_fit_the_budget(browser, live_server, tmp_path,
             fetched = " ".join(url for url, _ in first_visit(browser, site, path).resources)
             assert "/js/offline-queue.js" not in fetched and "/js/confirm.js" not in fetched, (path, fetched)
             assert "/css/pages.css" in fetched, (path, fetched)  # the rules the table's pages do without
+            # The staff pages' rules not on the live pages a player's phone opens.
+            assert ("/css/staff.css" in fetched) == (path == "/login"), (path, fetched)
         # Compressed on the way, as nginx sends it: the site's biggest stylesheet arrives at under half its size.
         css = next(size for url, size in visit.resources if "/css/app.css" in url)
         assert css < (ROOT / "static/css/app.css").stat().st_size / 2, css
