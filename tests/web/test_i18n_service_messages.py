@@ -141,3 +141,22 @@ def test_a_list_of_messages_is_joined_in_english_and_said_again_item_by_item(app
     with reading(app, "fi"):
         assert translate(refusal) == ("Kierros 1 ei ole valmis (pöytä 1: mitään ei ole vielä kirjattu; "
                                       "pöytä 2: mitään ei ole vielä kirjattu).")
+
+
+def test_the_login_throttle_says_how_long_to_wait_in_finnish(app, victim, throttle_clock):
+    from tests.helpers import THROTTLED_EMAIL
+
+    client = app.test_client()
+    client.get("/login?lang=fi")  # the cookie keeps Finnish for the posts
+
+    def attempt(password: str):
+        return client.post("/login", data={"csrf_token": csrf_token(client, "/login"), "email": THROTTLED_EMAIL,
+                                           "password": password}, environ_base={"REMOTE_ADDR": "203.0.113.7"})
+
+    answers = [attempt(f"guess-{i}") for i in range(5)]
+    assert "Odota 1 sekunti ennen kuin yrität uudelleen." in answers[-1].get_data(as_text=True)
+    refused = attempt("guess-6")
+    html = refused.get_data(as_text=True)
+    assert refused.status_code == 429
+    assert "Liian monta epäonnistunutta kirjautumista tälle tilille. Odota 1 sekunti ja yritä uudelleen." in html
+    assert "Too many failed logins" not in html

@@ -28,7 +28,7 @@ from tournament.models._common import utcnow
 from tournament.services import throttle
 from tournament.services.db import changes
 from tournament.services.errors import NotFound, ServiceError
-from tournament.services.messages import msg
+from tournament.services.messages import msg, msg_n
 
 TOKEN_CHARACTERS = 43  # 256 bits in URL-safe base64, no padding
 USE_RESOLUTION = timedelta(minutes=1)  # last use recorded at most once a minute: a page's polls are not writes
@@ -41,7 +41,8 @@ class LinkThrottled(ServiceError):
     status_code = 429
 
     def __init__(self, retry_after: int):
-        super().__init__(f"Too many unknown links from your network address. Wait {retry_after} seconds.")
+        super().__init__(msg_n("Too many unknown links from your network address. Wait %(num)d second.",
+                               "Too many unknown links from your network address. Wait %(num)d seconds.", retry_after))
         self.retry_after = retry_after
 
 

@@ -31,6 +31,7 @@ from sqlalchemy import Connection, delete, func, insert, select, text
 from tournament.extensions import db
 from tournament.models._common import utcnow
 from tournament.models.users import LoginAttempt
+from tournament.services.messages import msg, msg_n
 
 log = logging.getLogger("tournament.auth")
 
@@ -42,8 +43,8 @@ DEVICE_PREFIX = "device:"
 
 def wait_text(seconds: int) -> str:
     if seconds < 120:
-        return f"{seconds} second{'s' if seconds != 1 else ''}"
-    return f"{math.ceil(seconds / 60)} minutes"
+        return msg_n("%(num)d second", "%(num)d seconds", seconds)
+    return msg_n("%(num)d minute", "%(num)d minutes", math.ceil(seconds / 60))
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,12 @@ class Throttled:
 
     @property
     def message(self) -> str:
-        return f"Too many failed logins {self.reason}. Wait {wait_text(self.retry_after)} and try again."
+        wait = wait_text(self.retry_after)
+        if self.reason == "for this account":
+            return msg("Too many failed logins for this account. Wait %(time)s and try again.", time=wait)
+        if self.reason == "from this device":
+            return msg("Too many failed logins from this device. Wait %(time)s and try again.", time=wait)
+        return msg("Too many failed logins from your network address. Wait %(time)s and try again.", time=wait)
 
 
 def _window() -> timedelta:

@@ -49,15 +49,16 @@ def _with_account(token: str, invitation: Invitation, account):
     email, address = account.email, client_address()
     wait = throttle.begin_attempt(email, address)
     if wait is not None:
-        form.password.errors.append(wait.message)
+        form.password.errors.append(translate(wait.message))
         response = _page(invitation, form, 429, account=account)
         response.headers["Retry-After"] = str(wait.retry_after)
         return response
     user = user_service.authenticate(email, form.password.data)
     if user is None:
         seconds = throttle.failed(email, address)
-        form.password.errors.append("Wrong password." + (
-            f" Wait {throttle.wait_text(seconds)} before trying again." if seconds else ""))
+        form.password.errors.append(gettext("Wrong password.") + (
+            " " + gettext("Wait %(time)s before trying again.", time=translate(throttle.wait_text(seconds)))
+            if seconds else ""))
         return _page(invitation, form, 401, account=account)
     throttle.succeeded(email)
     try:

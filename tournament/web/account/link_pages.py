@@ -8,6 +8,7 @@ from functools import wraps
 from typing import Any
 
 from flask import make_response, render_template
+from flask_babel import gettext
 
 from tournament.i18n.service_messages import translate
 from tournament.services import throttle
@@ -52,8 +53,9 @@ def throttled(kind: str):
     found = throttle.address_throttled(client_address(), f"{kind} link")
     if found is None:
         return None
-    return problem(kind, "throttled", f"Too many attempts from your network address. Wait "
-                   f"{throttle.wait_text(found.retry_after)} and try again.", 429, found.retry_after)
+    return problem(kind, "throttled", gettext("Too many attempts from your network address. Wait %(time)s and try "
+                                              "again.", time=translate(throttle.wait_text(found.retry_after))),
+                   429, found.retry_after)
 
 
 def refused(kind: str, exc: LinkUnknown | LinkClosed):

@@ -13,6 +13,7 @@ from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext, ngettext
 from flask_login import login_user
 
+from tournament.i18n.service_messages import translate
 from tournament.models.account_links import PasswordReset
 from tournament.services import ServiceError, password_resets, throttle
 from tournament.services import users as user_service
@@ -43,8 +44,8 @@ def forgot():
     address = client_address()
     wait = throttle.address_throttled(address, "password reset request")
     if wait is not None:
-        form.email.errors.append(f"Too many requests from your network address. Wait "
-                                 f"{throttle.wait_text(wait.retry_after)} and try again.")
+        form.email.errors.append(gettext("Too many requests from your network address. Wait %(time)s and try again.",
+                                         time=translate(throttle.wait_text(wait.retry_after))))
         status_page = _forgot_page(form, 429)
         return (*status_page, {"Retry-After": str(wait.retry_after)})
     throttle.count_for_address(address, throttle.RESET_REQUEST_KEY)

@@ -11,6 +11,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext
 from flask_login import current_user, login_user, logout_user
 
+from tournament.i18n.service_messages import translate
 from tournament.services import throttle
 from tournament.services import users as user_service
 from tournament.web.auth import devices
@@ -36,7 +37,7 @@ def login():
         # Counted before the password is checked: while a delay runs even the right password waits it out.
         throttled = throttle.begin_attempt(email, address, device)
         if throttled is not None:
-            form.password.errors.append(throttled.message)
+            form.password.errors.append(translate(throttled.message))
             response = render_template("auth/login.html", form=form), 429
             return (*response, {"Retry-After": str(throttled.retry_after)})
         user = user_service.authenticate(email, form.password.data)
@@ -50,7 +51,7 @@ def login():
             return response
         wait = throttle.failed(email, address, device)
         form.password.errors.append(gettext("Wrong email or password.") + (
-            " " + gettext("Wait %(time)s before trying again.", time=throttle.wait_text(wait)) if wait else ""))
+            " " + gettext("Wait %(time)s before trying again.", time=translate(throttle.wait_text(wait))) if wait else ""))
         response = render_template("auth/login.html", form=form), 401
         return (*response, {"Retry-After": str(wait)}) if wait else response
     return render_template("auth/login.html", form=form), 400 if form.is_submitted() else 200
