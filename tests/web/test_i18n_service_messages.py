@@ -160,3 +160,11 @@ def test_the_login_throttle_says_how_long_to_wait_in_finnish(app, victim, thrott
     assert refused.status_code == 429
     assert "Liian monta epäonnistunutta kirjautumista tälle tilille. Odota 1 sekunti ja yritä uudelleen." in html
     assert "Too many failed logins" not in html
+
+
+def test_a_referees_refused_organiser_page_reads_in_chinese_and_the_json_in_english(client, auth, referee, tournament):
+    auth.login(referee)
+    page = client.get(f"/manage/tournaments/{tournament.id}/players?lang=zh")
+    assert page.status_code == 403 and "此页面仅供组织者使用。" in page.get_data(as_text=True)
+    data = client.get(f"/manage/tournaments/{tournament.id}/players", headers={"Accept": "application/json"})
+    assert data.status_code == 403 and data.get_json()["error"] == "This page is for organisers."

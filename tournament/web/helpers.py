@@ -18,6 +18,7 @@ from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, Session
 from tournament.services import ServiceError
 from tournament.services import tournaments as tournament_service
 from tournament.services import users as user_service
+from tournament.services.messages import msg
 from tournament.services.visibility import HIDDEN_MESSAGE, HIDDEN_TITLE, standings_visible_to
 from tournament.web import local_time
 from tournament.web.unit import refuse
@@ -38,7 +39,7 @@ def organiser_required(view):
     @login_required
     def wrapped(*args, **kwargs):
         if not current_user.is_organiser:
-            abort(403, "This page is for organisers.")
+            abort(403, msg("This page is for organisers."))
         return view(*args, **kwargs)
 
     return wrapped
@@ -67,7 +68,7 @@ def managed_tournament(tournament_id: int) -> Tournament:
     """The tournament, if the current user organises it (403 otherwise)."""
     t = tournament_or_404(tournament_id)
     if not tournament_service.can_manage(current_user, t):
-        abort(403, "You are not an organiser of this tournament.")
+        abort(403, msg("You are not an organiser of this tournament."))
     return t
 
 
@@ -75,7 +76,7 @@ def refereed_tournament(tournament_id: int) -> Tournament:
     """The tournament, if the current user is on its staff (organiser or referee)."""
     t = tournament_or_404(tournament_id)
     if not tournament_service.can_referee(current_user, t):
-        abort(403, "You are not on the staff of this tournament.")
+        abort(403, msg("You are not on the staff of this tournament."))
     return t
 
 

@@ -25,6 +25,7 @@ from tournament.i18n import N_
 from tournament.models import EndRule
 from tournament.services import clock, play
 from tournament.services import tournaments as tournament_service
+from tournament.services.messages import msg
 from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
 from tournament.web.clock.payload import board_json, clock_json
 from tournament.web.helpers import form_post, managed_tournament, refereed_tournament, tournament_or_404
@@ -43,7 +44,7 @@ def _public_session(tournament_id: int, number: int):
     t = tournament_or_404(tournament_id)
     session = play.get_session(t, number)  # not drawn: NotFound, the 404 page
     if not session.is_published and not tournament_service.can_referee(current_user, t):
-        abort(404, f"Session {number} is not published.")
+        abort(404, msg("Session %(number)s is not published.", number=number))
     return t, session
 
 

@@ -53,7 +53,7 @@ from tournament.services import (
     time_calls,
 )
 from tournament.services import draws as draw_service
-from tournament.services.messages import Message
+from tournament.services.messages import Message, msg
 from tournament.services.scoring import HandRefused
 from tournament.web.checker.messages import reason_text
 from tournament.web.hands.forms import (
@@ -488,10 +488,10 @@ def delete_hand(tournament_id: int, number: int, table: int, hand_number: int):
     play.table_players(play.get_session(t, number), table)
     form = DeleteHandForm()
     if not form.validate_on_submit():
-        abort(400, "The form expired: reload the page and try again.")
+        abort(400, msg("The form expired: reload the page and try again."))
     version = _version(form.version.data)
     if version is None:
-        abort(409, "This form has no record version: reload the hand and try again.")
+        abort(409, msg("This form has no record version: reload the hand and try again."))
 
     def delete() -> None:
         try:

@@ -42,6 +42,7 @@ from tournament.services import ConflictError, ServiceError, player_links
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.services import tournaments as tournament_service
+from tournament.services.messages import msg
 from tournament.services.registration import IMPORT_COLUMNS, STATUS_LABELS, PlayerData
 from tournament.services.registration import csv_io as import_service
 from tournament.web.errors import wants_json
@@ -221,7 +222,7 @@ def ema_result(tournament_id: int, player_id: int):
 def change_status(tournament_id: int, player_id: int, action: str):
     t = managed_tournament(tournament_id)
     if action not in STATUS_ACTIONS:
-        abort(404, "No such action.")
+        abort(404, msg("No such action."))
     player = registration_service.get_player(t, player_id)
     back = safe_next(request.form.get("next"), url_for("players.index", tournament_id=t.id))
     form = StatusForm()
@@ -293,7 +294,7 @@ def confirm_import(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = ConfirmImportForm()
     if not form.validate_on_submit():
-        abort(400, "The import form was incomplete. Upload the file again.")
+        abort(400, msg("The import form was incomplete. Upload the file again."))
     try:
         kept = import_service.kept_import(t, form.import_id.data)
     except ServiceError as exc:

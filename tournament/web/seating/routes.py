@@ -15,6 +15,7 @@ from tournament.services import play
 from tournament.services import registration as registration_service
 from tournament.services import schedule as schedule_service
 from tournament.services import substitutions as substitution_service
+from tournament.services.messages import msg
 from tournament.web.helpers import tournament_or_404
 
 bp = Blueprint("seating", __name__, url_prefix="/t/<int:tournament_id>/seating")
@@ -28,7 +29,7 @@ def _published_session(t, number: int):
     sessions = _published(t)
     current = next((s for s in sessions if s.number == number), None)
     if current is None:
-        abort(404, f"The seating of session {number} is not published.")
+        abort(404, msg("The seating of session %(number)s is not published.", number=number))
     return sessions, current
 
 

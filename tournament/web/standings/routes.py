@@ -16,6 +16,7 @@ from tournament.services import NotFound, confirmations
 from tournament.services import draws as draw_service
 from tournament.services import exports as export_service
 from tournament.services import standings as standings_service
+from tournament.services.messages import msg
 from tournament.text import format_points
 from tournament.web.exports.routes import send
 from tournament.web.helpers import refereed_tournament, tournament_or_404, visible_standings_or_404
@@ -48,7 +49,7 @@ def session(tournament_id: int, number: int):
     t = visible_tournament(tournament_id)
     sessions = [s for s in draw_service.drawn_sessions(t) if s.status in SCORED]
     if number not in {s.number for s in sessions}:
-        abort(404, "This session has no results yet.")
+        abort(404, msg("This session has no results yet."))
     try:
         results = standings_service.session_results(t, number)
     except NotFound as exc:
