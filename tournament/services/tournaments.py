@@ -101,56 +101,57 @@ def validate(data: TournamentData) -> dict[str, str]:
     data.name = (data.name or "").strip()
     data.venue = (data.venue or "").strip()
     if not data.name:
-        errors["name"] = "The tournament needs a name."
+        errors["name"] = msg("The tournament needs a name.")
     elif len(data.name) > 120:
-        errors["name"] = "Names are at most 120 characters."
+        errors["name"] = msg("Names are at most 120 characters.")
     if len(data.venue) > 200:
-        errors["venue"] = "The venue is at most 200 characters."
+        errors["venue"] = msg("The venue is at most 200 characters.")
     if data.start_date and data.end_date and data.end_date < data.start_date:
-        errors["end_date"] = "The last day cannot be before the first day."
+        errors["end_date"] = msg("The last day cannot be before the first day.")
     if data.ruleset not in set(Ruleset):
-        errors["ruleset"] = f"Choose a ruleset: {', '.join(Ruleset)}."
+        errors["ruleset"] = msg("Choose a ruleset: %(choices)s.", choices=", ".join(Ruleset))
     if data.end_rule not in set(EndRule):
-        errors["end_rule"] = f"Choose an end-of-session rule: {', '.join(EndRule)}."
+        errors["end_rule"] = msg("Choose an end-of-session rule: %(choices)s.", choices=", ".join(EndRule))
     if not timezones.is_known(data.time_zone):
         shown = data.time_zone[:40] if isinstance(data.time_zone, str) else data.time_zone
-        errors["time_zone"] = f"Unknown time zone {shown!r}: give an IANA name such as Europe/Helsinki or UTC."
+        errors["time_zone"] = msg("Unknown time zone %(zone)r: give an IANA name such as Europe/Helsinki or UTC.",
+                                     zone=shown)
     if not isinstance(data.language, str) or data.language not in LANGUAGES:
-        errors["language"] = f"Choose a language: {', '.join(LANGUAGES)}."
+        errors["language"] = msg("Choose a language: %(choices)s.", choices=", ".join(LANGUAGES))
     if data.entry_mode not in set(EntryMode):
-        errors["entry_mode"] = f"Choose who enters the hands: {', '.join(EntryMode)}."
+        errors["entry_mode"] = msg("Choose who enters the hands: %(choices)s.", choices=", ".join(EntryMode))
     for name in ("session_count", "session_minutes", "warning_minutes", "appeal_minutes",
                  "false_mahjong_under_minimum", "false_mahjong_not_winning"):
         low, high = LIMITS[name]
         value = getattr(data, name)
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            errors[name] = f"Must be a whole number from {low} to {high}."
+            errors[name] = msg("Must be a whole number from %(low)s to %(high)s.", low=low, high=high)
     if "warning_minutes" not in errors and "session_minutes" not in errors \
             and data.warning_minutes >= data.session_minutes:
-        errors["warning_minutes"] = "The warning must come before the end of the session."
+        errors["warning_minutes"] = msg("The warning must come before the end of the session.")
     points = data.table_points
     low, high = LIMITS["table_point"]
     if len(points) != 4 or not all(
         isinstance(p, int) and not isinstance(p, bool) and low <= p <= high for p in points
     ):
-        errors["table_points"] = f"Give four whole numbers from {low} to {high}."
+        errors["table_points"] = msg("Give four whole numbers from %(low)s to %(high)s.", low=low, high=high)
     elif list(points) != sorted(points, reverse=True):
-        errors["table_points"] = "Table points must not increase from 1st to 4th place."
+        errors["table_points"] = msg("Table points must not increase from 1st to 4th place.")
     if not isinstance(data.penalties_affect_table_points, bool):
-        errors["penalties_affect_table_points"] = "Say yes or no."
+        errors["penalties_affect_table_points"] = msg("Say yes or no.")
     fouls = data.foul_types
     if not (isinstance(fouls, tuple | list) and 1 <= len(fouls) <= MAX_FOUL_TYPES
             and all(isinstance(f, str) and f.strip() and len(f) <= 60 for f in fouls)):
-        errors["foul_types"] = f"List 1 to {MAX_FOUL_TYPES} foul types of at most 60 characters each."
+        errors["foul_types"] = msg("List 1 to %(max)s foul types of at most 60 characters each.", max=MAX_FOUL_TYPES)
     elif len({f.strip().casefold() for f in fouls}) != len(fouls):
-        errors["foul_types"] = "Each foul type may be listed once."
+        errors["foul_types"] = msg("Each foul type may be listed once.")
     else:
         data.foul_types = tuple(" ".join(f.split()) for f in fouls)
     unknown = [t for t in data.tie_breaks if t not in set(TieBreak)]
     if unknown:
-        errors["tie_breaks"] = f"Unknown tie-break {unknown[0]!r}."
+        errors["tie_breaks"] = msg("Unknown tie-break %(name)r.", name=unknown[0])
     elif len(set(data.tie_breaks)) != len(data.tie_breaks):
-        errors["tie_breaks"] = "Each tie-break may be used once."
+        errors["tie_breaks"] = msg("Each tie-break may be used once.")
     return errors
 
 
