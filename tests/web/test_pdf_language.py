@@ -7,9 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlalchemy import select
 
 from tests.helpers import pdf_text
 from tournament.extensions import db
+from tournament.models import Player
+from tournament.services import penalties
 
 
 def squeezed(text: str) -> str:
@@ -56,3 +59,42 @@ def test_in_the_tournaments_language_whatever_the_page(organiser_client, played,
         assert squeezed(words) in sheets, words
     for english in ("Rank", "Table pts", "Final score", "Signatures", "Page 1 of"):
         assert squeezed(english) not in standings + sheets, english
+
+
+def _other_pdfs(client, t) -> dict[str, str]:
+    base = f"/manage/tournaments/{t.id}/exports"
+    found = {}
+    for name in ("sessions/1/seating.pdf", "schedule-cards.pdf", "player-links.pdf", "penalties.pdf"):
+        answer = client.get(f"{base}/{name}?lang=sv")  # printed from a Swedish page: the tournament's language wins
+        assert answer.status_code == 200, name
+        found[name] = squeezed("".join(pdf_text(answer.data)))
+    return found
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("en", {"sessions/1/seating.pdf": ("Helsinki Open: seating", "By table", "Country"),
+            "schedule-cards.pdf": ("Helsinki Open: schedule cards", "Your table and seat in every session"),
+            "player-links.pdf": ("Helsinki Open: player links", "Private: each code"),
+            "penalties.pdf": ("Helsinki Open: penalties", "1 active, 0 cancelled", "Reason", "active")}),
+    ("fi", {"sessions/1/seating.pdf": ("Helsinki Open: paikat", "Pöydittäin", "Pelaajittain", "Kierros 1"),
+            "schedule-cards.pdf": ("Helsinki Open: aikataulukortit", "Pöytäsi ja paikkasi joka kierroksella"),
+            "player-links.pdf": ("Helsinki Open: pelaajien linkit", "Yksityinen:"),
+            "penalties.pdf": ("Helsinki Open: rangaistukset", "1 voimassa, 0 peruttu", "Syy", "Sivu 1 / 1")}),
+    ("zh", {"sessions/1/seating.pdf": ("Helsinki Open：座位表", "按桌查看", "按选手查看", "第 1 轮"),
+            "schedule-cards.pdf": ("Helsinki Open：赛程卡", "你每一轮的牌桌和座位"),
+            "player-links.pdf": ("Helsinki Open：选手链接", "私密："),
+            "penalties.pdf": ("Helsinki Open：罚分", "扣分", "原因", "有效")}),
+])
+def test_the_seating_cards_links_and_penalties_in_the_tournaments_language(organiser_client, played, lang, words):
+    player_id = db.session.scalars(select(Player.id).where(Player.tournament_id == played.id)).first()
+    penalties.give_penalty(played, player_id=player_id, session_number=1, amount=5, reason="slow play", user=None)
+    played.language = lang
+    db.session.commit()
+    found = _other_pdfs(organiser_client, played)
+    for name, expected in words.items():
+        for text in expected:
+            assert squeezed(text) in found[name], (name, text)
+    if lang != "en":
+        for name, english in (("sessions/1/seating.pdf", "By player"), ("schedule-cards.pdf", "Your table"),
+                              ("player-links.pdf", "Private:"), ("penalties.pdf", "cancelled")):
+            assert squeezed(english) not in found[name], (name, english)

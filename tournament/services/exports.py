@@ -23,8 +23,8 @@ from tournament.constants import MAX_ID
 from tournament.extensions import db
 from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
-from tournament.pdf.cards import CardEntry, ScheduleCard, build_cards_pdf
-from tournament.pdf.penalties import PenaltyRow, build_penalties_pdf
+from tournament.pdf.cards import CardEntry, CardWords, ScheduleCard, build_cards_pdf
+from tournament.pdf.penalties import PenaltyRow, PenaltyWords, build_penalties_pdf
 from tournament.pdf.player_links import LinkRow, build_links_pdf
 from tournament.pdf.score_sheets import (
     WIND_NAMES,
@@ -33,7 +33,7 @@ from tournament.pdf.score_sheets import (
     SheetWords,
     build_score_sheets_pdf,
 )
-from tournament.pdf.seating import SeatRow, build_seating_pdf
+from tournament.pdf.seating import SeatingWords, SeatRow, build_seating_pdf
 from tournament.pdf.standings import StandingsWords, build_standings_pdf
 from tournament.pdf.style import PdfWords
 from tournament.services import play, player_links, schedule
@@ -64,6 +64,10 @@ def _page_words() -> PdfWords:
                     no_rows=gettext("No rows yet."))
 
 
+def _wind_names() -> dict[str, str]:
+    return {wind: gettext(name) for wind, name in WIND_NAMES.items()}
+
+
 def _sheet_words() -> SheetWords:
     return SheetWords(
         header=(gettext("Hand"), pgettext("score sheet column: the prevalent wind", "Round"), gettext("Winner"),
@@ -71,7 +75,7 @@ def _sheet_words() -> SheetWords:
         legend=gettext("The letter in each player's box is their seat wind in that hand; the shaded box is the "
                        "dealer (East). Write each player's running score in their column: the four scores always "
                        "sum to zero."),
-        winds={wind: gettext(name) for wind, name in WIND_NAMES.items()},
+        winds=_wind_names(),
         starts=gettext("starts %(wind)s"), final_score=gettext("Final score"), signatures=gettext("Signatures"),
         referee=gettext("Referee:"), heading=gettext("Session %(num)d · Table %(table)d"),
         no_tables=gettext("No tables drawn for this session."), page=_page_words())
@@ -104,8 +108,16 @@ def drawn_session(t: Tournament, number: int) -> TournamentSession:
 
 def seating_pdf(t: Tournament, number: int) -> Document:
     session = drawn_session(t, number)
-    status = "" if session.is_published else " (draft: not published yet)"
-    data = build_seating_pdf(f"{t.name}: seating", f"Session {number}{status}", seat_rows(session), _now(t))
+    with force_locale(t.language):
+        subtitle = (gettext("Session %(num)d", num=number) if session.is_published
+                    else gettext("Session %(num)d (draft: not published yet)", num=number))
+        words = SeatingWords(
+            by_table=gettext("By table"), by_player=gettext("By player"),
+            by_table_header=(gettext("Table"), gettext("Seat"), gettext("Player"), gettext("Country")),
+            by_name_header=(gettext("Player"), gettext("Country"), gettext("Table"), gettext("Seat")),
+            substitute=gettext("%(name)s (substitute)"), winds=_wind_names(), page=_page_words())
+        data = build_seating_pdf(gettext("%(name)s: seating", name=t.name), subtitle, seat_rows(session), _now(t),
+                                 words)
     return Document(data, f"seating-{t.id}-s{number}-{_stamp()}.pdf")
 
 
@@ -155,9 +167,17 @@ def schedule_cards_pdf(t: Tournament, link_url: Callable[[str], str] | None = No
         links = player_links.links_of(t, list(db.session.scalars(
             select(Player).where(Player.id.in_([c.player_id for c in cards])))))
         cards = [replace(c, link=link_url(player_links.token_of(links[c.player_id]))) for c in cards]
-    starts = {number: timezones.to_local(start, t.time_zone) for number, start in schedule.planned_starts(t).items()}
-    data = build_cards_pdf(f"{t.name}: schedule cards", "Your table and seat in every session",
-                           cards, session_numbers(t), _now(t), starts=starts)
+    # The weekday in the document's language: "Fri 10:00", "pe 10.00", "周五10:00".
+    starts = {number: timezones.format_day(timezones.to_local(start, t.time_zone), "weekday time", t.language)
+              for number, start in schedule.planned_starts(t).items()}
+    with force_locale(t.language):
+        words = CardWords(header=(gettext("Session"), gettext("Table"), gettext("Seat")), starts=gettext("Starts"),
+                          qr_caption=gettext("Scan: your table, hands to confirm"),
+                          no_cards=gettext("No player to print a card for."), winds=_wind_names(),
+                          page=_page_words())
+        data = build_cards_pdf(gettext("%(name)s: schedule cards", name=t.name),
+                               gettext("Your table and seat in every session"), cards, session_numbers(t), _now(t),
+                               starts=starts, words=words)
     return Document(data, f"schedule-cards-{t.id}-{_stamp()}.pdf")
 
 
@@ -168,9 +188,11 @@ def player_links_pdf(t: Tournament, link_url: Callable[[str], str]) -> Document:
     links = player_links.links_of(t, players)
     rows = [LinkRow(p.id, p.full_name, p.sort_name, p.country or "", link_url(player_links.token_of(links[p.id])))
             for p in players]
-    data = build_links_pdf(f"{t.name}: player links",
-                           "Private: each code opens that player's page (their table, confirmations, disputes). "
-                           "Renew a link that was shared by mistake.", rows, _now(t))
+    with force_locale(t.language):
+        data = build_links_pdf(gettext("%(name)s: player links", name=t.name),
+                               gettext("Private: each code opens that player's page (their table, confirmations, "
+                                       "disputes). Renew a link that was shared by mistake."), rows, _now(t),
+                               none_yet=gettext("No player registered yet."), words=_page_words())
     return Document(data, f"player-links-{t.id}-{_stamp()}.pdf")
 
 
@@ -218,6 +240,16 @@ def penalty_rows(t: Tournament) -> list[PenaltyRow]:
 def penalties_pdf(t: Tournament) -> Document:
     rows = penalty_rows(t)
     active = sum(1 for r in rows if not r.cancelled)
-    data = build_penalties_pdf(f"{t.name}: penalties", f"{active} active, {len(rows) - active} cancelled",
-                               rows, _now(t))
+    with force_locale(t.language):
+        words = PenaltyWords(
+            header=(gettext("Session"), gettext("Table"), pgettext("penalty list column: the hand number", "Hand"),
+                    gettext("Player"), pgettext("penalty list column: points taken off", "Points"),
+                    gettext("Reason"), pgettext("penalty list column: when and by whom", "Given"),
+                    gettext("Status")),
+            active=pgettext("a penalty's status", "active"), cancelled=pgettext("a penalty's status", "cancelled"),
+            cancelled_because=pgettext("a penalty's status", "cancelled: %(reason)s"),
+            given_by=gettext("%(time)s by %(name)s"), page=_page_words())
+        data = build_penalties_pdf(gettext("%(name)s: penalties", name=t.name),
+                                   gettext("%(active)d active, %(cancelled)d cancelled", active=active,
+                                           cancelled=len(rows) - active), rows, _now(t), words)
     return Document(data, f"penalties-{t.id}-{_stamp()}.pdf")
