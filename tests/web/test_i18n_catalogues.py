@@ -37,6 +37,7 @@ SAME_AS_ENGLISH = {
     ("Status", "sv"): "the same word in Swedish",
     ("Status: %(status)s", "sv"): "the same word in Swedish",
     ("Hand %(num)d", "sv"): "the same word in Swedish",
+    ("Hand %(number)s", "sv"): "the same word in Swedish",
     ("FM %(num)d", "sv"): "false mahjong's initials: falsk mahjong",
     ("FM %(num)d", "es"): "false mahjong's initials: falso mahjong",
     ("%(ranks)s %(suit)s", "fi"): "only placeholders: numbers then suit, the English order",
