@@ -918,6 +918,23 @@ def _fewer_tables(past: Sequence[Sequence[Sequence[int]]], field: _Field) -> boo
     return any(len(rnd) > field.n // 4 for rnd in past)
 
 
+def _searched(rounds: list[list[list[int]]], field: _Field, state: _History, rng: random.Random,
+              evals: int) -> list[list[list[int]]]:
+    """The planned `rounds` (field indices) after a tabu search of them with the played sessions fixed, or as
+    they are when their cost is already the lower bound."""
+    pc = _history_costs(field, state)
+    target = S.cost_lower_bound(pc, len(rounds))
+    for rnd in rounds:
+        for t in rnd:
+            pc.add_table(t)
+    first = len(state.fixed)
+    sched = S.Schedule(pc, state.fixed + rounds, mutable=range(first, first + len(rounds)))
+    if sched.cost() > target:
+        S.tabu(sched, rng, max_iter=_max_iter(field.n, len(rounds)), target=target,
+               evals=_evals(field.n, evals))
+    return sched.rounds[first:]
+
+
 def _search_again(rounds: Sequence[Sequence[Sequence[int]]], field: _Field, state: _History,
                   rng: random.Random) -> tuple[tuple[Table, ...], ...] | None:
     """The remaining sessions of a plan searched again from where they are (the played sessions fixed), then
@@ -929,16 +946,7 @@ def _search_again(rounds: Sequence[Sequence[Sequence[int]]], field: _Field, stat
     tables with teammates (302 -> 306); a longer search (1 M swaps: 19 repeats, 309 tables) made every draw of
     a worker without the cached plans 70% slower, this one 20%."""
     new = [[[field.index[int(p)] for p in t] for t in rnd] for rnd in rounds]
-    pc = _history_costs(field, state)
-    target = S.cost_lower_bound(pc, len(new))
-    for rnd in new:
-        for t in rnd:
-            pc.add_table(t)
-    first = len(state.fixed)
-    sched = S.Schedule(pc, state.fixed + new, mutable=range(first, first + len(new)))
-    S.tabu(sched, rng, max_iter=_max_iter(field.n, len(new)), target=target,
-           evals=_evals(field.n, FEWER_TABLES_EVALS))
-    seated = sched.rounds[first:]
+    seated = _searched(new, field, state, rng, FEWER_TABLES_EVALS)
     if wind_misses(seated, state.counts, state.played, field.subs_flag):
         seated = _seat_ahead(field, state, seated, rng, recolour=False)
         if wind_misses(seated, state.counts, state.played, field.subs_flag):
@@ -993,17 +1001,7 @@ def _repair_plan(prior: Sequence[Sequence[Sequence[int]]], field: _Field, state:
         order = _assign(cost)
         taker = {-1 - i: arrivals[a] for a, i in enumerate(order)}
         rounds = [[[taker[p] if p < 0 else p for p in t] for t in rnd] for rnd in rounds]
-    pc = _history_costs(field, state)
-    target = S.cost_lower_bound(pc, len(rounds))
-    for rnd in rounds:
-        for t in rnd:
-            pc.add_table(t)
-    first = len(state.fixed)
-    sched = S.Schedule(pc, state.fixed + rounds, mutable=range(first, first + len(rounds)))
-    if sched.cost() > target:
-        S.tabu(sched, rng, max_iter=_max_iter(field.n, len(rounds)), target=target,
-               evals=_evals(field.n, PLAN_EVALS * 4 if fewer else LOOKAHEAD_EVALS))
-    rounds = sched.rounds[first:]
+    rounds = _searched(rounds, field, state, rng, PLAN_EVALS * 4 if fewer else LOOKAHEAD_EVALS)
     if not wind_misses(rounds, state.counts, state.played, field.subs_flag):
         return rounds
     return _seat_ahead(field, state, rounds, rng, recolour=False)
