@@ -1,5 +1,7 @@
 import re
 
+import pytest
+
 from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import SessionStatus
@@ -121,3 +123,15 @@ def test_projector_view_lists_names_and_tables(client, tournament):
     assert all(p.sort_name in by_name for p in players)
     by_table = client.get(f"/t/{tournament.id}/seating/1/projector?by=table").get_data(as_text=True)
     assert "Table 2" in by_table and "Table 3" not in by_table
+
+
+@pytest.mark.parametrize(("lang", "reason"), [
+    ("fi", "5 pelaajaa ja 0 varapelaajaa: 2 pöydän täyttämiseen tarvitaan vielä 3 pelaajaa tai varapelaajaa"),
+    ("zh", "5 名选手和 0 名替补：还需 3 名选手或替补才能坐满 2 桌"),
+])
+def test_the_draw_engines_reason_reads_in_the_readers_language(organiser_client, tournament, lang, reason):
+    add_players(tournament, 5)
+    organiser_client.get(f"{draws_url(tournament)}?lang={lang}")  # the reader's choice, kept in the cookie
+    response = post_form(organiser_client, draws_url(tournament, "/next"), {"seed": ""}, form_url=draws_url(tournament))
+    page = response.get_data(as_text=True)
+    assert response.status_code == 400 and reason in page and "more players or substitutes" not in page

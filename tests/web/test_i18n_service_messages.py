@@ -1,5 +1,5 @@
 """The services' refusals in the reader's language on the pages, in English in the JSON API (issue 24): a
-service words them once with msg/msg_n (tournament/services/messages.py), the pages translate them."""
+service words them once with msg/msg_n (tournament/messages.py), the pages translate them."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from tests.helpers import csrf_token, hand_form, play_url
 from tournament.extensions import db
 from tournament.i18n.service_messages import translate
+from tournament.messages import msg, msg_n
 from tournament.services import clock, scoring
-from tournament.services.messages import msg, msg_n
 from tournament.services.scoring import HandData
 
 TIME_CALLED = {
@@ -132,7 +132,7 @@ def test_the_sessions_check_reads_in_finnish_and_chinese(organiser_client, seate
 
 
 def test_a_list_of_messages_is_joined_in_english_and_said_again_item_by_item(app):
-    from tournament.services.messages import MessageList
+    from tournament.messages import MessageList
 
     problems = MessageList("; ", [msg("table %(table)s: %(problem)s", table=n, problem=msg("nothing entered yet"))
                                   for n in (1, 2)])

@@ -14,6 +14,8 @@ import random
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 
+from tournament.messages import msg, msg_n
+
 from . import search as S
 from .designs import design_rounds, match_design
 from .model import DrawError, Table
@@ -40,7 +42,7 @@ def _seat_field(players: Sequence[int], substitutes: Sequence[int],
     ids = [int(p) for p in players]
     if len(set(ids)) != len(ids):
         dup = sorted({p for p in ids if ids.count(p) > 1})
-        raise DrawError(f"players listed twice: {', '.join(map(str, dup))}")
+        raise DrawError(msg("players listed twice: %(players)s", players=", ".join(map(str, dup))))
     subs = []
     for s in substitutes:
         s = int(s)
@@ -50,12 +52,14 @@ def _seat_field(players: Sequence[int], substitutes: Sequence[int],
     need = (-n) % 4
     tables = (n + 3) // 4
     if n == 0:
-        raise DrawError("no active players to seat")
+        raise DrawError(msg("no active players to seat"))
     if len(subs) < need:
         more = need - len(subs)
-        raise DrawError(
-            f"{n} active players and {len(subs)} substitutes: need {more} more player"
-            f"{'s' if more > 1 else ''} or substitute{'s' if more > 1 else ''} to fill {tables} tables")
+        raise DrawError(msg_n(
+            "%(players)d active players and %(substitutes)d substitutes: need %(num)d more player or substitute "
+            "to fill %(tables)d tables",
+            "%(players)d active players and %(substitutes)d substitutes: need %(num)d more players or substitutes "
+            "to fill %(tables)d tables", more, players=n, substitutes=len(subs), tables=tables))
     if sub_use:
         order = {s: i for i, s in enumerate(subs)}
         subs = sorted(subs, key=lambda s: (sub_use.get(s, 0), order[s]))
@@ -248,7 +252,7 @@ def _plan_cached(players: tuple[int, ...], sessions: int, seed: int,
 def _plan(players: Sequence[int], sessions: int, seed: int, groups: Mapping[int, Hashable] | None,
           substitutes: Sequence[int], fixed_ids: Sequence[int] = ()) -> list[list[Table]]:
     if sessions < 0:
-        raise DrawError("the number of sessions cannot be negative")
+        raise DrawError(msg("the number of sessions cannot be negative"))
     active, used = _seat_field(players, substitutes)
     ids = active + used
     if sessions == 0:
@@ -1115,14 +1119,16 @@ def place_fixed_tables(tables: Sequence[Sequence[int]], fixed: Mapping[int, int]
     here = {int(p): int(n) for p, n in fixed.items() if any(int(p) in t for t in out)}
     problems = sorted(p for p, n in here.items() if not 1 <= n <= len(out))
     if problems and strict:
-        raise DrawError(f"player {problems[0]} keeps table {here[problems[0]]}, but there "
-                        f"{'is' if len(out) == 1 else 'are'} only {len(out)} table{'s' if len(out) != 1 else ''}")
+        raise DrawError(msg_n("player %(player)s keeps table %(table)s, but there is only %(num)d table",
+                              "player %(player)s keeps table %(table)s, but there are only %(num)d tables",
+                              len(out), player=problems[0], table=here[problems[0]]))
     taken: dict[int, int] = {}
     for p in sorted(here):
         n = here[p]
         if n in taken:
             if strict:
-                raise DrawError(f"players {taken[n]} and {p} both keep table {n}: one player per fixed table")
+                raise DrawError(msg("players %(first)s and %(second)s both keep table %(table)s: one player per "
+                                    "fixed table", first=taken[n], second=p, table=n))
             continue
         if 1 <= n <= len(out):
             taken[n] = p
@@ -1155,7 +1161,7 @@ def place_fixed_tables(tables: Sequence[Sequence[int]], fixed: Mapping[int, int]
                 if best is None or cost < best[0]:
                     best = (cost, tj)
             if best is None:
-                raise DrawError("more players keep a fixed table than there are tables")
+                raise DrawError(msg("more players keep a fixed table than there are tables"))
             u = out[best[1]]
             t[seat], u[seat] = u[seat], x
     numbered: list[Table | None] = [None] * len(out)

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from tournament.messages import msg
+
 from .model import DrawError, Table
 
 
@@ -144,7 +146,8 @@ def swap_players(schedule: Sequence[Sequence[Sequence[int]]], session_index: int
     substitute replacing a player).  The input is not modified.
     """
     if not 0 <= session_index < len(schedule):
-        raise DrawError(f"no session {session_index} (the schedule has {len(schedule)})")
+        raise DrawError(msg("no session %(number)s (the schedule has %(count)s)", number=session_index,
+                            count=len(schedule)))
     new = [[tuple(t) for t in s] for s in schedule]
     session = [list(t) for t in schedule[session_index]]
     pos = {}
@@ -152,7 +155,8 @@ def swap_players(schedule: Sequence[Sequence[Sequence[int]]], session_index: int
         for si, p in enumerate(t):
             pos.setdefault(p, (ti, si))
     if a not in pos and b not in pos:
-        raise DrawError(f"neither {a} nor {b} is seated in session {session_index}")
+        raise DrawError(msg("neither %(first)s nor %(second)s is seated in session %(number)s", first=a, second=b,
+                            number=session_index))
     if a != b:
         pa, pb = pos.get(a), pos.get(b)
         if pa is not None:

@@ -9,7 +9,7 @@ from flask_babel import gettext
 
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
-from tournament.services.messages import Message, MessageList
+from tournament.messages import Message, MessageList
 
 STATUS_LABELS = {
     # a session

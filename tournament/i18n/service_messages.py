@@ -1,4 +1,4 @@
-"""A service's message (tournament.services.messages.Message) in the reader's language.
+"""A service's message (tournament.messages.Message) in the reader's language.
 
 The services word their refusals in English with ``msg``/``msg_n``; the pages say them again through the
 catalogues here. The JSON API keeps the English (``str(message)``). Any other text is shown as it is.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from flask_babel import gettext, ngettext
 
-from tournament.services.messages import Message, MessageList
+from tournament.messages import Message, MessageList
 
 
 def translate(text):

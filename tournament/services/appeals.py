@@ -19,6 +19,7 @@ from sqlalchemy import select
 from tournament import timezones
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
+from tournament.messages import Message, msg
 from tournament.models import (
     HANDS_PER_SESSION,
     Appeal,
@@ -34,7 +35,6 @@ from tournament.models._common import utcnow
 from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.messages import Message, msg
 
 MAX_TEXT = 2000
 

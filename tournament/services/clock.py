@@ -27,6 +27,7 @@ from typing import Protocol
 from sqlalchemy import func, select
 
 from tournament.extensions import db
+from tournament.messages import Message, msg, msg_n, status_word
 from tournament.models import (
     HANDS_PER_SESSION,
     ClockEvent,
@@ -46,7 +47,6 @@ from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.messages import Message, msg, msg_n, status_word
 from tournament.services.time_calls import TimeCall, time_call
 
 MAX_EXTRA_SECONDS = 3600

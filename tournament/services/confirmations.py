@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import or_, select
 
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import (
     DisputeResolution,
     EntryMode,
@@ -37,7 +38,6 @@ from tournament.models._common import utcnow
 from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.errors import PermissionDenied, ServiceError
-from tournament.services.messages import msg
 from tournament.services.score_changes import record_score_change
 from tournament.services.scoring import HandData
 

@@ -19,6 +19,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from tournament import draws as engine
 from tournament.constants import MAX_SEED
 from tournament.extensions import db
+from tournament.messages import Message, msg, msg_n
 from tournament.models import (
     SEAT_WINDS,
     DrawAction,
@@ -36,7 +37,6 @@ from tournament.models._common import utcnow
 from tournament.services import registration
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.messages import Message, msg, msg_n
 from tournament.services.records import expect_version
 
 
@@ -358,7 +358,7 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:  # a Message w
             groups=groups_for(t), substitutes=substitutes, fixed=fixed)]
     except engine.DrawError as exc:
         # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning
-        return msg("Sessions drawn ahead could not be re-planned: %(reason)s. %(warning)s", reason=str(exc),
+        return msg("Sessions drawn ahead could not be re-planned: %(reason)s. %(warning)s", reason=_reason(exc),
                    warning=check.message)
     gone, missing = ", ".join(check.gone), ", ".join(check.missing)
     change = (msg("without %(gone)s and with %(missing)s", gone=gone, missing=missing) if gone and missing else
@@ -507,8 +507,15 @@ def redraw(t: Tournament, session: TournamentSession, expected_version: int | No
 def _draw_error_message(exc: engine.DrawError, planning: bool) -> Message:
     if planning:
         return msg("The draw cannot be made: %(reason)s. Players registered and substitutes are seated.",
-                   reason=str(exc))
-    return msg("The draw cannot be made: %(reason)s. Players checked in and substitutes are seated.", reason=str(exc))
+                   reason=_reason(exc))
+    return msg("The draw cannot be made: %(reason)s. Players checked in and substitutes are seated.",
+               reason=_reason(exc))
+
+
+def _reason(exc: engine.DrawError) -> Message | str:
+    """The engine's own words (a Message the pages translate), or its text."""
+    reason = exc.args[0] if exc.args else ""
+    return reason if isinstance(reason, Message) else str(exc)
 
 
 def _stale_message(session: TournamentSession) -> Message:

@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import func, select
 
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import (
     HANDS_PER_SESSION,
     ClockEvent,
@@ -42,7 +43,6 @@ from tournament.models import (
 from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services.clock import TimeCall
 from tournament.services.csvfile import csv_text
-from tournament.services.messages import msg
 from tournament.services.ranking import points_number
 from tournament.services.standings import standings
 

@@ -21,6 +21,7 @@ from sqlalchemy.orm import aliased
 from tournament import timezones
 from tournament.constants import MAX_ID
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
 from tournament.pdf.cards import CardEntry, CardWords, ScheduleCard, build_cards_pdf
@@ -39,7 +40,6 @@ from tournament.pdf.style import PdfWords
 from tournament.services import play, player_links, schedule
 from tournament.services import standings as standings_service
 from tournament.services.errors import NotFound
-from tournament.services.messages import msg
 
 
 @dataclass(frozen=True)

@@ -25,10 +25,10 @@ from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import IdempotencyKey, Role, Tournament, User
 from tournament.models._common import utcnow
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
-from tournament.services.messages import msg
 
 KEEP = timedelta(hours=24)
 # Expired keys are swept at most this often per process (a DELETE per write request cost the hand entry one

@@ -16,6 +16,7 @@ from datetime import timedelta
 from sqlalchemy import delete, select, update
 
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import Role, Tournament, TournamentStaff, User
 from tournament.models._common import utcnow
 from tournament.models.account_links import Invitation
@@ -23,7 +24,6 @@ from tournament.services import users as user_service
 from tournament.services.account_links import LinkClosed, LinkUnknown, new_token, token_digest
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
-from tournament.services.messages import msg
 from tournament.services.records import get_or_404
 from tournament.services.tournaments import staff_role
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from tournament.extensions import db
+from tournament.messages import MessageList, msg, status_word
 from tournament.models import SessionStatus, SessionTable, Tournament, TournamentSession
 from tournament.models._common import utcnow
 from tournament.services import play, scoring
 from tournament.services.db import changes
 from tournament.services.draws import expect_session_version
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.messages import MessageList, msg, status_word
 
 # The moves a session may make, from each status.
 ALLOWED_MOVES: dict[SessionStatus, frozenset[SessionStatus]] = {

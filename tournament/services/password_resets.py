@@ -9,6 +9,7 @@ from datetime import timedelta
 from sqlalchemy import func, select, update
 
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import Role, Tournament, TournamentStaff, User
 from tournament.models._common import utcnow
 from tournament.models.account_links import PasswordReset
@@ -16,7 +17,6 @@ from tournament.services import users as user_service
 from tournament.services.account_links import LinkClosed, LinkUnknown, new_token, token_digest
 from tournament.services.db import changes
 from tournament.services.errors import PermissionDenied, ServiceError
-from tournament.services.messages import msg
 from tournament.services.records import get_or_404
 
 RESET_LIFETIME = timedelta(hours=1)

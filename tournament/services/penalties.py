@@ -16,12 +16,12 @@ from sqlalchemy import select
 
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import HANDS_PER_SESSION, Penalty, Player, Tournament, User
 from tournament.models._common import utcnow
 from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.messages import msg
 from tournament.services.score_changes import record_score_change
 
 MAX_PENALTY = 1000

@@ -14,6 +14,7 @@ from sqlalchemy.orm import joinedload
 
 from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.extensions import db
+from tournament.messages import msg, status_word
 from tournament.models import (
     HANDS_PER_SESSION,
     SEAT_WINDS,
@@ -35,7 +36,6 @@ from tournament.models.clock import TIME_CALL_KINDS
 from tournament.rotation import HandWinds, hand_winds  # noqa: F401 - callers say play.hand_winds
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound
-from tournament.services.messages import msg, status_word
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 

@@ -23,12 +23,12 @@ from sqlalchemy import select
 
 from tournament.constants import is_id
 from tournament.extensions import db
+from tournament.messages import msg, msg_n
 from tournament.models import Player, PlayerLink, Tournament
 from tournament.models._common import utcnow
 from tournament.services import throttle
 from tournament.services.db import changes
 from tournament.services.errors import NotFound, ServiceError
-from tournament.services.messages import msg, msg_n
 
 TOKEN_CHARACTERS = 43  # 256 bits in URL-safe base64, no padding
 USE_RESOLUTION = timedelta(minutes=1)  # last use recorded at most once a minute: a page's polls are not writes

@@ -19,6 +19,7 @@ from sqlalchemy import or_, select
 
 from tournament.constants import is_id
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import (
     FalseMahjong,
     Hand,
@@ -30,7 +31,6 @@ from tournament.models import (
     TournamentSession,
 )
 from tournament.services.errors import NotFound
-from tournament.services.messages import msg
 from tournament.services.ranking import PointsText, RankedRow, RankText, split_table_points
 from tournament.services.standings import WIND_ORDER, TableFacts, cache, facts
 from tournament.services.standings import (  # the live pages' ETags and the standings cache share it

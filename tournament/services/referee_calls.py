@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
@@ -28,7 +29,6 @@ from tournament.models import (
 from tournament.services import penalties, play
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
-from tournament.services.messages import msg
 
 MAX_TEXT = 500
 

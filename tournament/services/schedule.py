@@ -13,11 +13,11 @@ from sqlalchemy import select
 
 from tournament import timezones
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import Tournament
 from tournament.models.schedule import SessionStart
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
-from tournament.services.messages import msg
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from tournament.constants import is_int
 from tournament.extensions import db
 from tournament.mcr import MCRError, settle_false_mahjong, settle_win
 from tournament.mcr.result import MINIMUM_POINTS
+from tournament.messages import Message, msg
 from tournament.models import (
     HANDS_PER_SESSION,
     DisputeResolution,
@@ -42,7 +43,6 @@ from tournament.services import play, referee_calls, time_calls
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.hand_check import MAX_FLOWERS, HandCheck, Verdict, check_hand
-from tournament.services.messages import Message, msg
 from tournament.services.score_changes import record_score_change
 
 MAX_TOTAL = 1_000_000  # a session total beyond this is a typing error, not a score

@@ -19,6 +19,7 @@ from sqlalchemy.orm import joinedload
 
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
+from tournament.messages import msg, msg_n, status_word
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
@@ -37,7 +38,6 @@ from tournament.services import play
 from tournament.services import registration as reg
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.messages import msg, msg_n, status_word
 from tournament.services.score_changes import record_score_change
 
 MAX_NOTE = 500

@@ -29,9 +29,9 @@ from flask import current_app
 from sqlalchemy import Connection, delete, func, insert, select, text
 
 from tournament.extensions import db
+from tournament.messages import msg, msg_n
 from tournament.models._common import utcnow
 from tournament.models.users import LoginAttempt
-from tournament.services.messages import msg, msg_n
 
 log = logging.getLogger("tournament.auth")
 

@@ -11,10 +11,10 @@ from datetime import datetime
 from sqlalchemy import select
 
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import ClockEvent, ClockEventKind, EndRule, Tournament, TournamentSession
 from tournament.models.clock import TIME_CALL_KINDS
 from tournament.services.errors import ConflictError
-from tournament.services.messages import msg
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from sqlalchemy import select
 from tournament import timezones
 from tournament.extensions import db
 from tournament.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from tournament.messages import msg
 from tournament.models import (
     EndRule,
     EntryMode,
@@ -28,7 +29,6 @@ from tournament.models.tournaments import (
 )
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
-from tournament.services.messages import msg
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.users import find_user_by_email
 from tournament.timezones import DEFAULT_TIME_ZONE

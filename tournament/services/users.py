@@ -15,12 +15,12 @@ from werkzeug.security import check_password_hash, generate_password_hash
 
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
+from tournament.messages import msg
 from tournament.models import ApiToken, Role, User
 from tournament.models._common import utcnow
 from tournament.models.users import LoginSession, hash_token
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
-from tournament.services.messages import msg
 from tournament.services.records import get_or_404
 
 MIN_PASSWORD_LENGTH = 8

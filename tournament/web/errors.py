@@ -11,8 +11,8 @@ from werkzeug.exceptions import HTTPException
 from tournament.extensions import db
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
+from tournament.messages import Message
 from tournament.services import ServiceError
-from tournament.services.messages import Message
 from tournament.web.unit import refuse
 
 

@@ -13,12 +13,12 @@ from datetime import timedelta
 from sqlalchemy import delete, select, update
 
 from tournament.extensions import db
+from tournament.messages import Message, msg, msg_n
 from tournament.models import Player, PlayerImport, Tournament
 from tournament.models._common import utcnow
 from tournament.services.csvfile import FORMULA_START, csv_text
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.messages import Message, msg, msg_n
 from tournament.services.registration.lists import list_players
 from tournament.services.registration.players import (
     PlayerData,

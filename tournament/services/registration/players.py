@@ -8,10 +8,10 @@ from dataclasses import dataclass, fields
 from sqlalchemy import select
 
 from tournament.extensions import db
+from tournament.messages import msg, msg_n
 from tournament.models import Player, PlayerStatus, Tournament
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.messages import msg, msg_n
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.registration.countries import country_code
 from tournament.services.registration.statuses import STATUS_LABELS, move

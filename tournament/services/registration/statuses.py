@@ -8,11 +8,11 @@ from the desk, the status buttons or the edit form, goes through `set_status`, w
 from __future__ import annotations
 
 from tournament.extensions import db
+from tournament.messages import Message, msg, status_word
 from tournament.models import Player, PlayerStatus
 from tournament.models._common import utcnow
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
-from tournament.services.messages import Message, msg, status_word
 
 STATUS_LABELS = {
     PlayerStatus.REGISTERED: "Registered",

@@ -22,10 +22,10 @@ from sqlalchemy import func, select
 
 from tournament.draws.model import WIND_ORDER
 from tournament.extensions import db
+from tournament.messages import msg
 from tournament.models import Hand, Player, PlayerStatus, Tournament, TournamentSession
 from tournament.models._common import utcnow
 from tournament.services.errors import NotFound
-from tournament.services.messages import msg
 from tournament.services.ranking import (
     Placing,
     PointsText,

@@ -22,10 +22,10 @@ from flask_babel import gettext, ngettext
 from flask_login import current_user, login_required
 
 from tournament.i18n import N_
+from tournament.messages import msg
 from tournament.models import EndRule
 from tournament.services import clock, play
 from tournament.services import tournaments as tournament_service
-from tournament.services.messages import msg
 from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
 from tournament.web.clock.payload import board_json, clock_json
 from tournament.web.helpers import form_post, managed_tournament, refereed_tournament, tournament_or_404

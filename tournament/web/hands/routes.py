@@ -30,6 +30,7 @@ from tournament.constants import MAX_ID
 from tournament.i18n import DEFAULT_LANGUAGE, current_language
 from tournament.i18n.labels import translated
 from tournament.i18n.service_messages import translate
+from tournament.messages import Message, msg
 from tournament.models import (
     HANDS_PER_SESSION,
     HandResult,
@@ -53,7 +54,6 @@ from tournament.services import (
     time_calls,
 )
 from tournament.services import draws as draw_service
-from tournament.services.messages import Message, msg
 from tournament.services.scoring import HandRefused
 from tournament.web.checker.messages import reason_text
 from tournament.web.hands.forms import (

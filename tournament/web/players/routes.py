@@ -37,12 +37,12 @@ from flask_login import current_user, login_required
 from tournament import timezones
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
+from tournament.messages import msg
 from tournament.models import Player, Tournament
 from tournament.services import ConflictError, ServiceError, player_links
 from tournament.services import draws as draw_service
 from tournament.services import registration as registration_service
 from tournament.services import tournaments as tournament_service
-from tournament.services.messages import msg
 from tournament.services.registration import IMPORT_COLUMNS, STATUS_LABELS, PlayerData
 from tournament.services.registration import csv_io as import_service
 from tournament.web.errors import wants_json

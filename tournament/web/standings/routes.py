@@ -11,12 +11,12 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template
 from flask_login import login_required
 
+from tournament.messages import msg
 from tournament.models import SessionStatus
 from tournament.services import NotFound, confirmations
 from tournament.services import draws as draw_service
 from tournament.services import exports as export_service
 from tournament.services import standings as standings_service
-from tournament.services.messages import msg
 from tournament.text import format_points
 from tournament.web.exports.routes import send
 from tournament.web.helpers import refereed_tournament, tournament_or_404, visible_standings_or_404

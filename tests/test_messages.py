@@ -1,4 +1,4 @@
-"""A service's message is its English sentence, and remembers how it was made (tournament.services.messages)."""
+"""A service's message is its English sentence, and remembers how it was made (tournament.messages)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pickle
 
 import pytest
 
+from tournament.messages import Message, msg, msg_n, status_word
 from tournament.services.errors import ConflictError, ServiceError
-from tournament.services.messages import Message, msg, msg_n, status_word
 
 
 def test_a_message_is_the_english_sentence_filled_in():

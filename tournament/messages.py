@@ -1,4 +1,4 @@
-"""The services' messages, English and translatable: pure, no Flask.
+"""Messages of the services and the draw engine, English and translatable: pure, no Flask.
 
 A refusal is worded once, with named placeholders in the catalogues' style::
 
