@@ -6,7 +6,7 @@ A refusal is worded once, with named placeholders in the catalogues' style::
 
 The value is a ``str``: the English sentence, filled in, which the JSON API, the command line and the logs
 show as before. It also keeps its ``template`` and ``params``, so that a page can say it again in the reader's
-language (``tournament.i18n.translate``: the catalogue's sentence, filled in with the same values).
+language (``tournament.i18n.service_messages.translate``: the catalogue's sentence, filled in with the same values).
 ``msg_n`` is the plural-sensitive form, for a sentence that depends on a count (``%(num)d``, as
 ``ngettext`` fills it in). pybabel extracts both (babel.cfg: ``msg``, ``msg_n:1,2``).
 """

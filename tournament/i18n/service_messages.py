@@ -24,7 +24,3 @@ def translate(text):
         return ngettext(text.template, text.plural, text.count, **params)
     return gettext(text.template, **params) if params else gettext(text.template)
 
-
-def translate_errors(errors: dict) -> dict:
-    """A ServiceError's per-field messages, each in the reader's language."""
-    return {name: translate(message) for name, message in errors.items()}
