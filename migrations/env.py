@@ -8,9 +8,10 @@ from flask import current_app
 # access to the values within the .ini file in use.
 config = context.config
 
-# Interpret the config file for Python logging.
-# This line sets up loggers basically.
-fileConfig(config.config_file_name)
+# Interpret the config file for Python logging. Loggers that exist already (the app's own, when the
+# migrations run inside a process that has logged: `flask db upgrade`, the tests) keep working: fileConfig
+# would otherwise disable them, and the app's errors would go unlogged from then on.
+fileConfig(config.config_file_name, disable_existing_loggers=False)
 logger = logging.getLogger('alembic.env')
 
 
