@@ -436,6 +436,9 @@
 
   function start() {
     watchVerdict();
+    // Loaded after the page (after-load.js): until now a form sent offline got the browser's error page.
+    // Tests wait for this mark before they cut the network.
+    document.documentElement.setAttribute("data-offline-ready", "");
     var wanted = /^#offline-hand-(\d+)$/.exec(window.location.hash);
     if (wanted) {
       one(parseInt(wanted[1], 10)).then(function (row) { if (row) restoreHere(row); });

@@ -75,6 +75,13 @@ def log_in(page, email: str, password: str) -> None:
     page.wait_for_url("**/manage")
 
 
+def go_offline(context, page) -> None:
+    """Cut the network once the page's offline queue is running: it is loaded after the page (after-load.js), and a
+    form sent before it runs gets the browser's own error page, which is not what these tests are about."""
+    page.locator("html[data-offline-ready]").wait_for(state="attached")
+    context.set_offline(True)
+
+
 def phone_context(browser, live_server, **extra):
     """A phone's browser context on the live server (PHONE, 10 s timeouts) and its page: (context, page)."""
     context = browser.new_context(base_url=live_server, **PHONE, **extra)

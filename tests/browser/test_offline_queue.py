@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import commit_setup
+from tests.browser.conftest import commit_setup, go_offline
 from tests.helpers import NOT_WINNING
 from tournament.extensions import db
 from tournament.services import scoring
@@ -35,7 +35,7 @@ def test_a_hand_typed_offline_is_sent_once_when_the_network_returns(offline_queu
     t, seats, table_url, context, page = offline_queue_phone
     page.goto(table_url + "/hands/new?hand=1")
     expect(page.locator(".tile-picker")).to_be_visible()
-    context.set_offline(True)
+    go_offline(context, page)
     enter_win(page, PLAIN_WIN, seats[2], seats[0])
     banner = page.locator(".offline-queue")
     expect(banner).to_contain_text("Hand 1 at table 1 is kept on this device.")
@@ -69,7 +69,7 @@ def test_a_lost_answer_is_sent_again_with_the_same_key_and_stored_once(offline_q
 
     page.goto(table_url + "/hands/new?hand=1")
     expect(page.locator(".tile-picker")).to_be_visible()
-    context.set_offline(True)
+    go_offline(context, page)
     enter_win(page, PLAIN_WIN, seats[1], seats[3])
     expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
     page.route("**/hands/new*", lose_the_first_answer)
@@ -102,7 +102,7 @@ def test_a_sending_that_fails_on_the_way_is_kept_with_its_key(offline_queue_phon
     page.evaluate("() => navigator.serviceWorker.controller !== null || new Promise(done =>"
                   " navigator.serviceWorker.addEventListener('controllerchange', () => done(true)))")
     key = page.locator("input[name=idempotency_key]").input_value()
-    context.set_offline(True)
+    go_offline(context, page)
     page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")  # wifi up, no way through
     enter_win(page, PLAIN_WIN, seats[3], seats[2])
     expect(page.get_by_role("heading", name="No network")).to_be_visible()
@@ -126,7 +126,7 @@ def test_a_refused_hand_comes_back_to_be_corrected_or_discarded(offline_queue_ph
     t, seats, table_url, context, page = offline_queue_phone
     page.goto(table_url + "/hands/new?hand=1")
     expect(page.locator(".tile-picker")).to_be_visible()
-    context.set_offline(True)
+    go_offline(context, page)
     enter_win(page, NOT_WINNING, seats[2], seats[0])  # the engine refuses it once it is sent
     enter_win(page, NOT_WINNING, seats[3], seats[1])
     banner = page.locator(".offline-queue")
@@ -156,7 +156,7 @@ def test_a_hand_entered_meanwhile_by_someone_else_comes_back_as_a_conflict(offli
     t, seats, table_url, context, page = offline_queue_phone
     page.goto(table_url + "/hands/new?hand=1")
     expect(page.locator(".tile-picker")).to_be_visible()
-    context.set_offline(True)
+    go_offline(context, page)
     enter_win(page, PLAIN_WIN, seats[2], seats[0])
     expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
     scoring.enter_hand(t, 1, 1, HandData(number=1, result="draw"), organiser)  # another referee, online

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import commit_setup, log_in
+from tests.browser.conftest import commit_setup, go_offline, log_in
 from tests.helpers import PASSWORD, Api, token_for
 from tournament.extensions import db
 from tournament.models import EntryMode
@@ -162,7 +162,7 @@ def test_a_phone_offline_keeps_two_hands_and_each_is_stored_once(browser, live_s
         page.get_by_role("link", name="Enter hand 1").click()
         expect(page.get_by_role("heading", name="Enter a hand")).to_be_visible()
 
-        context.set_offline(True)
+        go_offline(context, page)
         page.get_by_label("Winning hand").fill(PLAIN_WIN)
         expect(page.locator(".entry-verdict")).to_contain_text("the engine checks this hand when it is sent")
         enter_win(page, PLAIN_WIN, east, south)
@@ -234,7 +234,7 @@ def test_a_hand_kept_for_a_link_renewed_meanwhile_comes_back_refused(browser, li
     try:
         page.goto(links[east.player_id] + "/hands/new")
         expect(page.get_by_role("heading", name="Enter a hand")).to_be_visible()
-        context.set_offline(True)
+        go_offline(context, page)
         enter_win(page, PLAIN_WIN, east, south)
         expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
         player_links.renew(t, east.player_id)  # the desk renewed the link meanwhile
@@ -262,7 +262,7 @@ def test_confirming_offline_says_it_was_not_sent_and_works_once_back(browser, li
     try:
         page.goto(links[south.player_id])
         confirm = page.locator("#hand-1").get_by_role("button", name="Confirm hand 1")
-        context.set_offline(True)
+        go_offline(context, page)
         confirm.click()
         expect(page.locator(".offline-queue")).to_contain_text("No network: that was not sent.")
         expect(confirm).to_be_visible()  # still on the page, not the browser's error page

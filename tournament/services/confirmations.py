@@ -211,7 +211,7 @@ def open_disputes(t: Tournament, session_number: int) -> list[tuple[HandDispute,
     return list(db.session.execute(
         select(HandDispute, Hand).join(Hand, Hand.id == HandDispute.hand_id)
         .where(Hand.session_id == session.id, HandDispute.resolved_at.is_(None))
-        .order_by(HandDispute.opened_at, HandDispute.id)).tuples())
+        .order_by(HandDispute.opened_at, HandDispute.id)))
 
 
 def unconfirmed_tables(session: TournamentSession) -> dict[int, dict[str, int]]:

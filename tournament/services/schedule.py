@@ -45,7 +45,7 @@ def planned_starts(t: Tournament) -> dict[int, datetime]:
     """{session number: planned start, naive UTC} of the sessions that have one."""
     return dict(db.session.execute(
         select(SessionStart.session_number, SessionStart.planned_start).where(SessionStart.tournament_id == t.id)
-    ).tuples().all())
+    ).all())
 
 
 def planned_start(t: Tournament, number: int) -> datetime | None:

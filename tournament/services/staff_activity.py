@@ -31,11 +31,11 @@ def staff_activity(t: Tournament) -> dict[int, Activity]:
         return {}
     token_use = dict(db.session.execute(
         select(ApiToken.user_id, func.max(ApiToken.last_used_at))
-        .where(ApiToken.user_id.in_(users)).group_by(ApiToken.user_id)).tuples().all())
+        .where(ApiToken.user_id.in_(users)).group_by(ApiToken.user_id)).all())
     score_entry = dict(db.session.execute(
         select(ScoreChange.user_id, func.max(ScoreChange.at))
         .join(TournamentSession, TournamentSession.id == ScoreChange.session_id)
         .where(TournamentSession.tournament_id == t.id, ScoreChange.user_id.in_(users))
-        .group_by(ScoreChange.user_id)).tuples().all())
+        .group_by(ScoreChange.user_id)).all())
     return {user_id: Activity(user.last_login_at, token_use.get(user_id), score_entry.get(user_id))
             for user_id, user in users.items()}
