@@ -18,15 +18,20 @@ from collections.abc import Mapping
 
 class Message(str):
     """An English sentence that remembers how it was made: ``template % params``, or the singular/plural
-    pair and its count."""
+    pair and its count.
+
+    ``english``, when given, is the English sentence instead of the template's: one that says more than the
+    catalogue can (the fan engine's own, naming the very tile at fault). The other languages say the template.
+    """
 
     template: str
     plural: str | None
     count: int | None
     params: Mapping[str, object]
+    english: str | None
 
     def __new__(cls, template: str, params: Mapping[str, object] | None = None, *,
-                plural: str | None = None, count: int | None = None) -> Message:
+                plural: str | None = None, count: int | None = None, english: str | None = None) -> Message:
         values = dict(params or {})
         if plural is not None:
             if count is None:
@@ -35,15 +40,16 @@ class Message(str):
             text = (template if count == 1 else plural) % values
         else:
             text = template % values if values else template
-        self = super().__new__(cls, text)
+        self = super().__new__(cls, text if english is None else english)
         self.template = template
         self.plural = plural
         self.count = count
         self.params = values
+        self.english = english
         return self
 
     def __reduce__(self):  # pickled (a cache, a queue) as the sentence it is, translations kept
-        return _rebuild, (self.template, dict(self.params), self.plural, self.count)
+        return _rebuild, (self.template, dict(self.params), self.plural, self.count, self.english)
 
 
 class MessageList(str):
@@ -63,8 +69,8 @@ class MessageList(str):
         return MessageList, (self.separator, self.items)
 
 
-def _rebuild(template, params, plural, count) -> Message:
-    return Message(template, params, plural=plural, count=count)
+def _rebuild(template, params, plural, count, english=None) -> Message:
+    return Message(template, params, plural=plural, count=count, english=english)
 
 
 def msg(template: str, /, **params: object) -> Message:

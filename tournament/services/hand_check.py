@@ -20,6 +20,7 @@ from tournament.mcr import WIN_CONTEXT_FIELDS, MCRError, WinContext, score_hand
 from tournament.mcr.api import FLOWER_FAN, MINIMUM_POINTS
 from tournament.mcr.rulesets import RULESETS
 from tournament.mcr.wincontext import MAX_FLOWERS
+from tournament.messages import Message, msg, msg_n
 
 
 class Verdict(StrEnum):
@@ -36,6 +37,44 @@ MAX_HAND_LENGTH = 200  # a 14-tile hand with spaces and brackets fits in well un
 
 # Words of the engine's context messages (code bad_context) and the flag each one blames.
 _CONTEXT_FIELDS = {"replacement": "kong", "robbing": "kong", "last of its kind": "last_tile"}
+
+# The reasons in the other languages (HandCheck.reason_message): one sentence per engine error code
+# (tournament/mcr: notation.py, wincontext.py, rulesets.py). In English the engine's own sentence stays, as it
+# names the very character or tile at fault.
+CODE_MESSAGES = {
+    "suit_without_digit": msg("A suit letter (m, p or s) has no tile numbers before it."),
+    "digit_without_suit": msg("A tile number is not followed by a suit letter (m, s, p or z)."),
+    "bad_tile": msg("The hand names a tile that does not exist."),
+    "unknown_character": msg("The hand contains a character the notation does not use."),
+    "set_after_tiles": msg("Declared sets must be written before the concealed tiles."),
+    "bad_meld": msg("A declared set is not a chow, pung or kong, or its brackets do not match."),
+    "bad_hand": msg("The hand must be a text."),
+    "too_many_of_tile": msg("The hand holds a fifth copy of a tile (there are only four of each)."),
+    "too_many_sets": msg("At most four declared sets."),
+    "unknown_ruleset": msg("Unknown ruleset."),
+}
+# bad_context: the win context refused, by the flag the service blames
+CONTEXT_MESSAGES = {
+    "kong": msg("The Kong flag does not fit this hand: a win on a replacement tile needs a declared kong, "
+                "and a robbed kong's tile can be neither in the hand twice nor the last of the wall."),
+    "last_tile": msg("The winning tile cannot be the last of its kind: the hand holds another one."),
+}
+OTHER_MESSAGE = msg("The hand cannot be read.")
+NOT_WINNING_REASON = msg("not a winning hand")
+
+
+def _under_minimum(fan_points: int) -> Message:
+    return msg_n("%(num)d point: under the %(minimum)d-point minimum, flowers not counted",
+                 "%(num)d points: under the %(minimum)d-point minimum, flowers not counted",
+                 fan_points, minimum=MINIMUM_POINTS)
+
+
+def _tile_count(tiles: int) -> Message:
+    return msg_n("%(num)d tile, %(expected)d expected", "%(num)d tiles, %(expected)d expected", tiles,
+                 expected=HAND_TILES)
+
+
+TOO_LONG = msg("the hand is too long: at most %(max)d characters", max=MAX_HAND_LENGTH)
 
 
 @dataclass(frozen=True)
@@ -72,6 +111,24 @@ class HandCheck:
     def is_false_mahjong(self) -> bool:
         """A claimed win the engine could classify as no win (the tiles were readable)."""
         return self.verdict in (Verdict.UNDER_MINIMUM, Verdict.NOT_WINNING)
+
+    @property
+    def reason_message(self) -> Message | None:
+        """The reason as a message the pages translate (tournament.messages), None for a valid win. Its
+        English is `reason` itself, to the letter: the JSON and the command line say what they said."""
+        if self.verdict == Verdict.VALID:
+            return None
+        if self.verdict == Verdict.UNDER_MINIMUM:
+            return _under_minimum(self.fan_points)
+        if self.verdict == Verdict.NOT_WINNING:
+            return NOT_WINNING_REASON
+        if self.code == "wrong_tile_count" and self.tiles is not None:
+            return _tile_count(self.tiles)
+        if self.code == "too_long":
+            return TOO_LONG
+        words = (CONTEXT_MESSAGES.get(self.field, OTHER_MESSAGE) if self.code == "bad_context"
+                 else CODE_MESSAGES.get(self.code, OTHER_MESSAGE))
+        return Message(words.template, english=self.reason or None)
 
     def to_json(self) -> dict:
         fans = [{"name": f.name, "points": f.points, "count": f.count, "sets": list(f.sets)} for f in self.fans]
@@ -111,17 +168,13 @@ def count_tiles(hand: str) -> int:
     return count
 
 
-def _points(n: int) -> str:
-    return f"{n} point{'s' if n != 1 else ''}"
-
-
 def check_hand(hand: str, *, ruleset: str = "ema", **context: Any) -> HandCheck:
     """Classify a claimed win; `context` is WinContext's fields (self_drawn, seat_wind, flowers ...), their
     defaults WinContext's. Never raises for bad input: that is the "invalid" verdict with a reason."""
     hand = (hand or "").strip() if isinstance(hand, str) else ""
     if len(hand) > MAX_HAND_LENGTH:
         return HandCheck(Verdict.INVALID, hand[:MAX_HAND_LENGTH], str(ruleset), code="too_long", field="hand",
-                         reason=f"the hand is too long: at most {MAX_HAND_LENGTH} characters")
+                         reason=str(TOO_LONG))
     try:
         result = score_hand(hand, WinContext(**context), ruleset)
     except MCRError as e:
@@ -146,17 +199,17 @@ def check_hand(hand: str, *, ruleset: str = "ema", **context: Any) -> HandCheck:
         fan_points=result.fan_points,
         flower_points=result.flower_points,
         total=result.total,
-        reason=f"{_points(result.fan_points)}: under the {MINIMUM_POINTS}-point minimum, flowers not counted",
+        reason=str(_under_minimum(result.fan_points)),
     )
 
 
 def _refused(hand: str, ruleset: str, e: MCRError) -> HandCheck:
     if e.code == "not_winning":
-        return HandCheck(Verdict.NOT_WINNING, hand, ruleset, reason="not a winning hand", code=e.code)
+        return HandCheck(Verdict.NOT_WINNING, hand, ruleset, reason=str(NOT_WINNING_REASON), code=e.code)
     if e.code == "wrong_tile_count":
         n = count_tiles(hand)
         return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field="hand", tiles=n,
-                         reason=f"{n} tile{'s' if n != 1 else ''}, {HAND_TILES} expected")
+                         reason=str(_tile_count(n)))
     if e.code == "unknown_ruleset":
         return HandCheck(Verdict.INVALID, hand, ruleset, code=e.code, field="ruleset", reason=e.message)
     if e.code == "bad_context":

@@ -161,16 +161,17 @@ def _false_mahjong_kind(
         raise HandRefused(msg("The claimed hand is a valid win (%(fan_points)s points): enter it as the "
                               "win, not as a false mahjong.", fan_points=check.fan_points), check, field=f"{field_name}.hand")
     if check.code == "bad_context":  # an impossible flag, not unreadable tiles: the referee's word cannot cover it
-        raise HandRefused(msg("The claim's win context is impossible: %(reason)s.", reason=check.reason), check,
-                          field=f"{field_name}.{check.field or 'hand'}")
+        raise HandRefused(msg("The claim's win context is impossible: %(reason)s.", reason=check.reason_message),
+                          check, field=f"{field_name}.{check.field or 'hand'}")
     if check.verdict not in (Verdict.UNDER_MINIMUM, Verdict.NOT_WINNING):
         if fm.kind is None:
             raise HandRefused(msg("The claimed hand cannot be read: %(reason)s. Correct it, or leave the "
-                                  "tiles out and say which kind of false mahjong it was.", reason=check.reason), check, field=f"{field_name}.hand")
+                                  "tiles out and say which kind of false mahjong it was.",
+                                  reason=check.reason_message), check, field=f"{field_name}.hand")
         return fm.kind, tiles  # unreadable tiles: the referee's word decides, the text is kept as written
     if fm.kind is not None and fm.kind != check.verdict:
         raise ServiceError(msg("The engine classes this claim as %(verdict)s (%(reason)s), not %(kind)s.",
-                               verdict=FALSE_MAHJONG_WORDS[check.verdict], reason=check.reason,
+                               verdict=FALSE_MAHJONG_WORDS[check.verdict], reason=check.reason_message,
                                kind=FALSE_MAHJONG_WORDS[fm.kind]), field=f"{field_name}.kind")
     return check.verdict, tiles
 
@@ -240,8 +241,10 @@ def _decide(t: Tournament, session: TournamentSession, table_number: int, data: 
         ruleset=t.ruleset,
     )
     if check.verdict != Verdict.VALID:
-        refusal = (msg("Not a valid win: %(reason)s. Record it as a false mahjong instead.", reason=check.reason)
-                   if check.is_false_mahjong else msg("Not a valid win: %(reason)s.", reason=check.reason))
+        # the engine's reason as a message too: the pages say it in the reader's language, the API in English
+        reason = check.reason_message
+        refusal = (msg("Not a valid win: %(reason)s. Record it as a false mahjong instead.", reason=reason)
+                   if check.is_false_mahjong else msg("Not a valid win: %(reason)s.", reason=reason))
         raise HandRefused(refusal, check,
                           field=check.field if check.field and check.field != "hand" else "hand")
     ruled, ruling = _ruling(data, check.fan_points)

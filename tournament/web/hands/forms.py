@@ -76,7 +76,7 @@ class HandForm(IdempotentForm):
     wall_last = BooleanField(_l("Last tile of the wall (or last discard)"), render_kw={"data-hand-param": "wall_last"})
     kong = BooleanField(_l("Kong: replacement tile (self-drawn) or robbing a kong"),
                         render_kw={"data-hand-param": "kong"})
-    false_mahjongs = FieldList(FormField(FalseMahjongEntry), min_entries=4, max_entries=4)
+    false_mahjongs = FieldList(FormField(FalseMahjongEntry), _l("False mahjongs"), min_entries=4, max_entries=4)
     # A referee's ruling on a win's points: paid instead of the engine's count (which stays recorded).
     ruled_points = IntegerField(_l("Ruled points (fans, flowers apart)"), validators=[Optional()],
                                 render_kw={"min": 8, "inputmode": "numeric"},

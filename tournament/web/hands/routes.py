@@ -27,10 +27,9 @@ from flask_babel import gettext
 from flask_login import current_user, login_required
 
 from tournament.constants import MAX_ID
-from tournament.i18n import DEFAULT_LANGUAGE, current_language
 from tournament.i18n.labels import translated
 from tournament.i18n.service_messages import translate
-from tournament.messages import Message, msg
+from tournament.messages import msg
 from tournament.models import (
     HANDS_PER_SESSION,
     HandResult,
@@ -55,7 +54,6 @@ from tournament.services import (
 )
 from tournament.services import draws as draw_service
 from tournament.services.scoring import HandRefused
-from tournament.web.checker.messages import reason_text
 from tournament.web.hands.forms import (
     FALSE_MAHJONG_FLAGS,
     SELF_DRAWN,
@@ -272,22 +270,8 @@ def _seats(players: list[play.SeatedPlayer], hand_number) -> list[Seat]:
     return [Seat(sp.player_id, sp.player.full_name, winds[sp.start_wind]) for sp in players]
 
 
-def _reason_in_readers_words(exc: HandRefused) -> None:
-    """The engine's reason inside the refusal ("Not a valid win: <reason>."), said again in the reader's
-    language as the checker says it; an English reader keeps the engine's own sentence."""
-    old = exc.message
-    if (exc.check is None or current_language() == DEFAULT_LANGUAGE or not isinstance(old, Message)
-            or "reason" not in old.params):
-        return
-    new = Message(old.template, {**old.params, "reason": reason_text(exc.check)})
-    exc.message = new
-    exc.errors = {name: new if message is old else message for name, message in exc.errors.items()}
-
-
 def _place_errors(form: HandForm, exc: ServiceError, rows: list[int]) -> None:
     """Service fields like "false_mahjongs.1.hand" name the n-th claim; put them on that player's row."""
-    if isinstance(exc, HandRefused):
-        _reason_in_readers_words(exc)
     for name, message in list(exc.errors.items()):
         if name.startswith("false_mahjongs."):
             _, index, *rest = name.split(".")
@@ -296,7 +280,7 @@ def _place_errors(form: HandForm, exc: ServiceError, rows: list[int]) -> None:
             except (ValueError, IndexError):
                 continue
             target = entry[rest[0]] if rest and rest[0] in ("hand", *FALSE_MAHJONG_FLAGS) else entry.kind
-            target.errors = [*list(target.errors or []), message]
+            target.errors = [*list(target.errors or []), translate(message)]
             exc.errors.pop(name)
             exc.errors.setdefault("false_mahjongs", message)
     show_service_error(form, exc)
