@@ -103,12 +103,46 @@ def _evals(n: int, base: int) -> int:
 
 # ---------------------------------------------------------------- designs
 
+def _packed_label(spare: Sequence[Sequence[Sequence[int]]], grp: Sequence[int | None],
+                  rng: random.Random) -> list[int] | None:
+    """A label[point] -> player putting each team on the points of one table of a design round left out of the
+    plan, or None when the teams do not pack into one such round.
+
+    Points that share a table in a round left out never meet in the rounds taken (the design has no repeats), so
+    teams packed there are apart in every session: 32 players in 8 teams of 4 over 7 of the 10 rounds always
+    pack, where a search from a random labelling left teammates together on 3 seeds in 10."""
+    teams: dict[int, list[int]] = {}
+    loose: list[int] = []
+    for player, g in enumerate(grp):
+        (loose if g is None else teams.setdefault(g, [])).append(player)
+    ordered = sorted(teams.values(), key=len, reverse=True)
+    for rnd in rng.sample(list(spare), len(spare)):
+        free = [list(t) for t in rnd]
+        rng.shuffle(free)
+        label: list[int | None] = [None] * len(grp)
+        for team in ordered:
+            table = next((t for t in free if len(t) >= len(team)), None)
+            if table is None:
+                break
+            for player in team:
+                label[table.pop()] = player
+        else:
+            rest = rng.sample(loose, len(loose))
+            for point in range(len(grp)):
+                if label[point] is None:
+                    label[point] = rest.pop()
+            return label  # type: ignore[return-value]
+    return None
+
+
 def _relabel_for_groups(rounds: list[list[list[int]]], grp: Sequence[int | None], rng: random.Random,
-                        iters: int, apart: Sequence[bool] = ()) -> list[int]:
+                        iters: int, apart: Sequence[bool] = (),
+                        spare: Sequence[Sequence[Sequence[int]]] = ()) -> list[int]:
     """A permutation label[point] -> player making few group clashes in the design (and players keeping
-    different fixed tables, ``apart``, never together)."""
+    different fixed tables, ``apart``, never together); ``spare``: the design's rounds left out, whose tables
+    are points that never meet (see `_packed_label`)."""
     n = len(grp)
-    label = rng.sample(range(n), n)
+    label = _packed_label(spare, grp, rng) or rng.sample(range(n), n)
     nbrs: list[list[int]] = [[] for _ in range(n)]
     for rnd in rounds:
         for t in rnd:
@@ -163,7 +197,8 @@ def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.
     take = rng.sample(range(len(design)), min(sessions, len(design)))
     rounds = [design[i] for i in take]
     if any(g is not None for g in grp) or any(apart):
-        perm = _relabel_for_groups(rounds, grp, rng, iters=DESIGN_RELABEL_ITERS, apart=apart)
+        spare = [design[i] for i in range(len(design)) if i not in take]
+        perm = _relabel_for_groups(rounds, grp, rng, iters=DESIGN_RELABEL_ITERS, apart=apart, spare=spare)
     else:
         perm = rng.sample(range(n), n)
     return [[[perm[p] for p in t] for t in rnd] for rnd in rounds]
