@@ -6,15 +6,27 @@
   var forms = document.querySelectorAll("form[data-confirm]");
   if (!forms.length || typeof HTMLDialogElement !== "function") return;
 
+  // Its words in the page's language (<html data-script-texts>, templates/_script_texts.html), else English.
+  var WORDS = (function () {
+    try { return JSON.parse(document.documentElement.getAttribute("data-script-texts") || "{}")["confirm"] || {}; }
+    catch (e) { return {}; }
+  }());
+  function word(key, english, values) {
+    var text = WORDS[key] || english;
+    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    return text;
+  }
+
   var dialog = document.createElement("dialog");
   dialog.className = "confirm-dialog";
   dialog.setAttribute("aria-labelledby", "confirm-dialog-text");
   dialog.innerHTML = '<form method="dialog"><p id="confirm-dialog-text"></p><div class="actions">' +
-    '<button value="cancel" class="button-secondary" autofocus>Go back</button> ' +
+    '<button value="cancel" class="button-secondary" autofocus></button> ' +
     '<button value="ok" class="button-danger" data-confirm-ok></button></div></form>';
   document.body.appendChild(dialog);
   var text = dialog.querySelector("#confirm-dialog-text");
   var ok = dialog.querySelector("[data-confirm-ok]");
+  dialog.querySelector("button[value=cancel]").textContent = word("back", "Go back");
   var pending = null; // {form, submitter}
 
   Array.prototype.forEach.call(forms, function (form) {
@@ -23,8 +35,10 @@
       event.preventDefault();
       pending = { form: form, submitter: event.submitter || null };
       text.textContent = form.dataset.confirm;
-      var label = pending.submitter ? pending.submitter.textContent.trim() : "";
-      ok.textContent = form.dataset.confirmButton || label || "Confirm";
+      var submitter = pending.submitter;
+      // an <input type=submit> says its label in its value
+      var label = submitter ? (submitter.tagName === "INPUT" ? submitter.value : submitter.textContent).trim() : "";
+      ok.textContent = form.dataset.confirmButton || label || word("ok", "Confirm");
       dialog.returnValue = "";
       dialog.showModal();
     });

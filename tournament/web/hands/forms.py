@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -20,9 +22,11 @@ from wtforms import (
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 
 from tournament.constants import MAX_INT, MIN_INT
+from tournament.i18n import DEFAULT_LANGUAGE, current_language
 from tournament.models import HANDS_PER_SESSION
 from tournament.services.play import SeatedPlayer
 from tournament.services.scoring import FalseMahjongData, HandData
+from tournament.web.checker.picker import picker_texts
 from tournament.web.idempotency import IdempotentForm
 
 FALSE_MAHJONG_CHOICES = [
@@ -84,6 +88,14 @@ class HandForm(IdempotentForm):
                                                "winning tile was not shown (MERS 1.9), or the winner's own count."))
     ruling = StringField(_l("The ruling"), validators=[Optional(), Length(max=500)])
     submit = SubmitField(_l("Save hand"))
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if current_language() != DEFAULT_LANGUAGE:
+            # The tile picker's words in the reader's language (English ones are in the script). A dict of this
+            # bound field's own: the class's render_kw is shared by every request.
+            self.hand.render_kw = {**(self.hand.render_kw or {}),
+                                   "data-tile-picker-texts": json.dumps(picker_texts(), ensure_ascii=False)}
 
     def set_players(self, players: list[SeatedPlayer], labels: dict[int, str]) -> None:
         options = [(str(sp.player_id), labels[sp.player_id]) for sp in players]

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, url_for
+from flask_babel import gettext
 
 from tournament import timezones
 from tournament.services import ics
@@ -37,7 +38,7 @@ def edit(tournament_id: int):
     numbers = schedule_service.session_numbers(t)
     form = timetable_form(numbers, t.time_zone)
     done = submit_form(form, lambda: schedule_service.set_planned_starts(t, form.starts()),
-                       lambda _: ("Timetable saved.", url_for("schedule.edit", tournament_id=t.id)))
+                       lambda _: (gettext("Timetable saved."), url_for("schedule.edit", tournament_id=t.id)))
     if done:
         return done
     if not form.is_submitted():

@@ -58,7 +58,7 @@ def create():
     done = submit_form(
         form,
         lambda: tournament_service.create_tournament(current_user, form.to_data()),
-        lambda t: (f"Tournament “{t.name}” created.", url_for("tournaments.overview", tournament_id=t.id)),
+        lambda t: (gettext("Tournament “%(name)s” created.", name=t.name), url_for("tournaments.overview", tournament_id=t.id)),
     )
     if done:
         return done
