@@ -1,6 +1,6 @@
 """The EMA observer's draft report: the tournament, its dates and rules, the MERS weight and how it was
 reached, the sessions, and the players by country, with room for the observer's remarks and signature.
-Built from plain values (`services.ema_pack` reads them)."""
+Built from plain texts in the document's language (`services.ema_pack` reads the values and words them)."""
 
 from __future__ import annotations
 
@@ -12,11 +12,14 @@ from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
 from tournament.pdf.style import (
+    ENGLISH,
+    PdfWords,
     build_story_pdf,
     cell,
     content_width,
     format_time,
     heading,
+    lines_markup,
     paragraph_style,
     styled_table,
 )
@@ -27,7 +30,7 @@ TITLE = "EMA observer report (draft)"
 @dataclass(frozen=True)
 class SessionLine:
     number: int
-    status: str
+    status: str     # in the document's language
     players: int
     tables: int
     finished_at: datetime | None = None
@@ -42,6 +45,8 @@ class CountryLine:
 
 @dataclass(frozen=True)
 class ObserverReport:
+    """The report's values as they are printed: the texts already in the document's language."""
+
     tournament: str
     place: str
     country: str
@@ -49,81 +54,104 @@ class ObserverReport:
     days: int
     ruleset: str
     end_rule: str
-    session_count: int
-    session_minutes: int
+    sessions_played: str    # "8 sessions of 90 minutes"
     table_points: str
     tie_breaks: str
-    penalties_affect_table_points: bool
-    weight: float
-    weight_parts: tuple[float, float, float, float]   # duration, players, countries, qualification
-    players: int
-    ranked: int
-    substitutes: int
-    countries: int
-    qualification: bool
+    penalties_affect_table_points: str   # yes or no
+    weight: str             # the MERS weight, a number in the document's format
+    duration: str           # each part of the weight: its figures and "+" what it adds
+    players: str
+    countries: str
+    qualification: str
     sessions: Sequence[SessionLine] = field(default_factory=tuple)
     by_country: Sequence[CountryLine] = field(default_factory=tuple)
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
+@dataclass(frozen=True)
+class ObserverWords:
+    """The report's words in the document's language (services/ema_pack.py translates them); python-format
+    texts where a value is filled in."""
+
+    title: str = TITLE
+    header: tuple[str, str] = ("Item", "Value")
+    tournament: str = "Tournament"
+    name: str = "Name"
+    place: str = "Place"
+    country: str = "Country"
+    dates: str = "Dates"
+    days: str = "Days"
+    rules: str = "Rules"
+    ruleset: str = "Ruleset"
+    sessions: str = "Sessions"
+    end_rule: str = "End of session"
+    table_points: str = "Table points"
+    tie_breaks: str = "Tie-breaks"
+    penalties: str = "Penalties move table points"
+    weight: str = "MERS weight: %(weight)s"
+    duration: str = "Duration"
+    players: str = "Players"
+    countries: str = "Countries"
+    qualification: str = "Qualification"
+    formula: str = ("EMA, Basics for ranking system: TOTAL_MERS = Weight_duration + Weight_players + "
+                    "Weight_countries + Weight_qualif.")
+    session_header: tuple[str, ...] = ("Session", "Status", "Tables", "Players", "Closed at")
+    by_country: str = "Ranked players by country"
+    country_header: tuple[str, ...] = ("Code", "Country", "Players")
+    remarks: str = "Observer's remarks"
+    signature: str = ("Observer: ______________________________   Signature: ____________________   "
+                      "Date: ____________")
+    page: PdfWords = ENGLISH
 
 
-def _pairs(rows: Sequence[tuple[str, str]], width: float) -> Flowable:
+def _pairs(rows: Sequence[tuple[str, str]], width: float, words: ObserverWords) -> Flowable:
     widths = [width * 0.32, width * 0.68]
     body = [[cell(k, widths[0], bold=True), cell(v, widths[1])] for k, v in rows]
-    return styled_table(("Item", "Value"), body, widths)
+    return styled_table(words.header, body, widths)
 
 
-def build_observer_report_pdf(report: ObserverReport, generated_at: datetime) -> bytes:
+def build_observer_report_pdf(report: ObserverReport, generated_at: datetime,
+                              words: ObserverWords = ObserverWords()) -> bytes:  # noqa: B008 - frozen, never changed
     width = content_width(False)
-    duration, by_players, by_countries, by_qualification = report.weight_parts
     story: list[Flowable] = [
-        heading("Tournament", width=width),
+        heading(words.tournament, width=width),
         _pairs([
-            ("Name", report.tournament), ("Place", report.place or "not given"),
-            ("Country", report.country or "not given"), ("Dates", report.dates), ("Days", str(report.days)),
-        ], width),
+            (words.name, report.tournament), (words.place, report.place), (words.country, report.country),
+            (words.dates, report.dates), (words.days, str(report.days)),
+        ], width, words),
         Spacer(1, 4 * mm),
-        heading("Rules", width=width),
+        heading(words.rules, width=width),
         _pairs([
-            ("Ruleset", report.ruleset), ("Sessions", f"{report.session_count} sessions of {report.session_minutes} minutes"),
-            ("End of session", report.end_rule), ("Table points", report.table_points),
-            ("Tie-breaks", report.tie_breaks or "none"),
-            ("Penalties move table points", "yes" if report.penalties_affect_table_points else "no"),
-        ], width),
+            (words.ruleset, report.ruleset), (words.sessions, report.sessions_played),
+            (words.end_rule, report.end_rule), (words.table_points, report.table_points),
+            (words.tie_breaks, report.tie_breaks), (words.penalties, report.penalties_affect_table_points),
+        ], width, words),
         Spacer(1, 4 * mm),
-        heading(f"MERS weight: {_number(report.weight)}", width=width),
+        heading(words.weight % {"weight": report.weight}, width=width),
         _pairs([
-            ("Duration", f"{report.days} day{'s' if report.days != 1 else ''}: +{_number(duration)}"),
-            ("Players", f"{report.players} ({report.ranked} ranked, {report.substitutes} substitute"
-                        f"{'s' if report.substitutes != 1 else ''} played, at most 3 count): +{_number(by_players)}"),
-            ("Countries", f"{report.countries}: +{_number(by_countries)}"),
-            ("Qualification", f"{'yes' if report.qualification else 'no'}: +{_number(by_qualification)}"),
-        ], width),
-        Paragraph("EMA, Basics for ranking system: TOTAL_MERS = Weight_duration + Weight_players + "
-                  "Weight_countries + Weight_qualif.", paragraph_style()),
+            (words.duration, report.duration), (words.players, report.players),
+            (words.countries, report.countries), (words.qualification, report.qualification),
+        ], width, words),
+        Paragraph(lines_markup(words.formula, width), paragraph_style()),  # a CJK run in its own font
         Spacer(1, 4 * mm),
-        heading("Sessions", width=width),
+        heading(words.sessions, width=width),
     ]
     session_widths = [width * s for s in (0.15, 0.25, 0.15, 0.15, 0.30)]
     story.append(styled_table(
-        ("Session", "Status", "Tables", "Players", "Closed at"),
+        words.session_header,
         [[cell(str(s.number), session_widths[0]), cell(s.status, session_widths[1]),
           cell(str(s.tables), session_widths[2]), cell(str(s.players), session_widths[3]),
           cell(format_time(s.finished_at) if s.finished_at else "", session_widths[4])]
          for s in report.sessions],
         session_widths, right_aligned=[0, 2, 3]))
-    story += [Spacer(1, 4 * mm), heading("Ranked players by country", width=width)]
+    story += [Spacer(1, 4 * mm), heading(words.by_country, width=width)]
     country_widths = [width * s for s in (0.15, 0.65, 0.20)]
     story.append(styled_table(
-        ("Code", "Country", "Players"),
+        words.country_header,
         [[cell(c.code, country_widths[0]), cell(c.name, country_widths[1]), cell(str(c.players), country_widths[2])]
          for c in report.by_country],
         country_widths, right_aligned=[2]))
     story += [
-        Spacer(1, 6 * mm), heading("Observer's remarks", width=width), Spacer(1, 30 * mm),
-        Paragraph("Observer: ______________________________   Signature: ____________________   "
-                  "Date: ____________", paragraph_style()),
+        Spacer(1, 6 * mm), heading(words.remarks, width=width), Spacer(1, 30 * mm),
+        Paragraph(lines_markup(words.signature, width), paragraph_style()),
     ]
-    return build_story_pdf(TITLE, report.tournament, generated_at, story)
+    return build_story_pdf(words.title, report.tournament, generated_at, story, words=words.page)

@@ -30,6 +30,7 @@ from sqlalchemy.types import TypeDecorator
 
 from tournament.constants import MAX_INT, is_int
 from tournament.extensions import db
+from tournament.messages import Message, MessageList, msg
 from tournament.models import (
     Appeal,
     ClockEvent,
@@ -210,8 +211,9 @@ def export_tournament(t: Tournament) -> dict[str, Any]:
 # --- import -------------------------------------------------------------------------------------------
 
 
-def _refuse(path: str, message: str) -> ImportRefused:
-    return ImportRefused(f"{path}: {message}", field=path)
+def _refuse(message: Message) -> ImportRefused:
+    """The refusal of the document part a message names (its ``path`` value: "hands[3].winner_id")."""
+    return ImportRefused(message, field=str(message.params["path"]))
 
 
 
@@ -228,7 +230,7 @@ class _Reader:
     def value(self, table: Table, column: Column, value: Any, path: str) -> Any:
         if value is None:
             if not column.nullable:
-                raise _refuse(path, "must not be null.")
+                raise _refuse(msg("%(path)s: must not be null.", path=path))
             return None
         kind = column.type
         enum = getattr(kind, "enum", None)  # EnumText: a String underneath
@@ -236,49 +238,54 @@ class _Reader:
             kind = kind.impl_instance
         if isinstance(kind, JSONType):
             if not isinstance(value, list | dict):
-                raise _refuse(path, "must be a JSON list or object.")
+                raise _refuse(msg("%(path)s: must be a JSON list or object.", path=path))
             return value
         if isinstance(kind, Boolean):
             if not isinstance(value, bool):
-                raise _refuse(path, "must be true or false.")
+                raise _refuse(msg("%(path)s: must be true or false.", path=path))
             return value
         if isinstance(kind, Integer):
             if not is_int(value) or abs(value) > MAX_INT:
-                raise _refuse(path, "must be an integer.")
+                raise _refuse(msg("%(path)s: must be an integer.", path=path))
             return value
         if isinstance(kind, DateTime | Date):
             if not isinstance(value, str):
-                raise _refuse(path, "must be an ISO date/time text.")
+                raise _refuse(msg("%(path)s: must be an ISO date/time text.", path=path))
             try:
                 parsed: Any = datetime.fromisoformat(value) if isinstance(kind, DateTime) else date.fromisoformat(value)
             except ValueError:
-                raise _refuse(path, f"{value[:40]!r} is not an ISO date/time.") from None
+                raise _refuse(msg("%(path)s: %(value)s is not an ISO date/time.", path=path,
+                                  value=repr(value[:40]))) from None
             if isinstance(parsed, datetime) and parsed.tzinfo is not None:
-                raise _refuse(path, "must be a UTC time without a zone, as exported.")
+                raise _refuse(msg("%(path)s: must be a UTC time without a zone, as exported.", path=path))
             return parsed
         if isinstance(kind, String):
             if not isinstance(value, str):
-                raise _refuse(path, "must be a text.")
+                raise _refuse(msg("%(path)s: must be a text.", path=path))
             if kind.length is not None and len(value) > kind.length:
-                raise _refuse(path, f"is longer than {kind.length} characters.")
+                raise _refuse(msg("%(path)s: is longer than %(length)s characters.",
+                                  path=path, length=kind.length))
             allowed = {m.value for m in enum} if enum else column.info.get("choices")
             if allowed is not None and value not in allowed:
-                raise _refuse(path, f"{value[:40]!r} is not one of {', '.join(sorted(allowed))}.")
+                raise _refuse(msg("%(path)s: %(value)s is not one of %(allowed)s.",
+                                  path=path, value=repr(value[:40]),
+                                  allowed=", ".join(sorted(allowed))))
             return value
-        raise _refuse(path, "has a type this format does not know.")  # pragma: no cover - a new column type
+        # a new column type the format does not handle yet
+        raise _refuse(msg("%(path)s: has a type this format does not know.", path=path))  # pragma: no cover
 
     def row(self, table: Table, item: Any, path: str, link_accounts: bool = True) -> dict[str, Any]:
         """The checked row; `link_accounts` False checks an account's address without looking it up (a
         staff place the importer left out is still part of a well-formed document)."""
         if not isinstance(item, dict):
-            raise _refuse(path, "must be a JSON object.")
+            raise _refuse(msg("%(path)s: must be a JSON object.", path=path))
         if self.version == 1:
             item = {**{key: value for (name, key), value in ADDED_SINCE.items() if name == table.name}, **item}
         expected = document_keys(table)
         if missing := sorted(expected - item.keys()):
-            raise _refuse(f"{path}.{missing[0]}", "is missing.")
+            raise _refuse(msg("%(path)s: is missing.", path=f"{path}.{missing[0]}"))
         if extra := sorted(set(item) - expected):
-            raise _refuse(f"{path}.{extra[0]}", "is not a field of this format.")
+            raise _refuse(msg("%(path)s: is not a field of this format.", path=f"{path}.{extra[0]}"))
         out: dict[str, Any] = {}
         for column in table.columns:
             if _is_tournament_ref(column) or (table.name == "tournaments" and column.name == "id") \
@@ -287,7 +294,8 @@ class _Reader:
             if (key := _user_key(column)) is not None and (label := _label_of(table, column)) is not None:
                 text = item[key]
                 if text is not None and (not isinstance(text, str) or len(text) > 254):
-                    raise _refuse(f"{path}.{key}", "must be a text of at most 254 characters, or null.")
+                    raise _refuse(msg("%(path)s: must be a text of at most 254 characters, or null.",
+                                      path=f"{path}.{key}"))
                 out[column.name] = None  # attribution as text: no account of this server is named by it
                 out[label] = text
                 continue
@@ -296,12 +304,13 @@ class _Reader:
                 if email is None and column.nullable:
                     out[column.name] = None
                 elif not isinstance(email, str):
-                    raise _refuse(f"{path}.{key}", "must be an account's e-mail address.")
+                    raise _refuse(msg("%(path)s: must be an account's e-mail address.", path=f"{path}.{key}"))
                 elif not link_accounts:
                     out[column.name] = None
                 elif email.lower() not in self.users:
-                    raise _refuse(f"{path}.{key}", f"no account {email[:254]!r} exists here: create it "
-                                                   "(flask users create) and import again.")
+                    raise _refuse(msg("%(path)s: no account %(email)s exists here: create it "
+                                      "(flask users create) and import again.", path=f"{path}.{key}",
+                                      email=repr(email[:254])))
                 else:
                     out[column.name] = self.users[email.lower()]
                 continue
@@ -310,8 +319,8 @@ class _Reader:
             if fk is not None and out[column.name] is not None:
                 target = fk.column.table.name
                 if out[column.name] not in self.ids.get(target, set()):
-                    raise _refuse(f"{path}.{column.name}", f"no {target} row with id {out[column.name]} "
-                                                           "in the document.")
+                    raise _refuse(msg("%(path)s: no %(table)s row with id %(id)s in the document.",
+                                          path=f"{path}.{column.name}", table=target, id=out[column.name]))
         if "version" in out:
             # An optimistic-lock counter belongs to the rows of this server: the copy's rows start at 1 (a
             # restored 2147483647 made the next edit overflow the column).
@@ -319,35 +328,37 @@ class _Reader:
         if "id" in out:
             seen = self.ids.setdefault(table.name, set())
             if out["id"] in seen:
-                raise _refuse(f"{path}.id", f"the id {out['id']} is used twice.")
+                raise _refuse(msg("%(path)s: the id %(id)s is used twice.", path=f"{path}.id", id=out["id"]))
             seen.add(out["id"])
         return out
 
     def read(self) -> tuple[dict[str, Any], dict[str, list[dict[str, Any]]]]:
         doc = self.document
         if not isinstance(doc, dict):
-            raise _refuse("document", "must be a JSON object.")
+            raise _refuse(msg("%(path)s: must be a JSON object.", path="document"))
         version = doc.get("format_version")
         if not is_int(version):
-            raise _refuse("format_version", "must be an integer (this server reads formats 1 and 2).")
+            raise _refuse(msg("%(path)s: must be an integer (this server reads formats 1 and 2).",
+                              path="format_version"))
         if version not in READABLE_VERSIONS:
-            raise _refuse("format_version", f"format {version} is unknown here; this server reads formats 1 and 2.")
+            raise _refuse(msg("%(path)s: format %(version)s is unknown here; this server reads formats 1 "
+                              "and 2.", path="format_version", version=version))
         self.version = version
         tables: dict[str, Table] = {m.__tablename__: m.__table__ for m in CHILD_MODELS}  # type: ignore[misc]
         expected = {"format_version", "tournament", *tables}
         if version == 1:
             doc = {**dict.fromkeys(ADDED_TABLES & tables.keys(), []), **doc}
         if missing := sorted(expected - doc.keys()):
-            raise _refuse(missing[0], "is missing.")
+            raise _refuse(msg("%(path)s: is missing.", path=missing[0]))
         if extra := sorted(set(doc) - expected):
-            raise _refuse(extra[0], "is not a part of this format.")
+            raise _refuse(msg("%(path)s: is not a part of this format.", path=extra[0]))
         settings = self.row(Tournament.__table__, doc["tournament"], "tournament")  # type: ignore[arg-type]
         self._check_settings(settings)
         rows: dict[str, list[dict[str, Any]]] = {}
         for name, table in tables.items():
             items = doc[name]
             if not isinstance(items, list):
-                raise _refuse(name, "must be a JSON list.")
+                raise _refuse(msg("%(path)s: must be a JSON list.", path=name))
             if name == "tournament_staff":  # only the places the importer confirmed, and as referees
                 rows[name] = []
                 for i, item in enumerate(items):
@@ -367,10 +378,11 @@ class _Reader:
         over the sessions)."""
         points = settings["table_points"]
         if not (isinstance(points, list) and len(points) == 4 and all(is_int(p) for p in points)):
-            raise _refuse("tournament.table_points", "must be a list of 4 integers.")
+            raise _refuse(msg("%(path)s: must be a list of 4 integers.", path="tournament.table_points"))
         breaks = settings["tie_breaks"]
         if not (isinstance(breaks, list) and all(isinstance(b, str) and b in set(TieBreak) for b in breaks)):
-            raise _refuse("tournament.tie_breaks", f"must be a list of {', '.join(TieBreak)}.")
+            raise _refuse(msg("%(path)s: must be a list of %(tie_breaks)s.", path="tournament.tie_breaks",
+                              tie_breaks=", ".join(TieBreak)))
         data = TournamentData(**{f.name: settings[f.name] for f in fields(TournamentData)})
         data.table_points = tuple(points)  # type: ignore[assignment]
         data.tie_breaks = tuple(breaks)
@@ -378,47 +390,58 @@ class _Reader:
         data.foul_types = DEFAULT_FOUL_TYPES if fouls is None else tuple(fouls) if isinstance(fouls, list) else fouls
         if errors := validate_settings(data):
             name, message = next(iter(errors.items()))
-            raise _refuse(f"tournament.{name}", message)
+            # the settings form's own message after the path: each said again in the reader's language
+            raise ImportRefused(MessageList(": ", [f"tournament.{name}", message]), field=f"tournament.{name}")
 
     @staticmethod
     def _check_consistency(rows: dict[str, list[dict[str, Any]]], session_count: int) -> None:
         """What the constraints and the rules require beyond each row's own types."""
 
-        def unique(name: str, fields: tuple[str, ...], what: str) -> None:
+        def unique(name: str, fields: tuple[str, ...], what: Message) -> None:
+            """`what` is the sentence, with its %(path)s and %(key)s left to fill in here."""
             seen: set[tuple[Any, ...]] = set()
             for i, row in enumerate(rows[name]):
                 key = tuple(row[f] for f in fields)
                 if None in key:  # SQL unique indexes let nulls repeat
                     continue
                 if key in seen:
-                    raise _refuse(f"{name}[{i}]", f"a second {what} {key}.")
+                    raise _refuse(Message(what.template, {"path": f"{name}[{i}]", "key": str(key)}))
                 seen.add(key)
 
         sessions = rows["tournament_sessions"]
         for i, session in enumerate(sessions):
             if not 1 <= session["number"] <= session_count:
-                raise _refuse(f"tournament_sessions[{i}].number", f"must be from 1 to the tournament's "
-                                                                  f"{session_count} sessions.")
-        unique("tournament_staff", ("user_id",), "staff place for the account")
-        unique("tournament_sessions", ("number",), "session numbered")
+                raise _refuse(msg("%(path)s: must be from 1 to the tournament's %(count)s sessions.",
+                                  path=f"tournament_sessions[{i}].number", count=session_count))
+        unique("tournament_staff", ("user_id",),
+               msg("%(path)s: a second staff place for the account %(key)s."))
+        unique("tournament_sessions", ("number",), msg("%(path)s: a second session numbered %(key)s."))
         for i, start in enumerate(rows["session_starts"]):
             if not 1 <= start["session_number"] <= session_count:
-                raise _refuse(f"session_starts[{i}].session_number", f"must be from 1 to the tournament's "
-                                                                     f"{session_count} sessions.")
-        unique("session_starts", ("session_number",), "planned start of the session")
-        unique("seats", ("session_id", "player_id"), "seat of the player in the session")
-        unique("seats", ("session_id", "table_number", "seat_wind"), "seat (session, table, wind)")
-        unique("session_tables", ("session_id", "table_number"), "table (session, table)")
-        unique("table_totals", ("table_id", "player_id"), "total of the player at the table")
-        unique("hands", ("session_id", "table_number", "number"), "hand (session, table, number)")
-        unique("hand_payments", ("hand_id", "player_id"), "payment of the player in the hand")
+                raise _refuse(msg("%(path)s: must be from 1 to the tournament's %(count)s sessions.",
+                                  path=f"session_starts[{i}].session_number", count=session_count))
+        unique("session_starts", ("session_number",),
+               msg("%(path)s: a second planned start of the session %(key)s."))
+        unique("seats", ("session_id", "player_id"),
+               msg("%(path)s: a second seat of the player in the session %(key)s."))
+        unique("seats", ("session_id", "table_number", "seat_wind"),
+               msg("%(path)s: a second seat (session, table, wind) %(key)s."))
+        unique("session_tables", ("session_id", "table_number"),
+               msg("%(path)s: a second table (session, table) %(key)s."))
+        unique("table_totals", ("table_id", "player_id"),
+               msg("%(path)s: a second total of the player at the table %(key)s."))
+        unique("hands", ("session_id", "table_number", "number"),
+               msg("%(path)s: a second hand (session, table, number) %(key)s."))
+        unique("hand_payments", ("hand_id", "player_id"),
+               msg("%(path)s: a second payment of the player in the hand %(key)s."))
         players = rows["players"]
-        unique("players", ("ema_number",), "player with the EMA number")
+        unique("players", ("ema_number",), msg("%(path)s: a second player with the EMA number %(key)s."))
         identities: set[tuple[str, str, str]] = set()
         for i, p in enumerate(players):
             identity = (p["first_name"].lower(), p["last_name"].lower(), p["ema_number"] or "")
             if identity in identities:
-                raise _refuse(f"players[{i}]", "the same player (name and EMA number) is registered twice.")
+                raise _refuse(msg("%(path)s: the same player (name and EMA number) is registered twice.",
+                                  path=f"players[{i}]"))
             identities.add(identity)
 
         seated: dict[tuple[int, int], set[int]] = {}
@@ -429,50 +452,60 @@ class _Reader:
             winds.setdefault((seat["session_id"], seat["table_number"]), []).append(seat["seat_wind"])
         for (session_id, table_number), at_table in winds.items():
             if sorted(at_table) != sorted(SEAT_WINDS):
-                raise _refuse("seats", f"table {table_number} of tournament_sessions id {session_id} has "
-                                       f"{len(at_table)} seats: a table seats four, one per wind.")
+                raise _refuse(msg("%(path)s: table %(table)s of tournament_sessions id %(session_id)s has "
+                                  "%(seats)s seats: a table seats four, one per wind.", path="seats",
+                                  table=table_number, session_id=session_id, seats=len(at_table)))
         tables = {row["id"]: row for row in rows["session_tables"]}
         for i, total in enumerate(rows["table_totals"]):
             table = tables[total["table_id"]]
             if total["player_id"] not in seated.get((table["session_id"], table["table_number"]), set()):
-                raise _refuse(f"table_totals[{i}].player_id", "the player does not sit at that table.")
+                raise _refuse(msg("%(path)s: the player does not sit at that table.",
+                                  path=f"table_totals[{i}].player_id"))
         hands = {row["id"]: (i, row) for i, row in enumerate(rows["hands"])}
         for i, hand in enumerate(rows["hands"]):
             at_table = seated.get((hand["session_id"], hand["table_number"]))
             if not at_table:
-                raise _refuse(f"hands[{i}].table_number", "nobody sits at that table in that session.")
+                raise _refuse(msg("%(path)s: nobody sits at that table in that session.",
+                                  path=f"hands[{i}].table_number"))
             for field in ("winner_id", "discarder_id"):
                 if hand[field] is not None and hand[field] not in at_table:
-                    raise _refuse(f"hands[{i}].{field}", "the player does not sit at that table.")
+                    raise _refuse(msg("%(path)s: the player does not sit at that table.",
+                                      path=f"hands[{i}].{field}"))
             if hand["result"] == HandResult.WIN and hand["winner_id"] is None:
-                raise _refuse(f"hands[{i}].winner_id", "a win needs its winner.")
+                raise _refuse(msg("%(path)s: a win needs its winner.", path=f"hands[{i}].winner_id"))
             if hand["result"] == HandResult.WIN and hand["discarder_id"] == hand["winner_id"]:
-                raise _refuse(f"hands[{i}].discarder_id", "the winner cannot be the discarder.")
+                raise _refuse(msg("%(path)s: the winner cannot be the discarder.",
+                                  path=f"hands[{i}].discarder_id"))
             fans = hand["fans"]
             if not isinstance(fans, list) or not all(
                 isinstance(f, dict) and isinstance(f.get("name"), str) and is_int(f.get("points"))
                 and is_int(f.get("count")) for f in fans
             ):
-                raise _refuse(f"hands[{i}].fans", "must be a list of {name, points, count}.")
+                raise _refuse(msg("%(path)s: must be a list of {name, points, count}.",
+                                  path=f"hands[{i}].fans"))
             if sum(f["points"] * f["count"] for f in fans) != hand["fan_points"]:
-                raise _refuse(f"hands[{i}].fan_points", "does not equal the sum of the hand's fans.")
+                raise _refuse(msg("%(path)s: does not equal the sum of the hand's fans.",
+                                  path=f"hands[{i}].fan_points"))
         sums: dict[int, int] = {}
         for i, payment in enumerate(rows["hand_payments"]):
             hi, hand = hands[payment["hand_id"]]
             if payment["player_id"] not in seated[(hand["session_id"], hand["table_number"])]:
-                raise _refuse(f"hand_payments[{i}].player_id", f"the player does not sit at the table of "
-                                                               f"hands[{hi}].")
+                raise _refuse(msg("%(path)s: the player does not sit at the table of hands[%(hand)s].",
+                                  path=f"hand_payments[{i}].player_id", hand=hi))
             sums[payment["hand_id"]] = sums.get(payment["hand_id"], 0) + payment["delta"]
         for hand_id, total in sums.items():
             if total != 0:
-                raise _refuse(f"hands[{hands[hand_id][0]}]", f"its payments sum to {total}, not 0.")
+                raise _refuse(msg("%(path)s: its payments sum to %(total)s, not 0.",
+                                  path=f"hands[{hands[hand_id][0]}]",
+                                  total=total))
         for i, fm in enumerate(rows["false_mahjongs"]):
             _, hand = hands[fm["hand_id"]]
             if fm["player_id"] not in seated[(hand["session_id"], hand["table_number"])]:
-                raise _refuse(f"false_mahjongs[{i}].player_id", "the player does not sit at that table.")
+                raise _refuse(msg("%(path)s: the player does not sit at that table.",
+                                  path=f"false_mahjongs[{i}].player_id"))
         for i, penalty in enumerate(rows["penalties"]):
             if penalty["amount"] < 0:
-                raise _refuse(f"penalties[{i}].amount", "must be 0 (a warning) or more.")
+                raise _refuse(msg("%(path)s: must be 0 (a warning) or more.", path=f"penalties[{i}].amount"))
         players_known = {p["id"] for p in players}
         for i, change in enumerate(rows["score_changes"]):
             for side in ("before", "after"):
@@ -482,7 +515,8 @@ class _Reader:
 def _player_ref(value: Any, path: str, players: set[int]) -> None:
     number = int(value) if isinstance(value, str) and value.isdigit() else value
     if not is_int(number) or number not in players:
-        raise _refuse(path, f"{str(value)[:40]!r} is not a player of the document.")
+        raise _refuse(msg("%(path)s: %(value)s is not a player of the document.", path=path,
+                          value=repr(str(value)[:40])))
 
 
 def _check_snapshot(value: Any, path: str, players: set[int]) -> None:
@@ -491,38 +525,39 @@ def _check_snapshot(value: Any, path: str, players: set[int]) -> None:
     if value is None:
         return
     if not isinstance(value, dict):
-        raise _refuse(path, "must be a JSON object or null.")
+        raise _refuse(msg("%(path)s: must be a JSON object or null.", path=path))
     if "substitution" in value:
         sub = value["substitution"]
         if not isinstance(sub, dict):
-            raise _refuse(f"{path}.substitution", "must be an object.")
+            raise _refuse(msg("%(path)s: must be an object.", path=f"{path}.substitution"))
         for key in ("out_player_id", "in_player_id"):
             _player_ref(sub.get(key), f"{path}.substitution.{key}", players)
         return
     if "payments" in value:
         payments, claims = value["payments"], value.get("false_mahjongs", [])
         if not isinstance(payments, dict) or not all(is_int(d) for d in payments.values()):
-            raise _refuse(f"{path}.payments", "must be an object of player id: integer.")
+            raise _refuse(msg("%(path)s: must be an object of player id: integer.", path=f"{path}.payments"))
         for pid in payments:
             _player_ref(pid, f"{path}.payments", players)
         if not isinstance(claims, list) or not all(
                 isinstance(c, dict) and isinstance(c.get("kind"), str) and is_int(c.get("player_id"))
                 for c in claims):
-            raise _refuse(f"{path}.false_mahjongs", "must be a list of {player_id, kind}.")
+            raise _refuse(msg("%(path)s: must be a list of {player_id, kind}.",
+                              path=f"{path}.false_mahjongs"))
         for key in ("winner_id", "discarder_id"):
             if value.get(key) is not None:
                 _player_ref(value[key], f"{path}.{key}", players)
         if not (value.get("total") is None or is_int(value["total"])):
-            raise _refuse(f"{path}.total", "must be an integer.")
+            raise _refuse(msg("%(path)s: must be an integer.", path=f"{path}.total"))
     elif "amount" in value:
         if not is_int(value["amount"]):
-            raise _refuse(f"{path}.amount", "must be an integer.")
+            raise _refuse(msg("%(path)s: must be an integer.", path=f"{path}.amount"))
         _player_ref(value.get("player_id"), f"{path}.player_id", players)
     else:
         for pid, score in value.items():
             _player_ref(pid, path, players)
             if not is_int(score):
-                raise _refuse(f"{path}.{pid}", "must be an integer.")
+                raise _refuse(msg("%(path)s: must be an integer.", path=f"{path}.{pid}"))
 
 
 def _renumber_players(value: dict[str, Any] | None, players: dict[int, int]) -> dict[str, Any] | None:
@@ -559,7 +594,8 @@ def _free_name(name: str) -> str:
         candidate = name[: 120 - len(suffix)] + suffix
         if candidate not in taken:
             return candidate
-    raise ImportRefused("Too many tournaments have this name already: rename one first.", field="tournament.name")
+    raise ImportRefused(msg("Too many tournaments have this name already: rename one first."),
+                        field="tournament.name")
 
 
 def _staff_email(item: Any) -> str | None:

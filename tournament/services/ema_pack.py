@@ -49,12 +49,17 @@ from datetime import date
 from typing import Any
 
 import pycountry
+from flask_babel import force_locale, gettext, ngettext
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 from sqlalchemy import select
 
 from tournament import timezones
 from tournament.extensions import db
+from tournament.i18n import DEFAULT_LANGUAGE, days, number
+from tournament.i18n import country as country_name
+from tournament.i18n.labels import status_text, translated
+from tournament.messages import msg
 from tournament.models import (
     END_RULES,
     TIE_BREAKS,
@@ -65,10 +70,16 @@ from tournament.models import (
     TournamentSession,
 )
 from tournament.models._common import utcnow
-from tournament.pdf.observer_report import CountryLine, ObserverReport, SessionLine, build_observer_report_pdf
+from tournament.pdf.observer_report import (
+    CountryLine,
+    ObserverReport,
+    ObserverWords,
+    SessionLine,
+    build_observer_report_pdf,
+)
 from tournament.services import ema as ema_service
 from tournament.services.errors import ServiceError
-from tournament.services.exports import Document
+from tournament.services.exports import Document, _page_words
 
 SHEET = "Results"
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -137,7 +148,7 @@ def mers_parts(days: int, players: int, countries: int, qualification: bool = Fa
                ) -> tuple[float, float, float, float]:
     """Weight_duration, Weight_players, Weight_countries and Weight_qualif (see `mers_weight`)."""
     if days < 1:
-        raise ServiceError("A tournament lasts at least one day.", field="days")
+        raise ServiceError(msg("A tournament lasts at least one day."), field="days")
     by_players = 1.0 if players > 80 else 0.5 if players > 40 else 0.0
     by_countries = 1.0 if countries >= 10 else 0.5 if countries > 5 else 0.0
     return float(min(days, 3)), by_players, by_countries, 1.0 if qualification else 0.0
@@ -227,7 +238,8 @@ def host_country(t: Tournament, rows: Sequence[ema_service.EmaRow], given: str |
     if given is not None:
         code = given.strip().upper()
         if len(code) != 2 or pycountry.countries.get(alpha_2=code) is None:
-            raise ServiceError(f"{given!r} is not an ISO 3166-1 alpha-2 country code.", field="country")
+            raise ServiceError(msg("%(given)s is not an ISO 3166-1 alpha-2 country code.", given=repr(given)),
+                               field="country")
         return code
     counts = Counter(row.country for row in rows if row.country)
     if not counts:
@@ -291,43 +303,75 @@ def _session_lines(t: Tournament) -> list[SessionLine]:
                                        .order_by(TournamentSession.number)))
     seated: Counter[int] = Counter(db.session.scalars(
         select(Seat.session_id).where(Seat.session_id.in_([s.id for s in sessions])))) if sessions else Counter()
-    return [SessionLine(number=s.number, status=str(s.status).replace("_", " "), players=seated[s.id],
+    return [SessionLine(number=s.number, status=status_text(s.status), players=seated[s.id],
                         tables=seated[s.id] // 4, finished_at=timezones.to_local(s.finished_at, t.time_zone))
             for s in sessions]
 
 
+def _observer_words() -> ObserverWords:
+    """The report's words in the language in force (force_locale)."""
+    return ObserverWords(
+        title=gettext("EMA observer report (draft)"), header=(gettext("Item"), gettext("Value")),
+        tournament=gettext("Tournament"), name=gettext("Name"), place=gettext("Place"), country=gettext("Country"),
+        dates=gettext("Dates"), days=gettext("Days"), rules=gettext("Rules"), ruleset=gettext("Ruleset"),
+        sessions=gettext("Sessions"), end_rule=gettext("End of session"), table_points=gettext("Table points"),
+        tie_breaks=gettext("Tie-breaks"), penalties=gettext("Penalties move table points"),
+        weight=gettext("MERS weight: %(weight)s"), duration=gettext("Duration"), players=gettext("Players"),
+        countries=gettext("Countries"), qualification=gettext("Qualification"),
+        formula=gettext("EMA, Basics for ranking system: TOTAL_MERS = Weight_duration + Weight_players + "
+                        "Weight_countries + Weight_qualif."),
+        session_header=(gettext("Session"), gettext("Status"), gettext("Tables"), gettext("Players"),
+                        gettext("Closed at")),
+        by_country=gettext("Ranked players by country"),
+        country_header=(gettext("Code"), gettext("Country"), gettext("Players")),
+        remarks=gettext("Observer's remarks"),
+        signature=gettext("Observer: ______________________________   Signature: ____________________   "
+                          "Date: ____________"),
+        page=_page_words())
+
+
 def observer_report(t: Tournament, qualification: bool = False, country: str | None = None,
                     place: str | None = None) -> Document:
+    """The observer's draft report, in the tournament's language: a printed document has no reader to ask."""
     rows = ema_service.ema_rows(t)
     weight = mers(t, qualification, rows)
     by_country = Counter(row.country for row in rows)
-    countries = [CountryLine(code=country3(code) or "—", name=_country_name(code), players=count)
-                 for code, count in sorted(by_country.items(), key=lambda item: (-item[1], item[0]))]
     host = host_country(t, rows, country)
-    report = ObserverReport(
-        tournament=t.name, place=(place if place is not None else t.venue or "").strip(),
-        country=f"{_country_name(host)} ({country3(host)})" if host else "",
-        dates=date_text(t.start_date, t.end_date) or "not set", days=weight.days,
-        ruleset=t.ruleset_label,
-        end_rule=END_RULES.get(t.end_rule, str(t.end_rule)),
-        session_count=t.session_count, session_minutes=t.session_minutes,
-        table_points="-".join(str(p) for p in t.table_points_list),
-        tie_breaks=", ".join(TIE_BREAKS.get(k, k) for k in t.tie_break_list),
-        penalties_affect_table_points=bool(t.penalties_affect_table_points),
-        weight=weight.weight, weight_parts=mers_parts(weight.days, weight.players, weight.countries, qualification),
-        players=weight.players, ranked=weight.ranked, substitutes=weight.substitutes,
-        countries=weight.countries, qualification=qualification, sessions=_session_lines(t),
-        by_country=countries,
-    )
-    return Document(build_observer_report_pdf(report, timezones.to_local(utcnow(), t.time_zone)),
-                    f"ema-observer-report-{t.id}.pdf")
-
-
-def _country_name(alpha2: str) -> str:
-    if not alpha2:
-        return "Not given"
-    found = pycountry.countries.get(alpha_2=alpha2)
-    return getattr(found, "common_name", None) or (found.name if found is not None else alpha2)
+    duration, by_players, by_countries, by_qualification = mers_parts(weight.days, weight.players,
+                                                                      weight.countries, qualification)
+    with force_locale(t.language):
+        not_given = gettext("not given")
+        yes, no = gettext("yes"), gettext("no")
+        # English keeps the EMA's own date style, the results workbook's; the other languages their own
+        dates = (date_text(t.start_date, t.end_date) if t.language == DEFAULT_LANGUAGE
+                 else days(t.start_date, t.end_date)) or gettext("not set")
+        report = ObserverReport(
+            tournament=t.name, place=(place if place is not None else t.venue or "").strip() or not_given,
+            country=f"{country_name(host)} ({country3(host)})" if host else not_given,
+            dates=dates, days=weight.days, ruleset=translated(t.ruleset_label),
+            end_rule=translated(END_RULES.get(t.end_rule, str(t.end_rule))),
+            sessions_played=ngettext("%(num)d session of %(minutes)d minutes",
+                                     "%(num)d sessions of %(minutes)d minutes", t.session_count,
+                                     minutes=t.session_minutes),
+            table_points="-".join(str(p) for p in t.table_points_list),
+            tie_breaks=", ".join(translated(TIE_BREAKS.get(k, k)) for k in t.tie_break_list) or gettext("none"),
+            penalties_affect_table_points=yes if t.penalties_affect_table_points else no,
+            weight=number(weight.weight),
+            duration=ngettext("%(num)d day: +%(points)s", "%(num)d days: +%(points)s", weight.days,
+                              points=number(duration)),
+            players=ngettext("%(players)d (%(ranked)d ranked, %(num)d substitute played, at most 3 count): "
+                             "+%(points)s",
+                             "%(players)d (%(ranked)d ranked, %(num)d substitutes played, at most 3 count): "
+                             "+%(points)s", weight.substitutes, players=weight.players, ranked=weight.ranked,
+                             points=number(by_players)),
+            countries=f"{weight.countries}: +{number(by_countries)}",
+            qualification=f"{yes if qualification else no}: +{number(by_qualification)}",
+            sessions=_session_lines(t),
+            by_country=[CountryLine(code=country3(code) or "—", name=country_name(code) or not_given, players=count)
+                        for code, count in sorted(by_country.items(), key=lambda item: (-item[1], item[0]))],
+        )
+        data = build_observer_report_pdf(report, timezones.to_local(utcnow(), t.time_zone), _observer_words())
+    return Document(data, f"ema-observer-report-{t.id}.pdf")
 
 
 def parse_flag(value: str | None, field: str) -> bool:
@@ -336,5 +380,6 @@ def parse_flag(value: str | None, field: str) -> bool:
         return False
     if value.strip().lower() in ("1", "true", "yes"):
         return True
-    raise ServiceError(f"{field} is 1 or 0 (true or false), not {value!r}.", field=field)
+    raise ServiceError(msg("%(field)s is 1 or 0 (true or false), not %(value)s.", field=field, value=repr(value)),
+                       field=field)
 
