@@ -66,10 +66,26 @@ def exists_locally(local: datetime, name: str | None) -> bool:
     return to_local(to_utc(local, name), name).replace(tzinfo=None) == local  # type: ignore[union-attr]
 
 
-def format_local(moment: datetime | None, name: str | None, pattern: str = "%Y-%m-%d %H:%M") -> str:
-    """`moment` (naive UTC) in the zone `name`, formatted with a strftime `pattern` ('' for None)."""
+# The strftime patterns the pages use, as CLDR skeletons for a reader of another language ("%Z" stays the zone's
+# abbreviation): 10.00 and 5.12.2026 in Finnish, 10:00 and 2026/12/5 in Chinese. English keeps the patterns.
+PATTERN_SKELETONS = {
+    "%H:%M": ("Hm",), "%H:%M:%S": ("Hms",), "%H:%M %Z": ("Hm", "%Z"),
+    "%Y-%m-%d %H:%M": ("yMd", "Hm"), "%Y-%m-%d %H:%M:%S": ("yMd", "Hms"), "%Y-%m-%d %H:%M %Z": ("yMd", "Hm", "%Z"),
+}
+
+
+def format_local(moment: datetime | None, name: str | None, pattern: str = "%Y-%m-%d %H:%M",
+                 language: str | None = None) -> str:
+    """`moment` (naive UTC) in the zone `name`, formatted with a strftime `pattern` ('' for None); with a
+    `language` other than English, a pattern of PATTERN_SKELETONS is written that language's way."""
     local = to_local(moment, name)
-    return "" if local is None else local.strftime(pattern)
+    if local is None:
+        return ""
+    skeletons = PATTERN_SKELETONS.get(pattern) if language and language != "en" else None
+    if skeletons is None:
+        return local.strftime(pattern)
+    return " ".join(local.strftime(part) if part.startswith("%") else format_skeleton(part, local, locale=language)
+                    for part in skeletons)
 
 
 # The weekday and month forms, as CLDR skeletons: each language orders and abbreviates them its own way

@@ -137,8 +137,10 @@
   var ends = document.querySelector("[data-clock-ends]");
   var endsTime = ends && ends.querySelector("[data-clock-ends-time]");
   var endsFormat = null;
+  // The page's language writes the time as the server did (10.00 in Finnish); the pages' English is British.
+  var language = document.documentElement.lang;
   try {
-    endsFormat = ends && new Intl.DateTimeFormat("en-GB", { timeZone: ends.dataset.timeZone, hour: "2-digit",
+    endsFormat = ends && new Intl.DateTimeFormat(!language || language === "en" ? "en-GB" : language, { timeZone: ends.dataset.timeZone, hour: "2-digit",
                                                             minute: "2-digit", hourCycle: "h23" });
   } catch (e) { endsFormat = null; } // a zone this browser does not know: the server's text stays
 

@@ -156,7 +156,7 @@ def draw_and_start(day: Day) -> None:
     page.goto(f"/t/{t.id}/schedule")
     day.check()
     expect(page.get_by_test_id("timetable").locator("tbody tr").first).to_have_text(
-        re.compile(r"^\s*1\s+la 5\.12\.2026\s+10:00\s+12:00\s*$"))  # 120-minute sessions
+        re.compile(r"^\s*1\s+la 5\.12\.2026\s+10\.00\s+12\.00\s*$"))  # 120-minute sessions
 
     page.goto(f"/manage/tournaments/{t.id}")
     day.nav("Tulosten kirjaus")

@@ -97,3 +97,14 @@ def test_planned_starts_through_a_whole_day(organiser):
     assert refused.value.field == "session_2" and "does not exist" in refused.value.message
     db.session.rollback()
     assert schedule.planned_start(t, 1) == datetime(2026, 5, 16, 6, 0)  # the refused change saved nothing
+
+
+def test_times_and_dates_in_the_readers_way():
+    # 08:00 UTC in Helsinki in winter: the strftime patterns of the pages, each language's own way; English keeps them
+    moment = datetime(2026, 12, 5, 8, 0)
+    assert timezones.format_local(moment, "Europe/Helsinki", "%H:%M", "en") == "10:00"
+    assert timezones.format_local(moment, "Europe/Helsinki", "%Y-%m-%d %H:%M", "en") == "2026-12-05 10:00"
+    assert timezones.format_local(moment, "Europe/Helsinki", "%H:%M", "fi") == "10.00"
+    assert timezones.format_local(moment, "Europe/Helsinki", "%Y-%m-%d %H:%M %Z", "fi") == "5.12.2026 10.00 EET"
+    assert timezones.format_local(moment, "Europe/Helsinki", "%Y-%m-%d %H:%M:%S", "zh") == "2026/12/5 10:00:00"
+    assert timezones.format_local(moment, "Europe/Helsinki", "%d.%m.", "fi") == "05.12."  # a pattern of its own stays as is

@@ -22,10 +22,11 @@ def zone_name(where: Any) -> str | None:
 
 
 def local(moment: datetime | None, where: Any, pattern: str | None = None) -> datetime | str | None:
-    """`moment` (naive UTC) in the zone of `where`; with a strftime `pattern`, the formatted text ('' for None)."""
+    """`moment` (naive UTC) in the zone of `where`; with a strftime `pattern`, the formatted text ('' for None), in
+    the reader's way where the language writes times or dates otherwise (timezones.PATTERN_SKELETONS)."""
     if pattern is None:
         return timezones.to_local(moment, zone_name(where))
-    return timezones.format_local(moment, zone_name(where), pattern)
+    return timezones.format_local(moment, zone_name(where), pattern, str(get_locale() or "en"))
 
 
 def local_day(moment: datetime | None, where: Any, form: str) -> str:
