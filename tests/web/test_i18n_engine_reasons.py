@@ -36,7 +36,9 @@ def test_a_false_mahjong_of_the_wrong_kind_says_the_engines_reason_in_the_tourna
 def test_an_unreadable_win_says_why_in_finnish_and_the_engines_own_sentence_in_english(organiser_client, seated):
     t, ids = seated
     status, fi = post_hand(organiser_client, t, hand_form(ids, hand=UNREADABLE), "?lang=fi")
-    assert status == 422 and "Kädessä on merkki, jota merkintätapa ei käytä." in fi
+    # the reason inside the refusal's sentence: no capital, no second full stop
+    assert status == 422 and "Ei kelvollinen voitto: kädessä on merkki, jota merkintätapa ei käytä." in fi
+    assert "käytä.." not in fi
     assert "unknown character" not in fi and "Not a valid win" not in fi
     status, en = post_hand(organiser_client, t, hand_form(ids, hand=UNREADABLE), "?lang=en")
     assert status == 422 and "Not a valid win: unknown character &#39;x&#39; (at position 15)." in en

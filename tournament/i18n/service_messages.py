@@ -22,9 +22,24 @@ def translate(text):
         return text
     if text.english is not None and current_language() == DEFAULT_LANGUAGE:
         return str(text)  # its own English sentence says more than the catalogue's (see Message)
-    params = {name: translate(value) for name, value in text.params.items()}
+    params = {name: _inside(value) for name, value in text.params.items()}
     if text.plural is not None:
         params.pop("num", None)
         return ngettext(text.template, text.plural, text.count, **params)
     return gettext(text.template, **params) if params else gettext(text.template)
 
+
+
+def _inside(value):
+    """A value of a message in the reader's language, to stand inside that message's sentence: a message worded
+    as a sentence of its own (the checker's reasons, the draw engine's refusals) loses its capital and its full
+    stop there ("Ei kelvollinen voitto: kädessä on merkki, jota merkintätapa ei käytä."). A capital that is a
+    name's (the sentence starts with a value, "%(name)s ...") or an abbreviation's ("EMA ...") stays."""
+    said = translate(value)
+    if not isinstance(value, Message) or not isinstance(said, str):
+        return said
+    said = said.rstrip(".。")
+    raw = gettext(value.template) if value.plural is None else ""
+    if len(said) > 1 and said[0].isupper() and said[1].islower() and raw[:1] == said[:1]:
+        said = said[0].lower() + said[1:]
+    return said
