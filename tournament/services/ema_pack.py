@@ -79,7 +79,7 @@ from tournament.pdf.observer_report import (
 )
 from tournament.services import ema as ema_service
 from tournament.services.errors import ServiceError
-from tournament.services.exports import Document, _page_words
+from tournament.services.exports import Document, page_words
 
 SHEET = "Results"
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -327,7 +327,7 @@ def _observer_words() -> ObserverWords:
         remarks=gettext("Observer's remarks"),
         signature=gettext("Observer: ______________________________   Signature: ____________________   "
                           "Date: ____________"),
-        page=_page_words())
+        page=page_words())
 
 
 def observer_report(t: Tournament, qualification: bool = False, country: str | None = None,

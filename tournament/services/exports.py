@@ -58,7 +58,7 @@ def _now(t: Tournament) -> datetime:
     return timezones.to_local(utcnow(), t.time_zone)  # type: ignore[return-value]
 
 
-def _page_words() -> PdfWords:
+def page_words() -> PdfWords:
     """The words of every page in the language in force (force_locale): texts the pages fill in."""
     return PdfWords(generated=gettext("Generated %(time)s"), page=gettext("Page %(number)d of %(total)d"),
                     no_rows=gettext("No rows yet."))
@@ -78,7 +78,7 @@ def _sheet_words() -> SheetWords:
         winds=_wind_names(),
         starts=gettext("starts %(wind)s"), final_score=gettext("Final score"), signatures=gettext("Signatures"),
         referee=gettext("Referee:"), heading=gettext("Session %(num)d · Table %(table)d"),
-        no_tables=gettext("No tables drawn for this session."), page=_page_words())
+        no_tables=gettext("No tables drawn for this session."), page=page_words())
 
 
 def seat_rows(session: TournamentSession) -> list[SeatRow]:
@@ -115,7 +115,7 @@ def seating_pdf(t: Tournament, number: int) -> Document:
             by_table=gettext("By table"), by_player=gettext("By player"),
             by_table_header=(gettext("Table"), gettext("Seat"), gettext("Player"), gettext("Country")),
             by_name_header=(gettext("Player"), gettext("Country"), gettext("Table"), gettext("Seat")),
-            substitute=gettext("%(name)s (substitute)"), winds=_wind_names(), page=_page_words())
+            substitute=gettext("%(name)s (substitute)"), winds=_wind_names(), page=page_words())
         data = build_seating_pdf(gettext("%(name)s: seating", name=t.name), subtitle, seat_rows(session), _now(t),
                                  words)
     return Document(data, f"seating-{t.id}-s{number}-{_stamp()}.pdf")
@@ -174,7 +174,7 @@ def schedule_cards_pdf(t: Tournament, link_url: Callable[[str], str] | None = No
         words = CardWords(header=(gettext("Session"), gettext("Table"), gettext("Seat")), starts=gettext("Starts"),
                           qr_caption=gettext("Scan: your table, hands to confirm"),
                           no_cards=gettext("No player to print a card for."), winds=_wind_names(),
-                          page=_page_words())
+                          page=page_words())
         data = build_cards_pdf(gettext("%(name)s: schedule cards", name=t.name),
                                gettext("Your table and seat in every session"), cards, session_numbers(t), _now(t),
                                starts=starts, words=words)
@@ -192,7 +192,7 @@ def player_links_pdf(t: Tournament, link_url: Callable[[str], str]) -> Document:
         data = build_links_pdf(gettext("%(name)s: player links", name=t.name),
                                gettext("Private: each code opens that player's page (their table, confirmations, "
                                        "disputes). Renew a link that was shared by mistake."), rows, _now(t),
-                               none_yet=gettext("No player registered yet."), words=_page_words())
+                               none_yet=gettext("No player registered yet."), words=page_words())
     return Document(data, f"player-links-{t.id}-{_stamp()}.pdf")
 
 
@@ -202,7 +202,7 @@ def standings_pdf(t: Tournament) -> Document:
     with force_locale(t.language):
         counted = ", ".join(str(n) for n in result.session_numbers) or gettext("none yet")
         words = StandingsWords(header=(gettext("Rank"), gettext("Player"), gettext("Country"), gettext("Table pts"),
-                                       gettext("Score")), session=gettext("S%(num)d"), page=_page_words())
+                                       gettext("Score")), session=gettext("S%(num)d"), page=page_words())
         data = build_standings_pdf(gettext("%(name)s: standings", name=t.name),
                                    gettext("Sessions counted: %(sessions)s", sessions=counted), result.rows,
                                    result.session_numbers, timezones.to_local(result.generated_at, t.time_zone), words)
@@ -248,7 +248,7 @@ def penalties_pdf(t: Tournament) -> Document:
                     gettext("Status")),
             active=pgettext("a penalty's status", "active"), cancelled=pgettext("a penalty's status", "cancelled"),
             cancelled_because=pgettext("a penalty's status", "cancelled: %(reason)s"),
-            given_by=gettext("%(time)s by %(name)s"), page=_page_words())
+            given_by=gettext("%(time)s by %(name)s"), page=page_words())
         data = build_penalties_pdf(gettext("%(name)s: penalties", name=t.name),
                                    gettext("%(active)d active, %(cancelled)d cancelled", active=active,
                                            cancelled=len(rows) - active), rows, _now(t), words)
