@@ -263,3 +263,17 @@ def test_invitation_and_password_links_are_masked_in_the_logs():
     assert mask_link_tokens(f'"GET /invitations/{token} HTTP/1.1" 200') == '"GET /invitations/… HTTP/1.1" 200'
     assert mask_link_tokens(f"POST /reset-password/{token}") == "POST /reset-password/…"
     assert mask_link_tokens(f"/manage/tournaments/1/invitations/{3}/renew") == "/manage/tournaments/1/invitations/3/renew"
+
+
+def test_the_invitation_mail_speaks_the_tournaments_language(app, organiser_client, tournament):
+    # the person invited may have no account yet: the mail is in the tournament's language (Finnish here)
+    app.config["MAIL_SERVER"] = "mail.example.org"
+    tournament.language = "fi"
+    db.session.commit()
+    with mail.record_messages() as outbox:
+        response = invite(organiser_client, tournament, "rita@example.org", "organiser", buffered=True)
+    assert response.status_code == 200
+    [message] = outbox
+    assert "Helsinki Open" in message.subject and "Join the staff" not in message.subject
+    assert "Hei," in message.body and "Linkki toimii kerran, 7 päivän ajan." in message.body
+    assert "invites you" not in message.body and link_path(response) in message.body

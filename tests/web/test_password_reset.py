@@ -165,3 +165,14 @@ def test_without_mail_no_organiser_gets_a_link_to_another_organisers_account(org
     response = post_form(organiser_client, url, {}, form_url=f"/manage/tournaments/{tournament.id}")
     assert response.status_code == 403 and "goes only to their own mailbox" in response.get_data(as_text=True)
     assert LINK_RE.search(response.get_data(as_text=True)) is None
+
+
+def test_the_mail_speaks_the_accounts_language(client, referee, mail_server):
+    # the account reads the pages in Swedish: its reset mail is Swedish, whatever the page asking for it was
+    referee.language = "sv"
+    db.session.commit()
+    assert forgot(client, referee.email).status_code == 200
+    [message] = mail_server
+    assert message.subject == "Välj ett nytt lösenord"
+    assert "Länken fungerar en gång, i 60 minuter." in message.body and "minutes" not in message.body
+    assert URL_RE.search(message.body)

@@ -9,9 +9,11 @@ and a reset can be asked for again.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from functools import partial
 
 from flask import Flask, Response, current_app, g, render_template, request
+from flask_babel import force_locale
 from flask_mail import Message
 
 from tournament.extensions import mail
@@ -22,13 +24,16 @@ def configured() -> bool:
     return bool(current_app.config.get("MAIL_SERVER"))
 
 
-def queue(to: str, subject: str, template: str, **context) -> None:
-    """A plain-text mail rendered from `template`, sent after the request committed (see the module)."""
+def queue(to: str, subject, template: str, language: str | None = None, **context) -> None:
+    """A plain-text mail rendered from `template`, sent after the request committed (see the module); in
+    `language` (the recipient's, else the page's), its `subject` a lazy_gettext text."""
     if not configured():
         return
     # Without MAIL_DEFAULT_SENDER (or MAIL_USERNAME), the mail comes from no-reply at the site's own name.
     sender = current_app.config.get("MAIL_DEFAULT_SENDER") or f"no-reply@{request.host.partition(':')[0]}"
-    message = Message(subject=subject, recipients=[to], body=render_template(template, **context), sender=sender)
+    with force_locale(language) if language else nullcontext():
+        message = Message(subject=str(subject), recipients=[to], body=render_template(template, **context),
+                          sender=sender)
     g.setdefault("mail_outbox", []).append(message)
 
 

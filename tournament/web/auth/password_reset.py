@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext, ngettext
+from flask_babel import lazy_gettext as _l
 from flask_login import login_user
 
 from tournament.i18n.service_messages import translate
@@ -52,7 +53,7 @@ def forgot():
     found = password_resets.requested(form.email.data)
     if found is not None:
         user, token = found
-        mailer.queue(user.email, "Choose a new password", "auth/reset_email.txt",
+        mailer.queue(user.email, _l("Choose a new password"), "auth/reset_email.txt", language=user.language,
                      url=url_for("password_reset.reset", token=token, _external=True), user=user,
                      tournament=None, minutes=MINUTES)
     # The same page whether or not an account uses the address (and the mail goes after the answer).

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from flask import render_template, url_for
+from flask_babel import force_locale
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from flask_wtf import FlaskForm
@@ -60,16 +61,19 @@ class NewLink:
 
 def invitation_link(token: str, email: str, t: Tournament, role: str, inviter: User) -> NewLink:
     url = url_for("invitations.accept", token=token, _external=True)
-    mailer.queue(email, f"Join the staff of {t.name}", "account/invitation_email.txt", url=url, tournament=t,
-                 role=ROLE_LABELS.get(role, role).lower(), inviter=inviter,
+    # in the tournament's language: the person invited may have no account (and no language) yet
+    with force_locale(t.language):
+        role_word = str(ROLE_LABELS.get(role, role)).lower()
+    mailer.queue(email, _l("Join the staff of %(name)s", name=t.name), "account/invitation_email.txt",
+                 language=t.language, url=url, tournament=t, role=role_word, inviter=inviter,
                  days=INVITATION_LIFETIME.days)
     return NewLink("invitation", url, email, mailer.configured(), int(INVITATION_LIFETIME.total_seconds() // 3600))
 
 
 def reset_link(token: str, user: User, t: Tournament) -> NewLink:
     url = url_for("password_reset.reset", token=token, _external=True)
-    mailer.queue(user.email, "Choose a new password", "auth/reset_email.txt", url=url, user=user, tournament=t,
-                 minutes=int(RESET_LIFETIME.total_seconds() // 60))
+    mailer.queue(user.email, _l("Choose a new password"), "auth/reset_email.txt", language=user.language or t.language,
+                 url=url, user=user, tournament=t, minutes=int(RESET_LIFETIME.total_seconds() // 60))
     # When the mail goes to the account's own address, the organiser is not shown the link: only its owner
     # may use it. Without mail the organiser hands it over (in person, by message).
     return NewLink("reset", "" if mailer.configured() else url, user.email, mailer.configured(),
