@@ -8,6 +8,7 @@ import html
 import json
 import re
 from datetime import date
+from fractions import Fraction
 
 import pytest
 
@@ -184,3 +185,19 @@ def test_the_clock_script_is_given_the_readers_words(client, demo_tournament, la
         assert not set(texts["reasons"]) & set(texts["reasons"].values()), texts["reasons"]
     if lang == "fi":
         assert texts["reasons"]["playing"] == "pelaa"
+
+
+def test_numbers_kept_per_language_also_when_a_pdf_switches_it(app):
+    # the formatted numbers are kept (a standings page writes thousands) per language: a PDF printed in the
+    # tournament's language within a Finnish page's request gets its own language's, and back
+    from flask_babel import force_locale
+
+    from tournament.i18n import score, table_points
+
+    with app.test_request_context("/?lang=fi"):
+        assert score(-1234) == "-1\u00a0234" and table_points(Fraction(7, 4)) == "1,75"
+        with force_locale("en"):
+            assert score(-1234) == "-1,234" and table_points(Fraction(7, 4)) == "1.75"
+        with force_locale("zh"):
+            assert score(-1234) == "-1,234" and table_points(Fraction(7, 3)) == "2.33"
+        assert score(-1234) == "-1\u00a0234" and table_points(Fraction(7, 3)) == "2,33"
