@@ -154,14 +154,15 @@ def language_url(code: str) -> str:
 
 
 @lru_cache(maxsize=16384)
-def _decimal(value, locale: str) -> str:
+def _decimal(value, locale) -> str:
     # Babel's number formatting costs ~20 µs a number: a 400-player standings page writes 2,400 of them, half
     # its render time, and the same few hundred values come back on every render (issue 23's live pool).
     return babel_numbers.format_decimal(value, locale=locale)
 
 
-def _locale() -> str:
-    return str(get_locale() or DEFAULT_LANGUAGE)
+def _locale():
+    # the Locale itself (hashable) as the key: its str() costs as much again as the lookup
+    return get_locale() or DEFAULT_LANGUAGE
 
 
 def number(value) -> str:
@@ -178,7 +179,7 @@ def table_points(value) -> str:
 
 
 @lru_cache(maxsize=4096)
-def _points(value, locale: str) -> str:
+def _points(value, locale) -> str:
     return _decimal(Decimal(format_points(value)), locale)  # exact fractions rounded: as costly as the formatting
 
 
