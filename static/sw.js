@@ -6,7 +6,8 @@
 //   - a referee's table page and hand form /manage/tournaments/<id>/play/<n>/tables/<t>[/hands/new],
 //   - the static files in the version the pages name (?v=, so a kept copy is never stale).
 // Pages: the network first, the kept copy when there is no network. Nothing else is touched: the public pages,
-// the API, every POST (never kept: a POST goes to the network as it is).
+// the API, every POST (never kept: a POST goes to the network as it is; when it cannot get there, a hand form's
+// comes back for the offline queue, any other form of a kept page gets that page's kept copy saying "not sent").
 // A staff page is never shown to the wrong person: logging out or in empties the staff copies, and so does a
 // staff page that the server no longer gives (a redirect to the login page); a page the server answers 404
 // (a renewed link) is dropped at once.
@@ -20,6 +21,7 @@ var KEPT = [PLAYER_PAGES, STAFF_PAGES, STATIC_FILES];
 
 var PLAYER_PAGE = /^\/p\/[A-Za-z0-9_-]+(\/hands\/new)?$/;
 var STAFF_PAGE = /^\/manage\/tournaments\/\d+\/play\/\d+\/tables\/\d+(\/hands\/new)?$/;
+var PLAYER_POST = /^(\/p\/[A-Za-z0-9_-]+)\/tables\//;
 var HAND_FORM = /^(\/p\/[A-Za-z0-9_-]+|\/manage\/tournaments\/\d+\/play\/\d+\/tables\/\d+)\/hands\/new$/;
 // Wifi that is up with no way through: after this long the kept copy is shown (the network's answer, should it
 // come, still updates the copy).
@@ -144,6 +146,27 @@ function unsent(url, body) {
   });
 }
 
+// Any other form of a kept page (a player's confirm or dispute, a referee's call) sent as the network failed
+// before the page's offline queue could catch it (the queue is loaded after the page): that page's kept copy
+// again, with its own "not sent" words at the top, instead of the browser's error page.
+var NOT_SENT = "No network: that was not sent. Try again when the network is back.";
+
+function notSent(event, from, store) {
+  return fetch(event.request).catch(function () {
+    return kept(store, new Request(from.href)).then(function (found) {
+      if (!found) return notKept();
+      return found.text().then(function (html) {
+        var text = pageTexts(html).not_sent || NOT_SENT;
+        var note = "<p class=\"callout\" role=\"alert\" data-offline-not-sent>" + escapeHtml(text) +
+          "</p>";
+        var headers = new Headers(found.headers);
+        headers.delete("Content-Length");
+        return new Response(html.replace(/(<main\b[^>]*>)/, "$1" + note), { status: 503, headers: headers });
+      });
+    });
+  });
+}
+
 function handForm(event, url) {
   var copy = event.request.clone();
   return fetch(event.request).catch(function () {
@@ -206,6 +229,13 @@ self.addEventListener("fetch", function (event) {
     // A hand form's POST goes to the network as it is and its answer is never kept; only a failure is caught.
     if (request.method === "POST" && request.mode === "navigate" && HAND_FORM.test(url.pathname)) {
       event.respondWith(handForm(event, url));
+    } else if (request.method === "POST" && request.mode === "navigate") {
+      // the page it was sent from: a player's pages send no referrer (their address holds the link's token), and
+      // their forms' addresses start with the page's own
+      var own = PLAYER_POST.exec(url.pathname);
+      var from = own ? new URL(own[1], self.location.origin) : request.referrer ? new URL(request.referrer) : null;
+      var store = from && from.origin === self.location.origin ? storeFor(from.pathname) : null;
+      if (store && store !== STATIC_FILES) event.respondWith(notSent(event, from, store));
     }
     return;
   }

@@ -273,3 +273,35 @@ def test_confirming_offline_says_it_was_not_sent_and_works_once_back(browser, li
         context.close()
     [hand] = hands_at(Api(client, token_for(organiser)), t)
     assert sorted(hand["confirmed_by"]) == sorted([east.player_id, south.player_id])
+
+
+def test_a_confirm_sent_offline_before_the_queue_runs_gets_the_kept_page_back(browser, live_server, client, in_play,
+                                                                            organiser):
+    # The offline queue is loaded after the page: a confirm tapped offline before it runs (the last CI's failure,
+    # which a player could meet too) gets the kept copy of the page back with "not sent", not chromium's error page.
+    t = in_play
+    seats, links = players_tournament(t)
+    east, south = seats[:2]
+    confirmations.enter_hand(t, east.player, HandData(number=1, result="win", winner_id=east.player_id,
+                                                      discarder_id=south.player_id, hand=PLAIN_WIN))
+    commit_setup()
+    context, page = phone(browser, live_server)
+    try:
+        page.goto(links[south.player_id])
+        page.evaluate("navigator.serviceWorker.ready")
+        page.reload()  # now answered through the worker, which keeps it
+        page.locator("html[data-offline-ready]").wait_for(state="attached")
+        # as if the queue had not run yet: its listener never hears the form
+        page.evaluate("window.addEventListener('submit', function (e) { e.stopImmediatePropagation(); }, true)")
+        context.set_offline(True)
+        page.locator("#hand-1").get_by_role("button", name="Confirm hand 1").click()
+        expect(page.locator("[data-offline-not-sent]")).to_contain_text("No network: that was not sent.")
+        confirm = page.locator("#hand-1").get_by_role("button", name="Confirm hand 1")
+        expect(confirm).to_be_visible()
+        context.set_offline(False)
+        confirm.click()
+        expect(page.locator(".flashes")).to_contain_text("You confirmed hand 1.")
+    finally:
+        context.close()
+    [hand] = hands_at(Api(client, token_for(organiser)), t)
+    assert sorted(hand["confirmed_by"]) == sorted([east.player_id, south.player_id])
