@@ -204,3 +204,20 @@ def test_projector_page_has_its_data_sources_and_no_inline_script(client, event_
     assert "js/projector.js" in html and not INLINE_SCRIPT.search(html)
     assert client.get(f"/t/{t.id}/projector?rows=abc&seconds=-4").status_code == 200
     assert client.get("/t/999999/projector").status_code == 404
+
+
+def test_the_live_data_is_one_copy_for_every_language(client, event_):
+    # names, numbers and codes only: no Vary on the language and one ETag, so that a shared cache keeps one copy
+    # (the standings page itself stays one copy per language)
+    t = event_
+    for path in ("live/standings.json", "live/seating.json"):
+        fi = client.get(f"/t/{t.id}/{path}", headers={"Accept-Language": "fi"})
+        zh = client.get(f"/t/{t.id}/{path}", headers={"Accept-Language": "zh"})
+        assert fi.status_code == zh.status_code == 200 and fi.get_data() == zh.get_data()
+        assert fi.headers["ETag"] == zh.headers["ETag"]
+        assert "Accept-Language" not in fi.headers.get("Vary", "")
+        again = client.get(f"/t/{t.id}/{path}", headers={"Accept-Language": "sv", "If-None-Match": fi.headers["ETag"]})
+        assert again.status_code == 304
+    page_fi = client.get(f"/t/{t.id}/standings", headers={"Accept-Language": "fi"})
+    page_zh = client.get(f"/t/{t.id}/standings", headers={"Accept-Language": "zh"})
+    assert page_fi.headers["ETag"] != page_zh.headers["ETag"] and "Accept-Language" in page_fi.headers["Vary"]
