@@ -250,25 +250,35 @@ def test_a_hand_kept_for_a_link_renewed_meanwhile_comes_back_refused(browser, li
     assert hands_at(Api(client, token_for(organiser)), t) == []
 
 
-def test_confirming_offline_says_it_was_not_sent_and_works_once_back(browser, live_server, client, in_play,
-                                                                     organiser):
-    t = in_play
+def _a_hand_for_south_to_confirm(t):
+    """Hand 1 entered by East, a win on South's discard, committed for the live server: (East, South, South's link)."""
     seats, links = players_tournament(t)
     east, south = seats[:2]
     confirmations.enter_hand(t, east.player, HandData(number=1, result="win", winner_id=east.player_id,
                                                       discarder_id=south.player_id, hand=PLAIN_WIN))
     commit_setup()
+    return east, south, links[south.player_id]
+
+
+def _confirm_once_back_online(context, page, confirm) -> None:
+    context.set_offline(False)
+    confirm.click()
+    expect(page.locator(".flashes")).to_contain_text("You confirmed hand 1.")
+
+
+def test_confirming_offline_says_it_was_not_sent_and_works_once_back(browser, live_server, client, in_play,
+                                                                     organiser):
+    t = in_play
+    east, south, south_link = _a_hand_for_south_to_confirm(t)
     context, page = phone(browser, live_server)
     try:
-        page.goto(links[south.player_id])
+        page.goto(south_link)
         confirm = page.locator("#hand-1").get_by_role("button", name="Confirm hand 1")
         go_offline(context, page)
         confirm.click()
         expect(page.locator(".offline-queue")).to_contain_text("No network: that was not sent.")
         expect(confirm).to_be_visible()  # still on the page, not the browser's error page
-        context.set_offline(False)
-        confirm.click()
-        expect(page.locator(".flashes")).to_contain_text("You confirmed hand 1.")
+        _confirm_once_back_online(context, page, confirm)
     finally:
         context.close()
     [hand] = hands_at(Api(client, token_for(organiser)), t)
@@ -280,14 +290,10 @@ def test_a_confirm_sent_offline_before_the_queue_runs_gets_the_kept_page_back(br
     # The offline queue is loaded after the page: a confirm tapped offline before it runs (the last CI's failure,
     # which a player could meet too) gets the kept copy of the page back with "not sent", not chromium's error page.
     t = in_play
-    seats, links = players_tournament(t)
-    east, south = seats[:2]
-    confirmations.enter_hand(t, east.player, HandData(number=1, result="win", winner_id=east.player_id,
-                                                      discarder_id=south.player_id, hand=PLAIN_WIN))
-    commit_setup()
+    east, south, south_link = _a_hand_for_south_to_confirm(t)
     context, page = phone(browser, live_server)
     try:
-        page.goto(links[south.player_id])
+        page.goto(south_link)
         page.evaluate("navigator.serviceWorker.ready")
         page.reload()  # now answered through the worker, which keeps it
         page.locator("html[data-offline-ready]").wait_for(state="attached")
@@ -298,9 +304,7 @@ def test_a_confirm_sent_offline_before_the_queue_runs_gets_the_kept_page_back(br
         expect(page.locator("[data-offline-not-sent]")).to_contain_text("No network: that was not sent.")
         confirm = page.locator("#hand-1").get_by_role("button", name="Confirm hand 1")
         expect(confirm).to_be_visible()
-        context.set_offline(False)
-        confirm.click()
-        expect(page.locator(".flashes")).to_contain_text("You confirmed hand 1.")
+        _confirm_once_back_online(context, page, confirm)
     finally:
         context.close()
     [hand] = hands_at(Api(client, token_for(organiser)), t)
