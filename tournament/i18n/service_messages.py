@@ -29,7 +29,6 @@ def translate(text):
     return gettext(text.template, **params) if params else gettext(text.template)
 
 
-
 def _inside(value):
     """A value of a message in the reader's language, to stand inside that message's sentence: a message worded
     as a sentence of its own (the checker's reasons, the draw engine's refusals) loses its capital and its full
