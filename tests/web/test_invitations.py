@@ -216,13 +216,19 @@ def test_renew_and_withdraw_from_the_staff_section(app, organiser_client, tourna
     assert missing.status_code == 404
 
 
-def test_adding_an_unknown_address_offers_the_invitation_filled_in(organiser_client, tournament):
+def test_adding_an_unknown_address_invites_it_and_a_bad_one_is_shown_next_to_its_field(organiser_client,
+                                                                                       tournament):
+    added = post_form(organiser_client, f"{overview(tournament)}/staff",
+                      {"email": "ghost@example.org", "role": "organiser"}, form_url=overview(tournament))
+    assert added.status_code == 200 and "Invitation for ghost@example.org created" in added.get_data(as_text=True)
     response = post_form(organiser_client, f"{overview(tournament)}/staff",
-                         {"email": "ghost@example.org", "role": "organiser"}, form_url=overview(tournament))
+                         {"email": "not-an-address", "role": "organiser"}, form_url=overview(tournament))
     assert response.status_code == 400
     html = response.get_data(as_text=True)
-    assert "invite them below" in html and 'id="email-error"' in html
-    assert re.search(r'id="invite-email"[^>]*value="ghost@example.org"', html)
+    assert 'id="email-error"' in html and "Not a valid email address" in html
+    assert re.search(r'id="email"[^>]*value="not-an-address"', html)
+    # sent again from that page, it goes back to the same address with the same field names
+    assert f'action="{overview(tournament)}/staff"' in html
     assert re.search(r'<option selected value="organiser">|<option value="organiser" selected', html)
 
 

@@ -112,11 +112,17 @@ def test_stale_edit_does_not_overwrite_a_newer_one(organiser_client, tournament,
     assert tournament.name == "First edit"
 
 
-def test_staff_can_be_added_and_referee_sees_the_tournament(organiser_client, tournament, referee, app_ctx):
+def test_adding_staff_invites_and_the_referee_sees_the_tournament_once_accepted(app, organiser_client, tournament,
+                                                                                 referee, app_ctx):
     url = f"/manage/tournaments/{tournament.id}/staff"
     response = post_form(organiser_client, url, {"email": referee.email, "role": "referee"},
                          form_url=f"/manage/tournaments/{tournament.id}")
-    assert response.status_code == 302
+    assert response.status_code == 200 and "Invitation for rafael@example.org created" in response.get_data(as_text=True)
+    db.session.refresh(tournament)
+    assert {m.user.email for m in tournament.staff} == {"olivia@example.org"}  # not before its owner accepts
+    from tournament.services import invitations
+    invitations.accept(invitations.pending_for(referee)[0].id, referee)
+    db.session.commit()
     db.session.refresh(tournament)
     assert {m.user.email for m in tournament.staff} == {"olivia@example.org", referee.email}
     # A referee account cannot be made an organiser.
@@ -125,12 +131,12 @@ def test_staff_can_be_added_and_referee_sees_the_tournament(organiser_client, to
     assert bad.status_code == 400
 
 
-def test_unknown_staff_email_is_refused(organiser_client, tournament):
+def test_an_address_without_an_account_is_invited_too(organiser_client, tournament):
     url = f"/manage/tournaments/{tournament.id}/staff"
     response = post_form(organiser_client, url, {"email": "ghost@example.org", "role": "referee"},
                          form_url=f"/manage/tournaments/{tournament.id}")
-    assert response.status_code == 400
-    assert "No account with the email" in response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert "Invitation for ghost@example.org created" in response.get_data(as_text=True)
 
 
 def test_last_organiser_cannot_be_removed(organiser_client, tournament, app_ctx):

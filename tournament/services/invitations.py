@@ -7,6 +7,10 @@ its SHA-256) works once, for INVITATION_LIFETIME. Whoever opens it:
 - with an account already: logs in to it through the link (or, logged in already, confirms), and joins.
 Either way they join the tournament's staff in the same transaction that spends the link.
 One invitation per address and tournament is open at a time: inviting again replaces the link.
+
+Nobody joins a staff without its owner's consent: adding an existing account is an invitation too, which its
+owner accepts or declines on their "My events" page (logged in as themselves) or through the link (with their
+own password). Until then the account sees none of the tournament's staff pages.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from tournament.models.account_links import Invitation
 from tournament.services import users as user_service
 from tournament.services.account_links import LinkClosed, LinkUnknown, new_token, token_digest
 from tournament.services.db import changes
-from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
+from tournament.services.errors import ConflictError, NotFound, PermissionDenied, ServiceError
 from tournament.services.records import get_or_404
 from tournament.services.tournaments import staff_role
 
@@ -54,6 +58,9 @@ def invite(t: Tournament, email: str, role: str, invited_by: User | None) -> tup
         _check_account_may_join(t, existing, role_)
     token, digest = new_token()
     now = utcnow()
+    # Two organisers inviting the same address at once: the tournament's row lock makes the second wait, so it
+    # replaces the first's invitation instead of leaving two open links.
+    db.session.execute(select(Tournament.id).where(Tournament.id == t.id).with_for_update())
     with changes():
         # Inviting the same address again replaces the open invitation: only the newest link works.
         db.session.execute(delete(Invitation).where(
@@ -166,6 +173,46 @@ def accept_with_new_account(token: str, name: str, password: str) -> tuple[User,
         raise ConflictError(msg("An account for %(email)s exists now: log in to it to accept.", email=invitation.email)) from None
     _spend(invitation, user)
     return user, _join(invitation, user)
+
+
+def pending_for(user: User) -> list[Invitation]:
+    """The invitations waiting for this account's answer (open and not expired), newest first."""
+    return list(db.session.scalars(
+        select(Invitation).where(Invitation.email == user.email.strip().lower(),
+                                 Invitation.accepted_at.is_(None), Invitation.expires_at > utcnow())
+        .order_by(Invitation.created_at.desc(), Invitation.id.desc())))
+
+
+def _owned_invitation(invitation_id: int, user: User) -> Invitation:
+    """An open invitation addressed to this account; any other reads as unknown (no one learns of it)."""
+    invitation = get_or_404(Invitation, invitation_id, "No such invitation.")
+    if invitation.email != user.email.strip().lower():
+        raise NotFound(msg("No such invitation."))
+    if invitation.is_accepted:
+        raise LinkClosed(msg("This invitation has already been used: each link works once."), reason="used")
+    if invitation.is_expired():
+        raise LinkClosed(msg("This invitation expired on %(expires_at)s UTC.", expires_at=f"{invitation.expires_at:%Y-%m-%d %H:%M}"),
+                         reason="expired")
+    return invitation
+
+
+def accept(invitation_id: int, user: User) -> TournamentStaff:
+    """The account's owner, logged in, accepts an invitation addressed to them (their "My events" page)."""
+    invitation = _owned_invitation(invitation_id, user)
+    _spend(invitation, user)
+    return _join(invitation, user)
+
+
+def decline(invitation_id: int, user: User) -> Invitation:
+    """The account's owner declines: the invitation and its link are gone, as if withdrawn. The invitation."""
+    invitation = _owned_invitation(invitation_id, user)
+    _ = invitation.tournament  # loaded before the row goes: the page names the tournament declined
+    with changes():
+        gone = db.session.execute(delete(Invitation).where(Invitation.id == invitation.id,
+                                                           Invitation.accepted_at.is_(None)))
+    if gone.rowcount != 1:
+        raise LinkClosed(msg("This invitation has already been used: each link works once."), reason="used")
+    return invitation
 
 
 def accept_with_account(token: str, user: User) -> TournamentStaff:

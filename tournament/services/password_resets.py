@@ -10,7 +10,7 @@ from sqlalchemy import func, select, update
 
 from tournament.extensions import db
 from tournament.messages import msg
-from tournament.models import Role, Tournament, TournamentStaff, User
+from tournament.models import ApiToken, Role, Tournament, TournamentStaff, User
 from tournament.models._common import utcnow
 from tournament.models.account_links import PasswordReset
 from tournament.services import users as user_service
@@ -37,19 +37,42 @@ def _make(user: User, made_by: User | None) -> tuple[PasswordReset, str]:
 def for_staff_member(t: Tournament, member_id: int, organiser: User, *,
                      shown: bool = False) -> tuple[PasswordReset, str]:
     """An organiser's reset link for a member of the tournament's staff (not themselves: the account page
-    changes one's own password). `shown`: the link is shown to the organiser (no mail server) rather than
-    mailed to the member; then only for a referee's account, never another organiser's, whose account may run
-    other tournaments and would be theirs to take over."""
+    changes one's own password). Mailed to the member's own address, or, when `shown` (no mail server), shown
+    to the organiser to hand over: then only for an account the organiser's tournament alone has ever used
+    (see `link_may_be_shown`); any other resets by mail or `flask users password`."""
     member = get_or_404(TournamentStaff, member_id, "No such staff member.", tournament_id=t.id)
     if member.user_id == organiser.id:
         raise ServiceError(msg("Change your own password on your account page."))
-    if shown and (member.user.role == Role.ORGANISER or member.role == Role.ORGANISER):
-        raise PermissionDenied(msg("%(email)s is an organiser: their password link goes only to their own"
-                                   " mailbox. Set up mail (MAIL_SERVER), or they use 'Forgot your "
-                                   "password?'.", email=member.user.email))
+    if shown:
+        refusal = link_may_be_shown(t, member)
+        if refusal is not None:
+            raise PermissionDenied(refusal)
     if not member.user.active:
         raise ServiceError(msg("The account of %(email)s is disabled.", email=member.user.email))
     return _make(member.user, organiser)
+
+
+def link_may_be_shown(t: Tournament, member: TournamentStaff) -> str | None:
+    """Why an organiser may not be shown a password link for this staff member, or None when they may.
+
+    A shown link sets the account's password, so it is only for an account that is this tournament's alone
+    and not yet anyone's own: never an organiser's (it may run other tournaments), never one that has logged
+    in or used an API token (its owner has a password they use), never one on another tournament's staff
+    (that tournament's organisers did not agree). Those reset through their own mailbox or the command line."""
+    user = member.user
+    mailbox_only = msg("Their password link goes only to their own mailbox: set up mail (MAIL_SERVER), they use"
+                       " 'Forgot your password?', or an administrator runs 'flask users password'.")
+    if user.role == Role.ORGANISER or member.role == Role.ORGANISER:
+        return msg("%(email)s is an organiser. %(rest)s", email=user.email, rest=mailbox_only)
+    used_token = db.session.scalar(select(func.count()).select_from(ApiToken).where(
+        ApiToken.user_id == user.id, ApiToken.last_used_at.is_not(None)))
+    if user.last_login_at is not None or used_token:
+        return msg("%(email)s has logged in to their account before. %(rest)s", email=user.email, rest=mailbox_only)
+    elsewhere = db.session.scalar(select(func.count()).select_from(TournamentStaff).where(
+        TournamentStaff.user_id == user.id, TournamentStaff.tournament_id != t.id))
+    if elsewhere:
+        return msg("%(email)s is on the staff of another tournament. %(rest)s", email=user.email, rest=mailbox_only)
+    return None
 
 
 def requested(email: str) -> tuple[User, str] | None:

@@ -229,6 +229,8 @@ def tournaments_for(user: User) -> list[Tournament]:
 
 
 def add_staff(t: Tournament, email: str, role: str) -> TournamentStaff:
+    """Put an existing account on the staff at once: the administrator's path (tests, scripts). No page or API
+    route calls it: an organiser adds staff by an invitation its owner accepts (services/invitations.py)."""
     if role not in {r.value for r in Role}:
         raise ServiceError(msg("Choose organiser or referee."), field="role")
     user = find_user_by_email(email or "")

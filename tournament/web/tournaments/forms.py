@@ -2,7 +2,6 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
-    EmailField,
     IntegerField,
     SelectField,
     StringField,
@@ -23,7 +22,6 @@ from tournament.services.tournaments import LIMITS, TournamentData
 from tournament.services.tournaments import validate as validate_tournament
 from tournament.timezones import DEFAULT_TIME_ZONE, zone_choices
 from tournament.web.forms import VersionedForm, choices
-from tournament.web.idempotency import IdempotentForm
 
 
 def _range(name: str, label: str, **kwargs) -> IntegerField:
@@ -172,13 +170,6 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         self.penalties_affect_table_points.data = "1" if data.penalties_affect_table_points else "0"
         self.foul_types.data = "\n".join(data.foul_types)
         self.version.data = str(version)
-
-
-class StaffForm(IdempotentForm):
-    email = EmailField(_l("Email of an existing account"),
-                       validators=[DataRequired(_l("Enter an email.")), Length(max=254)])
-    role = SelectField(_l("Role"), choices=choices(ROLE_LABELS), default=Role.REFEREE.value)
-    submit = SubmitField(_l("Add to staff"))
 
 
 class ConfirmForm(FlaskForm):

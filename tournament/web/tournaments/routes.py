@@ -1,10 +1,12 @@
 """Organiser pages for tournaments.
 
-    GET       /manage                               my tournaments
+    GET       /manage                               my tournaments, and the invitations waiting for my answer
+    POST      /manage/invitations/<i>/accept        join the staff an invitation to me names
+    POST      /manage/invitations/<i>/decline
     GET/POST  /manage/tournaments/new               create a tournament
     GET       /manage/tournaments/<id>              overview
     GET/POST  /manage/tournaments/<id>/edit         edit settings
-    POST      /manage/tournaments/<id>/staff        add an organiser or referee
+    POST      /manage/tournaments/<id>/staff        add an organiser or referee: an invitation, accepted by its owner
     POST      /manage/tournaments/<id>/staff/<m>/remove
     POST      /manage/tournaments/<id>/staff/<m>/reset-link     a password-reset link for a staff member
     POST      /manage/tournaments/<id>/invitations              invite an address to the staff (the link shown)
@@ -33,7 +35,7 @@ from tournament.web.helpers import (
     show_service_error,
     submit_form,
 )
-from tournament.web.tournaments.forms import ConfirmForm, EditTournamentForm, StaffForm, TournamentForm
+from tournament.web.tournaments.forms import ConfirmForm, EditTournamentForm, TournamentForm
 from tournament.web.tournaments.staff import (
     InviteForm,
     LinkButtonForm,
@@ -41,6 +43,7 @@ from tournament.web.tournaments.staff import (
     overview_page,
     reset_link,
 )
+from tournament.web.unit import refuse
 
 bp = Blueprint("tournaments", __name__, url_prefix="/manage")
 
@@ -48,7 +51,48 @@ bp = Blueprint("tournaments", __name__, url_prefix="/manage")
 @bp.route("")
 @login_required
 def dashboard():
-    return render_template("tournaments/dashboard.html", tournaments=tournament_service.tournaments_for(current_user))
+    return _dashboard_page()
+
+
+def _dashboard_page(status: int = 200):
+    return render_template("tournaments/dashboard.html", tournaments=tournament_service.tournaments_for(current_user),
+                           invitations=invitation_service.pending_for(current_user),
+                           answer_form=LinkButtonForm()), status
+
+
+def _answer_invitation(answer, done):
+    """Accept or decline on one's own "My events" page: back there, or the page again with the refusal (a
+    4xx: someone else's or an unknown invitation reads as 404, one used or expired meanwhile as 410)."""
+    if not LinkButtonForm().validate_on_submit():
+        flash(gettext("The form expired: try again."), "error")
+        return _dashboard_page(400)
+    try:
+        result = answer()
+    except ServiceError as exc:
+        refuse()
+        flash(translate(exc.message), "error")
+        return _dashboard_page(exc.status_code)
+    flash(done(result), "success")
+    return redirect(url_for("tournaments.dashboard"))
+
+
+@bp.route("/invitations/<int:invitation_id>/accept", methods=["POST"])
+@login_required
+def accept_invitation(invitation_id: int):
+    # Only the account the invitation is addressed to, logged in as itself, can say yes (the service checks).
+    return _answer_invitation(
+        lambda: invitation_service.accept(invitation_id, current_user),
+        lambda member: gettext("You are on the staff of %(tournament)s as organiser.", tournament=member.tournament.name)
+        if member.role == "organiser" else
+        gettext("You are on the staff of %(tournament)s as referee.", tournament=member.tournament.name))
+
+
+@bp.route("/invitations/<int:invitation_id>/decline", methods=["POST"])
+@login_required
+def decline_invitation(invitation_id: int):
+    return _answer_invitation(
+        lambda: invitation_service.decline(invitation_id, current_user),
+        lambda invitation: gettext("You declined the invitation to %(tournament)s.", tournament=invitation.tournament.name))
 
 
 @bp.route("/tournaments/new", methods=["GET", "POST"])
@@ -99,19 +143,21 @@ def edit(tournament_id: int):
 @bp.route("/tournaments/<int:tournament_id>/staff", methods=["POST"])
 @organiser_required
 def add_staff(tournament_id: int):
-    t = managed_tournament(tournament_id)
-    form = StaffForm()
-    done = submit_form(
-        form,
-        lambda: tournament_service.add_staff(t, form.email.data, form.role.data),
-        lambda member: (f"{member.user.email} added as {member.role}.",
-                        url_for("tournaments.overview", tournament_id=t.id)),
-    )
-    if done:
-        return done
-    # No account for the address yet? The invitation form below is filled in, one click away.
-    invite_form = InviteForm(formdata=None, data={"email": form.email.data, "role": form.role.data})
-    return overview_page(t, 400, staff_form=form, invite_form=invite_form)
+    # Adding an account to the staff is an invitation its owner accepts: an organiser never takes in (and
+    # then hands out a password link for) an account that is someone else's. The older form's field names.
+    return _invite(managed_tournament(tournament_id), InviteForm(prefix=""))
+
+
+def _invite(t, form: InviteForm):
+    if form.validate_on_submit():
+        try:
+            invitation, token = invitation_service.invite(t, form.email.data, form.role.data, current_user)
+        except ServiceError as exc:
+            show_service_error(form, exc)
+        else:
+            link = invitation_link(token, invitation.email, t, invitation.role, current_user)
+            return overview_page(t, new_link=link)
+    return overview_page(t, 400, invite_form=form)
 
 
 @bp.route("/tournaments/<int:tournament_id>/staff/<int:member_id>/remove", methods=["POST"])
@@ -126,17 +172,7 @@ def remove_staff(tournament_id: int, member_id: int):
 @bp.route("/tournaments/<int:tournament_id>/invitations", methods=["POST"])
 @organiser_required
 def invite(tournament_id: int):
-    t = managed_tournament(tournament_id)
-    form = InviteForm()
-    if form.validate_on_submit():
-        try:
-            invitation, token = invitation_service.invite(t, form.email.data, form.role.data, current_user)
-        except ServiceError as exc:
-            show_service_error(form, exc)
-        else:
-            link = invitation_link(token, invitation.email, t, invitation.role, current_user)
-            return overview_page(t, new_link=link)
-    return overview_page(t, 400, invite_form=form)
+    return _invite(managed_tournament(tournament_id), InviteForm())
 
 
 @bp.route("/tournaments/<int:tournament_id>/invitations/<int:invitation_id>/renew", methods=["POST"])

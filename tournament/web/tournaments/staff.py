@@ -18,13 +18,14 @@ from wtforms.validators import DataRequired, Length
 
 from tournament.models import Role, Tournament, User
 from tournament.services import invitations as invitation_service
+from tournament.services import password_resets
 from tournament.services import tournaments as tournament_service
 from tournament.services.invitations import INVITATION_LIFETIME
 from tournament.services.password_resets import RESET_LIFETIME
 from tournament.services.staff_activity import staff_activity
 from tournament.web import mailer
 from tournament.web.forms import choices
-from tournament.web.tournaments.forms import ROLE_LABELS, ConfirmForm, StaffForm
+from tournament.web.tournaments.forms import ROLE_LABELS, ConfirmForm
 
 
 class InviteForm(FlaskForm):
@@ -85,13 +86,15 @@ def overview_page(t: Tournament, status: int = 200, **context):
     manages = tournament_service.can_manage(current_user, t)
     page = {
         "tournament": t,
-        "staff_form": StaffForm(formdata=None),
         "confirm_form": ConfirmForm(),
         "invite_form": InviteForm(formdata=None),
         "link_form": LinkButtonForm(),
         # Only its organisers see who was invited and when the staff were last active.
         "invitations": invitation_service.open_invitations(t) if manages else [],
         "activity": staff_activity(t) if manages else {},
+        # Without mail a password link is shown to the organiser: offered only where that may be done.
+        "password_link_for": {m.id for m in t.staff if m.user_id != current_user.id and (
+            mailer.configured() or password_resets.link_may_be_shown(t, m) is None)} if manages else set(),
         "new_link": None,
         "mail_configured": mailer.configured(),
     }
