@@ -18,7 +18,7 @@ import pytest
 from flask import Flask, url_for
 from flask.testing import FlaskClient
 
-from tests.helpers import add_players, login, post_form, token_for
+from tests.helpers import add_players, login, pdf_text, post_form, token_for
 from tournament import create_app
 from tournament.config import public_url
 from tournament.extensions import db, mail
@@ -81,6 +81,10 @@ def test_a_players_link_and_calendar_come_from_public_url(database_url, tmp_path
         assert login(client, organiser.email).status_code == 302
         page = client.get(f"/manage/tournaments/{t.id}/players/{players[0].id}/edit").get_data(as_text=True)
         assert f'href="{link}"' in page and EVIL not in page
+        # The printed links (the schedule cards' QR codes come from the same function).
+        printed = re.sub(r"\s", "", "".join(pdf_text(
+            client.get(f"/manage/tournaments/{t.id}/exports/player-links.pdf").data)))
+        assert printed.count(f"{PUBLIC}/p/") == len(players) and link in printed and EVIL not in printed
 
 
 @pytest.mark.parametrize("header", HOST_HEADERS)
