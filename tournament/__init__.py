@@ -13,11 +13,10 @@ if TYPE_CHECKING:
 def create_app(config: dict | None = None) -> Flask:
     """Build the app. `config` overrides settings read from the environment (tests use it)."""
     # Imported here so that the pure packages (tournament.mcr, tournament.draws) load without Flask.
-    from flask import Flask
-
     from tournament.config import PROJECT_ROOT, load_config
+    from tournament.web.public_url import TournamentFlask  # links built from PUBLIC_URL
 
-    app = Flask(
+    app = TournamentFlask(
         __name__,
         instance_path=os.environ.get("INSTANCE_PATH") or str(PROJECT_ROOT / "instance"),
         instance_relative_config=True,

@@ -7,6 +7,9 @@ SECURE_COOKIES unset or "auto" (default): session and remember cookies are Secur
                HTTPS (behind nginx: its X-Forwarded-Proto, with TRUSTED_PROXIES); 1 forces Secure, 0 never
 REMEMBER_DAYS  how long "keep me logged in" lasts; default 30
 TRUSTED_PROXIES number of reverse proxies in front (nginx: 1), whose X-Forwarded-For/-Proto are believed
+PUBLIC_URL     the site's address as its users type it (https://tournament.example.org, with a port if not the
+               scheme's own): every absolute link (a player's link and its QR code, invitations, password-reset
+               mails, calendars) is built from it, never from the Host a client sends (tournament/web/public_url.py)
 MAIL_SERVER    an SMTP server: invitations and password-reset links are then also sent by e-mail (unset: the
                organiser copies the link; "Forgot your password?" asks to see an organiser). With it:
                MAIL_PORT (25), MAIL_USERNAME, MAIL_PASSWORD, MAIL_USE_TLS, MAIL_USE_SSL, MAIL_DEFAULT_SENDER
@@ -18,6 +21,7 @@ import os
 import secrets
 from datetime import timedelta
 from pathlib import Path
+from urllib.parse import urlsplit
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 # Under TESTING, passwords are hashed cheaply (setup was most of the web tests' time); never in production.
@@ -68,6 +72,32 @@ def _mail_settings(env) -> dict:
     }
 
 
+def public_url(value: str | None) -> str | None:
+    """PUBLIC_URL checked and made canonical ("https://name[:port]", no trailing slash), None when unset.
+
+    Only a site's address: the app is served at the root of its host (nginx sends it every path), so a path,
+    a query or a user name would make every link wrong; a ValueError says so at start, not in a mail."""
+    value = (value or "").strip()
+    if not value:
+        return None
+    parts = urlsplit(value)
+    example = "such as https://tournament.example.org or http://192.168.1.10:8080"
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise ValueError(f"PUBLIC_URL must start with http:// or https:// and name the site, {example}: {value!r}")
+    try:
+        parts.port  # noqa: B018 - raises on a port that is not a number from 0 to 65535
+    except ValueError:
+        raise ValueError(f"PUBLIC_URL has a port that is not a number up to 65535, {example}: {value!r}") from None
+    if not parts.hostname or "@" in parts.netloc:
+        raise ValueError(f"PUBLIC_URL must name a host (and no user name), {example}: {value!r}")
+    if parts.path not in ("", "/") or parts.query or parts.fragment or value.endswith(("?", "#")):
+        raise ValueError(f"PUBLIC_URL is the site's address alone, without a path, query or #, {example}: {value!r}")
+    scheme, netloc = parts.scheme.lower(), parts.netloc.lower()
+    if parts.port == {"http": 80, "https": 443}[scheme]:  # as a browser writes it: no port of the scheme's own
+        netloc = netloc.rpartition(":")[0]
+    return f"{scheme}://{netloc}"
+
+
 def load_config(instance_path: str, overrides: dict | None = None) -> dict:
     overrides = overrides or {}
     env = os.environ
@@ -90,6 +120,7 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "REMEMBER_COOKIE_HTTPONLY": True,
         "REMEMBER_COOKIE_DURATION": timedelta(days=int(env.get("REMEMBER_DAYS") or 30)),
         "TRUSTED_PROXIES": int(env.get("TRUSTED_PROXIES") or 0),
+        "PUBLIC_URL": env.get("PUBLIC_URL"),
         # Login throttle (tournament.services.throttle): after LOGIN_FREE_FAILURES failures for an account (or
         # a trusted device) within LOGIN_THROTTLE_WINDOW, each attempt waits 1, 2, 4 ... s (at most
         # LOGIN_MAX_DELAY) after the last failure; one address may fail 300 times in 15 minutes (a venue's NAT).
@@ -104,6 +135,7 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         **_mail_settings(env),
     }
     config.update(overrides)
+    config["PUBLIC_URL"] = public_url(config.get("PUBLIC_URL"))
     if config.get("TESTING"):
         config.setdefault("PASSWORD_HASH_METHOD", TEST_PASSWORD_HASH_METHOD)
     if not config.get("SECRET_KEY"):

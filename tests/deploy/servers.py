@@ -83,32 +83,43 @@ def gunicorn(env: dict[str, str], log: Path | None = None) -> Iterator[tuple[int
 # --- the app behind the shipped nginx site ----------------------------------------------------------------
 
 
+# The shipped site's placeholder for its name (deploy/README.md step 5 replaces it), here the loopback address
+# the tests and benches ask (any other Host is dropped with a 444, as on a server).
+SERVER_NAME_PLACEHOLDER = "server_name mcr-tournament.invalid;"
+
+
 def render_site(app_port: int, nginx_port: int, cache: Path, live_port: int | None = None) -> str:
-    """The shipped site with loopback ports, this checkout's static folder and the micro-cache in `cache`;
-    each value must be found exactly once, so that the test notices when the site file changes shape.
+    """The shipped site with loopback ports and name, this checkout's static folder and the micro-cache in
+    `cache`; each value must be found as often as expected (once, the access log twice: the dropping default
+    server's and the site's), so that the test notices when the site file changes shape.
     `live_port`: the live pages' own gunicorn (mcr-tournament-live.service), else a port nothing listens
     on, so that the live pages fall back on the main one as on a server without that service."""
     site = (DEPLOY / "nginx-site.conf").read_text()
-    for shipped, here in (
-        ("listen 80;", f"listen 127.0.0.1:{nginx_port};"),
-        ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};"),
-        ("server 127.0.0.1:8001 ", f"server 127.0.0.1:{live_port or free_port()} "),
-        ("server 127.0.0.1:8000 backup;", f"server 127.0.0.1:{app_port} backup;"),
-        ("alias /srv/mcr-tournament/static/;", f"alias {ROOT / 'static'}/;"),
-        ("proxy_cache_path /var/cache/nginx-mcr-live ", f"proxy_cache_path {cache} "),
-        ("access_log /var/log/nginx/access.log mcr_private;", f"access_log {cache.parent / 'site-access.log'} mcr_private;"),
+    for shipped, here, count in (
+        ("listen 80 default_server;", f"listen 127.0.0.1:{nginx_port} default_server;", 1),
+        ("listen 80;", f"listen 127.0.0.1:{nginx_port};", 1),
+        (SERVER_NAME_PLACEHOLDER, "server_name 127.0.0.1;", 1),
+        ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};", 1),
+        ("server 127.0.0.1:8001 ", f"server 127.0.0.1:{live_port or free_port()} ", 1),
+        ("server 127.0.0.1:8000 backup;", f"server 127.0.0.1:{app_port} backup;", 1),
+        ("alias /srv/mcr-tournament/static/;", f"alias {ROOT / 'static'}/;", 1),
+        ("proxy_cache_path /var/cache/nginx-mcr-live ", f"proxy_cache_path {cache} ", 1),
+        ("access_log /var/log/nginx/access.log mcr_private;",
+         f"access_log {cache.parent / 'site-access.log'} mcr_private;", 2),
     ):
-        assert site.count(shipped) == 1, f"deploy/nginx-site.conf no longer has {shipped!r} once"
+        assert site.count(shipped) == count, f"deploy/nginx-site.conf no longer has {shipped!r} {count} time(s)"
         site = site.replace(shipped, here)
     return site
 
 
 @contextmanager
-def app_gunicorn(app, tmp_path: Path) -> Iterator[tuple[str, Path]]:
+def app_gunicorn(app, tmp_path: Path, **settings: str) -> Iterator[tuple[str, Path]]:
+    """The test's app (its database, secret key, instance) in gunicorn as deployed behind nginx (one trusted
+    proxy), with `settings` added to its environment (PUBLIC_URL ...)."""
     access_log = tmp_path / "gunicorn-access.log"
     env = {"DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"], "SECRET_KEY": app.config["SECRET_KEY"],
            "INSTANCE_PATH": app.instance_path, "TRUSTED_PROXIES": "1", "GUNICORN_WORKERS": "1",
-           "GUNICORN_THREADS": "2", "GUNICORN_ACCESS_LOG": str(access_log)}
+           "GUNICORN_THREADS": "2", "GUNICORN_ACCESS_LOG": str(access_log), **settings}
     with gunicorn(env) as (port, _):
         yield f"http://127.0.0.1:{port}", access_log
 

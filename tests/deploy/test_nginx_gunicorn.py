@@ -28,10 +28,10 @@ def half_requests(url: str) -> list[socket.socket]:
     """Three clients that stop halfway: one mid-headers, two mid-body (a login form of 2000 bytes)."""
     host, port = url.removeprefix("http://").split(":")
     starts = [
-        b"GET / HTTP/1.1\r\nHost: x\r\nUser-Ag",
-        b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Ag",
+        b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
         b"Content-Length: 2000\r\n\r\nemail=slow",
-        b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+        b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
         b"Content-Length: 2000\r\n\r\nemail=slower",
     ]
     clients = []
@@ -89,7 +89,7 @@ def test_slow_clients_freeze_bare_gunicorn_but_not_nginx_in_front(app, tmp_path)
 
             # Over the app's 4 MB limit: refused by nginx from the announced length, before any upload.
             with socket.create_connection(("127.0.0.1", int(url.rsplit(":", 1)[1])), timeout=5) as big:
-                big.sendall(b"POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\n\r\n")
+                big.sendall(b"POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5000000\r\n\r\n")
                 assert big.recv(100).startswith(b"HTTP/1.1 413")
 
             # A backup import of the same size passes nginx and reaches the app (here: 401, no token).

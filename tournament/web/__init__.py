@@ -12,6 +12,7 @@ from tournament.web import (
     input_guard,
     log_privacy,
     mailer,
+    public_url,
     security,
     static_files,
     unit,
@@ -66,5 +67,6 @@ def init_web(app: Flask) -> None:
     idempotency.init_app(app)  # after the unit of work: answers recorded before its commit
     helpers.init_app(app)
     security.init_app(app)
+    public_url.init_app(app)
     log_privacy.init_app(app)
     static_files.init_app(app)

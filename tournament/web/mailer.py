@@ -12,11 +12,12 @@ from __future__ import annotations
 from contextlib import nullcontext
 from functools import partial
 
-from flask import Flask, Response, current_app, g, render_template, request
+from flask import Flask, Response, current_app, g, render_template
 from flask_babel import force_locale
 from flask_mail import Message
 
 from tournament.extensions import mail
+from tournament.web.public_url import site_host
 
 
 def configured() -> bool:
@@ -30,7 +31,7 @@ def queue(to: str, subject, template: str, language: str | None = None, **contex
     if not configured():
         return
     # Without MAIL_DEFAULT_SENDER (or MAIL_USERNAME), the mail comes from no-reply at the site's own name.
-    sender = current_app.config.get("MAIL_DEFAULT_SENDER") or f"no-reply@{request.host.partition(':')[0]}"
+    sender = current_app.config.get("MAIL_DEFAULT_SENDER") or f"no-reply@{site_host()}"
     with force_locale(language) if language else nullcontext():
         message = Message(subject=str(subject), recipients=[to], body=render_template(template, **context),
                           sender=sender)

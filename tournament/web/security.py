@@ -80,9 +80,10 @@ def init_app(app: Flask) -> None:
     proxies = app.config.get("TRUSTED_PROXIES", 0)
     if proxies:
         # Behind nginx the client's address is in X-Forwarded-For: the login throttle counts per client, not
-        # per proxy, and url_for builds https links.
+        # per proxy, and url_for builds https links. X-Forwarded-Host is not believed (issue 31): the site's
+        # name is PUBLIC_URL's (tournament/web/public_url.py), else the Host nginx passes on as the client sent it.
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
-            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies
+            app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=0
         )
 
     @app.after_request

@@ -10,8 +10,10 @@ import json
 import re
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, render_template, request
+from flask import Blueprint, Flask, current_app, render_template
 from markupsafe import Markup, escape
+
+from tournament.web.public_url import site_url
 
 bp = Blueprint("api_docs", __name__)
 
@@ -169,6 +171,6 @@ def operations(spec: dict[str, Any], base: str) -> list[dict[str, Any]]:
 @bp.route("/api/docs")
 def page():
     spec = spec_dict()
-    base = request.host_url.rstrip("/")
+    base = site_url()
     return render_template("api/docs.html", spec=spec, operations=operations(spec, base),
                            description=spec["info"].get("description", ""))
