@@ -8,9 +8,11 @@
 // Pages: the network first, the kept copy when there is no network. Nothing else is touched: the public pages,
 // the API, every POST (never kept: a POST goes to the network as it is; when it cannot get there, a hand form's
 // comes back for the offline queue, any other form of a kept page gets that page's kept copy saying "not sent").
-// A staff page is never shown to the wrong person: logging out or in empties the staff copies, and so does a
-// staff page that the server no longer gives (a redirect to the login page); a page the server answers 404
-// (a renewed link) is dropped at once.
+// A staff page is never shown to the wrong person: logging out or in (any form that ends or starts a login: the
+// login, the logout, "log out everywhere", a password change or reset, an invitation) empties the staff copies,
+// and so does a staff page that the server no longer gives (a redirect to the login page); a page the server
+// answers 404 (a renewed link) is dropped at once. A staff page still on its way when they are emptied is not
+// kept: it is the account's logged out (issue 31).
 "use strict";
 
 var VERSION = "1";
@@ -23,6 +25,8 @@ var PLAYER_PAGE = /^\/p\/[A-Za-z0-9_-]+(\/hands\/new)?$/;
 var STAFF_PAGE = /^\/manage\/tournaments\/\d+\/play\/\d+\/tables\/\d+(\/hands\/new)?$/;
 var PLAYER_POST = /^(\/p\/[A-Za-z0-9_-]+)\/tables\//;
 var HAND_FORM = /^(\/p\/[A-Za-z0-9_-]+|\/manage\/tournaments\/\d+\/play\/\d+\/tables\/\d+)\/hands\/new$/;
+var LOGIN_CHANGE =
+  /^\/(login|logout|account\/logout-everywhere|account\/password|reset-password\/[^/]+|invitations\/[^/]+)$/;
 // Wifi that is up with no way through: after this long the kept copy is shown (the network's answer, should it
 // come, still updates the copy).
 var PATIENCE_MS = 8000;
@@ -34,7 +38,11 @@ function storeFor(path) {
   return null;
 }
 
+// Bumped whenever the staff copies are emptied: a staff page fetched before then is not kept after.
+var staffGeneration = 0;
+
 function forgetStaff() {
+  staffGeneration += 1;
   return caches.delete(STAFF_PAGES);
 }
 
@@ -47,8 +55,11 @@ function keepable(response) {
   return response && response.status === 200 && response.type === "basic" && !response.redirected;
 }
 
-function keep(store, url, response) {
-  return caches.open(store).then(function (cache) { return cache.put(url, response); });
+function keep(store, url, response, generation) {
+  return caches.open(store).then(function (cache) {
+    if (store === STAFF_PAGES && generation !== staffGeneration) return null;  // logged out (or in) meanwhile
+    return cache.put(url, response);
+  });
 }
 
 var NOT_KEPT = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
@@ -103,9 +114,10 @@ function marked(found) {
 
 function page(event, store) {
   var request = event.request;
+  var generation = staffGeneration;
   var network = fetch(request).then(function (response) {
     if (keepable(response)) {
-      event.waitUntil(keep(store, request.url, response.clone()));
+      event.waitUntil(keep(store, request.url, response.clone(), generation));
     } else if (response.type === "opaqueredirect" || response.status === 401 || response.status === 403 ||
                response.status === 404 || response.status === 410) {
       // A renewed link, a hand form with no hand to enter, a staff page for someone logged out: not kept.
@@ -225,7 +237,7 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== self.location.origin) return;
   if (request.method !== "GET") {
     // Whoever logs out or in, the staff pages kept so far are not theirs to see.
-    if (url.pathname === "/logout" || url.pathname === "/login") event.waitUntil(forgetStaff());
+    if (LOGIN_CHANGE.test(url.pathname)) event.waitUntil(forgetStaff());
     // A hand form's POST goes to the network as it is and its answer is never kept; only a failure is caught.
     if (request.method === "POST" && request.mode === "navigate" && HAND_FORM.test(url.pathname)) {
       event.respondWith(handForm(event, url));
@@ -260,6 +272,7 @@ self.addEventListener("message", function (event) {
     if (!store) return null;
     url.hash = "";
     if (store === STATIC_FILES && !url.searchParams.has("v")) return null;
+    var generation = staffGeneration;
     return caches.open(store).then(function (cache) {
       return cache.match(url.href).then(function (found) {
         if (found && store === STATIC_FILES) return null;
@@ -268,7 +281,7 @@ self.addEventListener("message", function (event) {
         var fresh = store === STATIC_FILES ? "default" : "no-store";
         return fetch(url.href, { credentials: "same-origin", cache: fresh }).then(function (response) {
           if (keepable(response)) return store === STATIC_FILES ? replaceVersions(cache, url, response)
-            : cache.put(url.href, response);
+            : keep(store, url.href, response, generation);
           if (store !== STATIC_FILES && (response.status === 404 || response.redirected)) return cache.delete(url.href);
           return null;
         });

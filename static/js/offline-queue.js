@@ -1,6 +1,6 @@
 // Hands entered while the venue's network is down (issue 23). Loaded (templates/base.html) only on the pages the
 // service worker keeps for a drop: a player's page and hand form (/p/<token>...), a referee's table page and hand
-// form (/manage/...). Logging in or out needs nothing here: the worker sees those POSTs from any page.
+// form (/manage/...); and on the logout page when the account has hands not sent (templates/auth/logout.html).
 //
 // - It registers the service worker (/sw.js) that keeps those pages for a drop, once the page has loaded (the
 //   worker's script does not compete with the page's own files on a slow network), and asks it to keep this page,
@@ -13,18 +13,25 @@
 //   timer): the same fields and the same key each time, so a hand whose answer was lost on the way is stored
 //   once (the server answers a key it has seen with its first answer). A banner says how many are waiting.
 // - A hand the server refuses (the engine's 422, a 409 conflict, a 403 or 404) is kept with the server's message
-//   and shown to whoever entered it: on the player's pages only that player's hands, on the staff pages only
-//   the staff's. "Correct it" fills the form again with it; "Discard it" drops it.
+//   and shown to whoever entered it. "Correct it" fills the form again with it; "Discard it" drops it.
+// - The hands are their owner's (issue 31): the page names it (<html data-offline-owner>), each owner has a
+//   database of their own, a page sends and shows only its owner's. The logout asks first: static/js/README.md.
 (function () {
   "use strict";
 
-  var DB_NAME = "mcr-offline";
   var STORE = "hands";
   var RETRY_MS = 20000;
   var path = window.location.pathname;
   var own = /^\/p\/[A-Za-z0-9_-]+/.exec(path);
-  var scope = own ? own[0] + "/" : (path.indexOf("/manage/") === 0 ? "/manage/" : null);
+  var logout = document.querySelector("form[data-offline-logout]");
+  var scope = own ? own[0] + "/" : (path.indexOf("/manage/") === 0 || logout ? "/manage/" : null);
   if (!scope) return;
+  // The service worker's page for a hand that failed on its way (static/sw.js) names no owner: the form's field does.
+  var unsentHolder = document.querySelector("[data-offline-unsent]");
+  var owner = document.documentElement.getAttribute("data-offline-owner") ||
+    (unsentHolder ? new URLSearchParams(unsentHolder.getAttribute("data-body") || "").get("offline_owner") : "");
+  if (!/^[0-9a-f]{32}$/.test(owner || "")) owner = null;
+  var DB_NAME = "mcr-offline-" + owner;
 
   // ------------------------------------------------------------------ the words
   // In the page's language when it gives them (<html data-offline-texts>, templates/_offline_texts.html);
@@ -44,7 +51,10 @@
     kept: "{hand} is kept on this device.",
     not_sent: "No network: that was not sent. Try again when the network is back.",
     false_mahjong: "Recording a claim as a false mahjong needs the network: fill in the false mahjong part by hand, or save when the network is back.",
-    verdict: "No network: the engine checks this hand when it is sent. Save keeps it on this device."
+    verdict: "No network: the engine checks this hand when it is sent. Save keeps it on this device.",
+    unsent_one: "{num} hand not sent: send it now, or discard it.",
+    unsent_other: "{num} hands not sent: send them now, or discard them.",
+    unsent_none: "No hand is waiting on this device."
   };
   try {
     var given = JSON.parse(document.documentElement.getAttribute("data-offline-texts") || "{}");
@@ -88,7 +98,8 @@
     else window.addEventListener("load", registerWorker);
   }
 
-  if (!("indexedDB" in window)) return;
+  // A page with no owner keeps nothing: its hands could not be told from another account's.
+  if (!("indexedDB" in window) || !owner) return;
 
   // ------------------------------------------------------------------ the store
   var opened = null;
@@ -120,7 +131,7 @@
 
   function all() {
     return transact("readonly", function (store) { return store.getAll(); }).then(function (rows) {
-      return (rows || []).filter(function (row) { return row.url.indexOf(scope) === 0; })
+      return (rows || []).filter(function (row) { return row.url.indexOf(scope) === 0 && row.owner === owner; })
         .sort(function (a, b) { return a.id - b.id; });
     });
   }
@@ -166,7 +177,15 @@
     main.insertBefore(banner, main.firstChild);
   }
 
+  // The logout asks first while this cookie counts hands (tournament/web/offline.py); only /logout gets it.
+  function countForLogout(n) {
+    if (scope !== "/manage/") return;
+    document.cookie = "mcr_offline_" + owner + "=" + (n ? String(n) + "; max-age=31536000" : "; max-age=0") +
+      "; path=/logout; SameSite=Strict" + (window.location.protocol === "https:" ? "; Secure" : "");
+  }
+
   function show(rows, note) {
+    countForLogout(rows.length);
     if (!banner) makeBanner();
     var waiting = rows.filter(function (row) { return row.state !== "refused"; });
     var refused = rows.filter(function (row) { return row.state === "refused"; });
@@ -313,7 +332,7 @@
   function fill(form, body) {
     form.reset();
     new URLSearchParams(body).forEach(function (value, name) {
-      if (name === "csrf_token" || name === "idempotency_key") return;
+      if (name === "csrf_token" || name === "idempotency_key" || name === "offline_owner") return;
       Array.prototype.forEach.call(form.querySelectorAll('[name="' + name + '"]'), function (el) {
         if (el.type === "radio" || el.type === "checkbox") {
           if (el.value === value) el.checked = true;
@@ -350,7 +369,8 @@
 
   function newRow(url, body, page) {
     return {
-      url: url, body: body, page: page, key: fieldOf(body, "idempotency_key"), label: describe(url, body),
+      url: url, body: body, page: page, owner: owner, key: fieldOf(body, "idempotency_key"),
+      label: describe(url, body),
       state: "waiting", created_at: new Date().toISOString()
     };
   }
@@ -434,16 +454,61 @@
     mark();
   }
 
+  // ------------------------------------------------------------------ the logout page
+  // "Send now" or "Discard"; the logout goes on once none is left (static/js/README.md).
+  function logoutStep() {
+    var status = document.querySelector("[data-offline-logout-status]");
+    var send = logout.querySelector("[data-offline-logout-send]");
+    var discard = logout.querySelector("[data-offline-logout-discard]");
+    var plain = logout.querySelector("[data-offline-logout-plain]");
+    function offer(rows) {
+      status.textContent = rows.length ? count("unsent", rows.length) : say("unsent_none");
+      send.hidden = !rows.some(function (row) { return row.state !== "refused"; });
+      discard.hidden = !rows.length;
+      plain.hidden = rows.length > 0;
+      send.disabled = discard.disabled = false;
+      return rows;
+    }
+    function leave(how) {
+      var choice = document.createElement("input");
+      choice.type = "hidden";
+      choice.name = "offline";
+      choice.value = how;
+      logout.appendChild(choice);
+      logout.submit();
+    }
+    function choose(button, work, how) {
+      button.addEventListener("click", function (event) {
+        event.preventDefault();
+        send.disabled = discard.disabled = true;
+        var left = function () { return refresh(); };
+        work().then(function (rows) { return rows || left(); }, left).then(function (rows) {
+          if (rows.length) offer(rows);
+          else leave(how);
+        });
+      });
+    }
+    choose(send, sendAll, "sent");
+    choose(discard, function () {
+      return all().then(function (rows) { return Promise.all(rows.map(function (row) { return drop(row.id); })); })
+        .then(function () { return refresh(); });
+    }, "discarded");
+    refresh().then(offer);
+  }
+
   function start() {
     watchVerdict();
     // Loaded after the page (after-load.js): until now a form sent offline got the browser's error page.
     // Tests wait for this mark before they cut the network.
     document.documentElement.setAttribute("data-offline-ready", "");
+    if (logout) {
+      logoutStep();  // sends only when asked to
+      return;
+    }
     var wanted = /^#offline-hand-(\d+)$/.exec(window.location.hash);
     if (wanted) {
-      one(parseInt(wanted[1], 10)).then(function (row) { if (row) restoreHere(row); });
+      one(parseInt(wanted[1], 10)).then(function (row) { if (row && row.owner === owner) restoreHere(row); });
     }
-    var unsentHolder = document.querySelector("[data-offline-unsent]");
     (unsentHolder ? keepUnsent(unsentHolder) : refresh()).then(sendAll);
     window.addEventListener("online", function () { sendAll(); });
     window.addEventListener("offline", function () { refresh(); });

@@ -26,6 +26,18 @@ def enter_win(page, hand: str, winner, discarder) -> None:
     page.get_by_role("button", name="Save hand").last.click()
 
 
+def kept_keys(page, owner: str) -> list[str]:
+    """The idempotency keys of the hands this browser keeps for `owner` (each owner's own database)."""
+    return page.evaluate("""owner => new Promise(resolve => {
+        indexedDB.open('mcr-offline-' + owner).onsuccess = event => {
+            const db = event.target.result;
+            if (!db.objectStoreNames.contains('hands')) return resolve([]);
+            db.transaction('hands').objectStore('hands').getAll().onsuccess =
+                e => resolve(e.target.result.map(row => row.key));
+        };
+    })""", owner)
+
+
 def stored(t) -> list[tuple[int, int, str]]:
     db.session.expire_all()
     return [(h.number, h.winner_id, h.tiles) for h in scoring.table_hands(t, 1, 1)]
@@ -102,6 +114,7 @@ def test_a_sending_that_fails_on_the_way_is_kept_with_its_key(offline_queue_phon
     page.evaluate("() => navigator.serviceWorker.controller !== null || new Promise(done =>"
                   " navigator.serviceWorker.addEventListener('controllerchange', () => done(true)))")
     key = page.locator("input[name=idempotency_key]").input_value()
+    owner = page.locator("html").get_attribute("data-offline-owner")  # the worker's page names none: the form does
     go_offline(context, page)
     page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")  # wifi up, no way through
     enter_win(page, PLAIN_WIN, seats[3], seats[2])
@@ -109,13 +122,7 @@ def test_a_sending_that_fails_on_the_way_is_kept_with_its_key(offline_queue_phon
     banner = page.locator(".offline-queue")
     expect(banner).to_contain_text("Hand 1 at table 1 is kept on this device.")
     expect(banner).to_contain_text("1 hand waiting to be sent")
-    kept = page.evaluate("""() => new Promise(resolve => {
-        indexedDB.open('mcr-offline').onsuccess = event => {
-            event.target.result.transaction('hands').objectStore('hands').getAll().onsuccess =
-                e => resolve(e.target.result.map(row => row.key));
-        };
-    })""")
-    assert kept == [key]
+    assert kept_keys(page, owner) == [key]
     assert stored(t) == []
     context.set_offline(False)
     expect(banner).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)

@@ -13,7 +13,8 @@ import pytest
 KEYS = {"hand", "hand_at_table", "banner", "waiting_one", "waiting_other", "waiting_offline_one",
         "waiting_offline_other", "waiting_sending_one", "waiting_sending_other", "sent_one", "sent_other",
         "refused_one", "refused_other", "not_saved", "refused_reason", "answered", "correct", "discard", "log_in",
-        "back_in_form", "kept", "not_sent", "false_mahjong", "verdict", "copy_note", "copy_note_at"}
+        "back_in_form", "kept", "not_sent", "false_mahjong", "verdict", "copy_note", "copy_note_at",
+        "unsent_one", "unsent_other", "unsent_none"}
 
 
 def _texts(client, lang: str) -> dict | None:

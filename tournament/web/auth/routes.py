@@ -2,7 +2,10 @@
 
     GET/POST /login     log in (slowed down per account, per trusted device and per client address: 429 with
                         Retry-After while a delay runs; see tournament.services.throttle)
-    POST     /logout    log out this device (its session and remember cookies stop working everywhere)
+    POST     /logout    log out this device (its session and remember cookies stop working everywhere); while the
+                        account has hands kept on this device and not sent (the offline queue's count, see
+                        tournament.web.offline), first to the page below
+    GET      /logout    those hands: "Send now" or "Discard", then the logout (static/js/offline-queue.js)
 """
 
 from __future__ import annotations
@@ -14,11 +17,20 @@ from flask_login import current_user, login_user, logout_user
 from tournament.i18n.service_messages import translate
 from tournament.services import throttle
 from tournament.services import users as user_service
+from tournament.web import offline
 from tournament.web.auth import devices
 from tournament.web.auth.forms import LoginForm
 from tournament.web.helpers import client_address, safe_next
 
 bp = Blueprint("auth", __name__)
+
+
+@bp.record_once
+def offline_owner(state) -> None:
+    # The owner of the hands a page keeps, for <html data-offline-owner> (templates/_offline_texts.html), and the
+    # hand forms' check that a kept hand is sent by its owner.
+    state.app.jinja_env.globals["offline_owner"] = offline.page_owner
+    state.app.before_request(offline.refuse_another_owners_hand)
 
 
 def _after_login() -> str:
@@ -60,7 +72,18 @@ def login():
 @bp.route("/logout", methods=["POST"])
 def logout():
     if current_user.is_authenticated:
+        # Hands this account kept on this device are sent or discarded first, never left for whoever logs in next.
+        # The logout page's own form says it has been asked ("offline"); without the script nothing is ever kept.
+        if "offline" not in request.form and offline.hands_not_sent(current_user.id):
+            return redirect(url_for("auth.logout_page"), 303)
         user_service.end_login(current_user.login_token)
     logout_user()
     flash(gettext("You are logged out."), "info")
     return redirect(url_for("public.home"))
+
+
+@bp.route("/logout", methods=["GET"])
+def logout_page():
+    if not current_user.is_authenticated:
+        return redirect(url_for("public.home"))
+    return render_template("auth/logout.html")
