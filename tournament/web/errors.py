@@ -103,7 +103,9 @@ def init_app(app: Flask) -> None:
         refuse()
         db.session.rollback()
         title = N_("Not Found") if exc.status_code == 404 else N_("Request refused")
-        return error_response(exc.status_code, title, exc.message)
+        # A throttle's refusal (429) says how long to wait.
+        retry = {"Retry-After": str(exc.retry_after)} if getattr(exc, "retry_after", None) else {}
+        return (*error_response(exc.status_code, title, exc.message), retry)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
