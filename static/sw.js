@@ -181,9 +181,11 @@ function notSent(event, from, store) {
 
 function handForm(event, url) {
   var copy = event.request.clone();
-  return fetch(event.request).catch(function () {
-    return copy.text().then(function (body) { return unsent(url, body); });
-  });
+  var keepIt = function () { return copy.text().then(function (body) { return unsent(url, body); }); };
+  // A 503 (the server up, its database not: nothing was saved) is kept for later too, its key unchanged.
+  return fetch(event.request).then(function (response) {
+    return response.status === 503 ? keepIt() : response;
+  }, keepIt);
 }
 
 // A versioned file (?v=<its digest>, see tournament/web/static_files.py) never changes: the kept copy first, and

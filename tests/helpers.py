@@ -10,12 +10,13 @@ import html
 import json
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from flask import template_rendered
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import OperationalError
 
 from tournament.extensions import db
@@ -682,3 +683,34 @@ def empty_tables() -> None:
             db.session.rollback()
             if attempt == 2:
                 raise
+
+
+REFUSED = "connection failed: Connection refused"  # what psycopg says when PostgreSQL is not listening
+
+
+@contextmanager
+def database_down(app) -> Iterator[list[str]]:
+    """The database gone while inside, as when PostgreSQL stops: every statement and every new connection
+    fails with the driver's OperationalError, taken as a disconnect (SQLAlchemy drops the connection; a session
+    must roll back before it is used again), in every thread. Yields the list of what was tried meanwhile (the
+    statements, "connect")."""
+    with app.app_context():
+        engine = db.engine
+    tried: list[str] = []
+
+    def refuse(*args, **kwargs):
+        tried.append(args[2] if len(args) > 2 and isinstance(args[2], str) else "connect")
+        raise engine.dialect.loaded_dbapi.OperationalError(REFUSED)
+
+    def as_disconnect(context) -> None:
+        if REFUSED in str(context.original_exception):
+            context.is_disconnect = True
+
+    listeners = [("before_cursor_execute", refuse), ("do_connect", refuse), ("handle_error", as_disconnect)]
+    for name, listener in listeners:
+        event.listen(engine, name, listener)
+    try:
+        yield tried
+    finally:
+        for name, listener in listeners:
+            event.remove(engine, name, listener)

@@ -123,12 +123,15 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "PUBLIC_URL": env.get("PUBLIC_URL"),
         # Login throttle (tournament.services.throttle): after LOGIN_FREE_FAILURES failures for an account (or
         # a trusted device) within LOGIN_THROTTLE_WINDOW, each attempt waits 1, 2, 4 ... s (at most
-        # LOGIN_MAX_DELAY) after the last failure; one address may fail 300 times in 15 minutes (a venue's NAT).
+        # LOGIN_MAX_DELAY) after the last failure; one address may fail 300 times in 15 minutes (a venue's NAT),
+        # after which its wrong passwords are answered 429 (a right one still logs in). Unknown player links
+        # from one address have their own count, with the same window.
         "LOGIN_THROTTLE_WINDOW": timedelta(hours=24),
         "LOGIN_FREE_FAILURES": 5,
         "LOGIN_MAX_DELAY": timedelta(minutes=15),
         "LOGIN_ADDRESS_WINDOW": timedelta(minutes=15),
         "LOGIN_FAILURES_PER_ADDRESS": 300,
+        "PLAYER_LINK_FAILURES_PER_ADDRESS": 300,
         "MAX_CONTENT_LENGTH": 4 * 1024 * 1024,
         # One form field (Werkzeug's default is 500 KB): a players CSV of 1.5 MB pasted into the import box.
         "MAX_FORM_MEMORY_SIZE": 4 * 1024 * 1024,

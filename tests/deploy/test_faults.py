@@ -10,14 +10,19 @@ from __future__ import annotations
 
 import glob
 import http.client
+import http.cookiejar
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
+import urllib.parse
+import urllib.request
 import uuid
 from collections import defaultdict
 from collections.abc import Iterator
@@ -80,6 +85,26 @@ def gunicorn(database_url: str, secret: str, instance: str, log: Path, workers: 
            "GUNICORN_WORKERS": str(workers), "GUNICORN_THREADS": str(threads), "GUNICORN_ACCESS_LOG": os.devnull}
     with servers.gunicorn(env, log) as running:
         yield running
+
+
+class Browser:
+    """A browser with its cookies (urllib): logs in through the login form as a person would."""
+
+    def __init__(self, port: int) -> None:
+        self.base = f"http://127.0.0.1:{port}"
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def open(self, path: str, form: dict | None = None) -> tuple[int, dict, str]:
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        try:
+            answer = self.opener.open(self.base + path, data=data, timeout=20)
+        except urllib.error.HTTPError as error:
+            answer = error
+        with answer:
+            return answer.status, {k.lower(): v for k, v in answer.headers.items()}, answer.read().decode()
+
+    def csrf(self, path: str) -> str:
+        return re.search(r'name="csrf_token"[^>]*value="([^"]+)"', self.open(path)[2]).group(1)
 
 
 def workers_of(master: int) -> list[int]:
@@ -229,10 +254,22 @@ def test_database_restart_gives_503_then_recovers_without_restart(tmp_path):
             assert call(port, "GET", "/", accept="text/html")[0] == 200
             assert call(port, "GET", "/api/v1/tournaments", token)[0] == 200
 
+            staff, visitor = Browser(port), Browser(port)  # someone logged in, someone about to
+            login = {"email": "fault-organiser@example.org", "password": "fault-test-organiser-2026"}
+            assert staff.open("/login", {"csrf_token": staff.csrf("/login"), **login})[0] == 200  # on /manage
+            token_for_login = visitor.csrf("/login")
+
             stop()
             status, headers, page = call(port, "GET", "/", accept="text/html")
             assert status == 503 and headers["retry-after"].isdigit()
             assert headers["content-type"].startswith("text/html") and "database cannot be reached" in page
+            # Logged in too (issue 31): the 503 page asks the database nothing more, instead of a bare 500.
+            for who, path, form in [(staff, "/manage", None), (staff, "/login", None),
+                                    (staff, "/no-such-page", None),
+                                    (visitor, "/login", {"csrf_token": token_for_login, **login})]:
+                status, headers, page = who.open(path, form)
+                assert status == 503 and headers["retry-after"].isdigit(), (path, status, page[:300])
+                assert "database cannot be reached" in page, path
             status, headers, answer = call(port, "GET", "/api/v1/tournaments", token)
             assert status == 503 and headers["retry-after"].isdigit()
             assert "database cannot be reached" in answer["error"]

@@ -102,6 +102,57 @@ def test_the_clock_of_a_session_not_in_play_does_not_start(tournament, organiser
     assert session.status == "published"
 
 
+def _events(session) -> list[str]:
+    return list(db.session.scalars(select(ClockEvent.kind).where(ClockEvent.session_id == session.id)
+                                   .order_by(ClockEvent.id)))
+
+
+@pytest.mark.parametrize("status", ["draft", "published"])
+def test_no_clock_action_on_a_session_not_yet_in_play(tournament, organiser, status):
+    """Issue 31: extra time was given to a draft session's clock. Every action is a 409 now, nothing stored."""
+    add_players(tournament, 4)
+    session = draw_service.draw_next(tournament, seed=1)
+    if status == "published":
+        lifecycle.set_status(session, "published")
+    actions = {
+        "start": lambda: clock.start(tournament, 1, organiser, now=at(0)),
+        "pause": lambda: clock.pause(tournament, 1, organiser, now=at(1)),
+        "resume": lambda: clock.resume(tournament, 1, organiser, now=at(2)),
+        "extend": lambda: clock.extend(tournament, 1, 300, organiser, now=at(3)),
+        "extend a table": lambda: clock.extend(tournament, 1, 300, organiser, table=1, now=at(3)),
+        "end": lambda: clock.end(tournament, 1, organiser, now=at(4)),
+        "undo end": lambda: clock.undo_end(tournament, 1, organiser, now=at(5)),
+        "call time": lambda: clock.call_time(tournament, 1, 1, 2, organiser, now=at(6)),
+        "undo a time call": lambda: clock.undo_time_call(tournament, 1, 1, organiser, now=at(7)),
+    }
+    for name, action in actions.items():
+        with pytest.raises(ConflictError, match=f"Session 1 is {status}, not in play") as refused:
+            action()
+        assert refused.value.status_code == 409, name
+    assert _events(session) == [] and session.status == status
+
+
+def test_a_finished_sessions_clock_may_only_be_stopped(in_play, organiser):
+    """A clock still running when its session was finished may be paused or ended; nothing else."""
+    session = play.get_session(in_play, 1)
+    clock.start(in_play, 1, organiser, now=at(0))
+    lifecycle.finish_session(in_play, 1, force=True)
+    refused = {
+        "resume": lambda: clock.resume(in_play, 1, organiser, now=at(2)),
+        "extend": lambda: clock.extend(in_play, 1, 300, organiser, now=at(3)),
+        "call time": lambda: clock.call_time(in_play, 1, 1, 2, organiser, now=at(4)),
+    }
+    for name, action in refused.items():
+        with pytest.raises(ConflictError, match="Session 1 is finished, not in play") as refusal:
+            action()
+        assert refusal.value.status_code == 409, name
+    assert clock.pause(in_play, 1, organiser, now=at(5)).state == "paused"
+    assert clock.end(in_play, 1, organiser, now=at(6)).state == "ended"
+    with pytest.raises(ConflictError, match="Session 1 is finished, not in play"):
+        clock.undo_end(in_play, 1, organiser, now=at(7))
+    assert [kind for kind in _events(session) if kind != "time_called_at_end"] == ["start", "pause", "end"]
+
+
 def test_extra_time_for_one_table_and_for_all_adds_up(in_play, organiser):
     t, user = in_play, organiser
     clock.start(t, 1, user, now=at(0))

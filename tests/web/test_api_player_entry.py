@@ -193,8 +193,11 @@ def test_a_hand_sent_twice_with_its_idempotency_key_is_stored_once(api, client, 
     assert other.status_code == 201 and other.get_json()["number"] == 2
 
 
-def test_guessing_tokens_meets_the_login_limit(api, client, phones_tournament, app):
-    phones_tournament()
-    app.config["LOGIN_FAILURES_PER_ADDRESS"] = 5
-    answers = [own(client, f"{i:043d}", "GET").status_code for i in range(7)]
-    assert answers[:5] == [404] * 5 and answers[5:] == [429, 429]
+def test_guessing_tokens_meets_the_links_limit_and_a_valid_token_still_opens(api, client, phones_tournament, app):
+    _, seats, _, tokens = phones_tournament()
+    app.config["PLAYER_LINK_FAILURES_PER_ADDRESS"] = 5
+    answers = [own(client, f"{i:043d}", "GET") for i in range(7)]
+    assert [a.status_code for a in answers] == [404] * 5 + [429, 429]
+    assert int(answers[-1].headers["Retry-After"]) > 0
+    assert "Too many unknown links from your network address" in answers[-1].get_json()["error"]
+    assert own(client, tokens[seats[0]], "GET").status_code == 200

@@ -124,13 +124,42 @@ def test_one_address_guessing_many_accounts_is_limited_but_not_other_addresses(a
     _seed_failures(app, throttle_clock, 299, NAT)
     # The 300th failure from the address in 15 minutes (a password-spraying run): one guess each.
     assert _login(app.test_client(), "user300@example.org", "Summer2026!", address=NAT).status_code == 401
-    response = _login(app.test_client(), VICTIM, PASSWORD, address=NAT)
+    response = _login(app.test_client(), VICTIM, "Winter2026!", address=NAT)
     assert response.status_code == 429
     assert "from your network address" in response.get_data(as_text=True)
     assert int(response.headers["Retry-After"]) == 15 * 60
-    assert _login(app.test_client(), VICTIM, PASSWORD, address="192.0.2.44").status_code == 302
-    throttle_clock.advance(15 * 60)  # the sliding window moves on
+    assert _login(app.test_client(), VICTIM, "Spring2026!", address="192.0.2.44").status_code == 401
+    throttle_clock.advance(15 * 60 + 1)  # the sliding window moves on
+    assert _login(app.test_client(), OTHER, "Autumn2026!", address=NAT).status_code == 401
+
+
+def test_many_wrong_passwords_from_one_address_stay_throttled(app, victim, throttle_clock):
+    """Over the address's limit every wrong password is a 429 with Retry-After, whichever email is typed (an
+    unknown one, an account's, a disabled one alike), and each still counts against its account."""
+    _seed_failures(app, throttle_clock, 300, NAT)
+    for i in range(20):
+        email = {1: VICTIM, 2: OTHER}.get(i % 5, f"sprayed{i}@example.org")
+        response = _login(app.test_client(), email, f"Guess{i}!", address=NAT)
+        assert response.status_code == 429, i
+        assert int(response.headers["Retry-After"]) > 0
+        assert "Too many failed logins from your network address" in response.get_data(as_text=True)
+    assert _attempts(app, VICTIM) == 4 and _attempts(app, OTHER) == 4 and _attempts(app) == 320
+    # Past its five free failures the account's own delay comes first, even for the right password.
+    assert _login(app.test_client(), VICTIM, "Guess20!", address=NAT).status_code == 429
+    refused = _login(app.test_client(), VICTIM, PASSWORD, address=NAT)
+    assert refused.status_code == 429 and "for this account" in refused.get_data(as_text=True)
+
+
+def test_the_right_password_gets_in_from_an_address_over_its_limit(app, victim, throttle_clock):
+    """A venue behind one NAT whose address someone used up: the staff's right passwords still log in."""
+    _seed_failures(app, throttle_clock, 300, NAT)
+    assert _login(app.test_client(), "sprayed@example.org", "Summer2026!", address=NAT).status_code == 429
+    client = app.test_client()
+    mistyped = _login(client, VICTIM, "typo", address=NAT)
+    assert mistyped.status_code == 429 and "Retry-After" in mistyped.headers
+    assert _login(client, VICTIM, PASSWORD, address=NAT).status_code == 302 and _logged_in(client)
     assert _login(app.test_client(), OTHER, PASSWORD, address=NAT).status_code == 302
+    assert _attempts(app, VICTIM) == 0  # the success forgets the account's failures, the mistype's included
 
 
 def test_the_account_delay_holds_whatever_the_address(app, victim, throttle_clock):
@@ -172,11 +201,11 @@ def test_behind_a_trusted_proxy_the_client_address_is_counted(database_url, vict
 
     _seed_failures(proxied, throttle_clock, 299, NAT)
     assert via_proxy("user300@example.org", "Summer2026!", NAT).status_code == 401
-    assert via_proxy(VICTIM, PASSWORD, NAT).status_code == 429
-    assert via_proxy(VICTIM, PASSWORD, "192.0.2.44").status_code == 302  # another client behind the proxy
+    assert via_proxy(VICTIM, "Winter2026!", NAT).status_code == 429
+    assert via_proxy(VICTIM, "Spring2026!", "192.0.2.44").status_code == 401  # another client behind the proxy
     with proxied.app_context():
         assert db.session.scalar(select(func.count()).select_from(LoginAttempt)
-                                 .where(LoginAttempt.address == NAT)) == 300
+                                 .where(LoginAttempt.address == NAT)) == 301
         db.engine.dispose()
 
 
@@ -223,8 +252,20 @@ def test_a_trusted_device_is_not_held_up_by_its_venues_address_limit(app, victim
     assert _login(phone, VICTIM, PASSWORD, address=NAT).status_code == 302
     _logout(phone)
     _seed_failures(app, throttle_clock, 300, NAT)
-    assert _login(app.test_client(), VICTIM, PASSWORD, address=NAT).status_code == 429
+    assert _login(app.test_client(), VICTIM, "typo", address=NAT).status_code == 429
+    mistyped = _login(phone, VICTIM, "typo", address=NAT)  # its mistype is judged by the device's own count
+    assert mistyped.status_code == 401
     assert _login(phone, VICTIM, PASSWORD, address=NAT).status_code == 302
+
+
+def test_guessed_player_links_do_not_use_up_the_logins_limit(app, victim, throttle_clock, seated):
+    """300 unknown links from a venue's address: its staff still log in, even after a mistype."""
+    client = app.test_client()
+    for i in range(300):
+        assert client.get(f"/p/{i:043d}", environ_base={"REMOTE_ADDR": NAT}).status_code == 404
+    assert client.get(f"/p/{300:043d}", environ_base={"REMOTE_ADDR": NAT}).status_code == 429
+    assert _login(client, VICTIM, "typo", address=NAT).status_code == 401
+    assert _login(client, VICTIM, PASSWORD, address=NAT).status_code == 302 and _logged_in(client)
 
 
 def test_a_device_cookie_of_another_account_or_a_forged_one_does_not_help(app, victim, throttle_clock):

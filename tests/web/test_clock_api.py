@@ -7,7 +7,9 @@ from datetime import datetime
 
 from tests.helpers import Api, add_players, make_user, token_for
 from tournament.extensions import db
+from tournament.models import ClockEvent
 from tournament.services import draws as draw_service
+from tournament.services import play
 
 CLOCK_KEYS = {"state", "duration_seconds", "remaining_seconds", "ends_at", "warning", "server_time", "tables"}
 TABLE_KEYS = {"table", "extra_seconds", "remaining_seconds", "time_called", "hand_in_progress"}
@@ -181,3 +183,23 @@ def test_openapi_documents_the_clock(client):
     paths = spec["paths"]
     assert "/api/v1/tournaments/{tournament_id}/sessions/{number}/clock" in paths
     assert "/api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/time" in paths
+
+
+def test_no_clock_action_on_a_draft_session(client, organiser, session_two_draft):
+    """Issue 31: a referee gave a draft session's clock extra time. Every action is a 409 saying the session is
+    not in play, and nothing is stored; the session in play keeps its clock."""
+    t, referee = session_two_draft
+    actions = [("/clock/start", {}), ("/clock/pause", {}), ("/clock/resume", {}), ("/clock/end", {}),
+               ("/clock/end/undo", {}), ("/clock/extend", {"seconds": 300}), ("/clock/extend", {"seconds": 60, "table": 1}),
+               ("/tables/1/time", {"hand_in_progress": 2})]
+    for who, allowed in ((Api(client, token_for(referee)), actions),
+                         (Api(client, token_for(organiser)), [*actions, ("/tables/1/time/undo", {})])):
+        for path, body in allowed:
+            error = assert_error(who.post(f"/tournaments/{t.id}/sessions/2{path}", body), 409)
+            assert "Session 2 is draft, not in play" in error["error"], (path, error)
+    db.session.expire_all()
+    assert db.session.query(ClockEvent).filter_by(session_id=play.get_session(t, 2).id).count() == 0
+    assert Api(client, token_for(referee)).get(f"/tournaments/{t.id}/sessions/2/clock").get_json()["tables"][0][
+        "extra_seconds"] == 0
+    assert Api(client, token_for(referee)).post(f"/tournaments/{t.id}/sessions/1/clock/extend",
+                                                 {"seconds": 60}).status_code == 200

@@ -138,3 +138,16 @@ def test_junk_posts_are_refused_without_errors(client, session_in_play, referee_
         assert response.status_code in (302, 400, 403, 404), (path, response.status_code)
     assert clock.session_clock(t, 1).tables[0].extra_seconds == 0
     assert not clock.session_clock(t, 1).table(1).time_called
+
+
+def test_a_draft_sessions_clock_page_gives_no_extra_time(organiser_client, tournament):
+    """Issue 31: the staff page of a draft session's clock offered extra time, and gave it."""
+    add_players(tournament, 4)
+    session = draw_service.draw_next(tournament, seed=1)
+    db.session.commit()
+    page = organiser_client.get(staff_url(tournament, "/clock")).get_data(as_text=True)
+    assert "Give extra time" not in page and "Start the clock" not in page
+    html = press(organiser_client, tournament, "/clock/extend", {"minutes": "5", "table": ""}).get_data(as_text=True)
+    assert "Session 1 is draft, not in play: its clock takes no extra time." in html
+    db.session.expire_all()
+    assert clock.state_of(tournament, session).tables[0].extra_seconds == 0

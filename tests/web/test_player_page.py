@@ -51,6 +51,23 @@ def test_an_unknown_link_is_a_404_page(client, seated):
     assert client.get("/p/short").status_code == 404
 
 
+def test_guessing_links_is_slowed_down_but_a_valid_link_always_opens(client, seated):
+    """300 unknown links from a venue's address (issue 31): the next guesses wait (429, Retry-After), the
+    players' own links at the same address still open."""
+    t, ids = seated
+    token = _token(t, ids[0])
+    venue = {"REMOTE_ADDR": "198.51.100.9"}
+    assert [client.get(f"/p/{i:043d}", environ_base=venue).status_code for i in range(300)] == [404] * 300
+    for guess in (f"{300:043d}", "short", token[:-1] + ("A" if token[-1] != "A" else "B")):
+        slowed = client.get(f"/p/{guess}", environ_base=venue)
+        assert slowed.status_code == 429 and int(slowed.headers["Retry-After"]) > 0
+        assert "Too many unknown links from your network address" in slowed.get_data(as_text=True)
+    page = client.get(f"/p/{token}", environ_base=venue)
+    assert page.status_code == 200 and "Session 1 · Table 1" in page.get_data(as_text=True)
+    assert client.get(f"/p/{_token(t, ids[1])}/schedule.ics", environ_base=venue).status_code == 200
+    assert client.get(f"/p/{300:043d}", environ_base={"REMOTE_ADDR": "192.0.2.44"}).status_code == 404
+
+
 def test_confirm_and_dispute_from_the_page(client, seated):
     t, ids = seated
     scoring.enter_hand(t, 1, 1, _win(ids), None)

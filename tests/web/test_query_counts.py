@@ -11,11 +11,11 @@ from contextlib import contextmanager
 
 from sqlalchemy import event
 
-from tests.helpers import add_players, make_tournament
+from tests.helpers import UNDER_5, add_players, make_tournament
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services import draws, lifecycle, penalties, play, scoring
-from tournament.services.scoring import HandData
+from tournament.services.scoring import FalseMahjongData, HandData
 
 WIN = "123456789m123s5p5p"  # Pure Straight 16 + Concealed 2 + All Chows 2 + Mixed Double Chow 1 + Single Wait 1
 
@@ -118,3 +118,28 @@ def test_staff_play_page_runs_as_many_queries_for_32_tables_as_for_8(organiser_c
         counts[tables] = len(statements)
     assert counts[8] == counts[32], counts
     assert counts[32] <= 20, counts
+
+
+def test_the_referees_table_page_runs_as_many_queries_for_16_hands_as_for_1(organiser_client, seated):
+    """The table page read each hand's payments and false mahjongs one hand at a time (issue 31: 21 queries with
+    no hand, 55 with 16). With hands, their confirmations, disputes, payments and false mahjongs are four
+    queries in all, whatever their number; with none those four have nothing to ask."""
+    t, ids = seated
+    url = f"/manage/tournaments/{t.id}/play/1/tables/1"
+    counts = {}
+    for number in range(17):
+        if number:
+            false_mahjongs = (FalseMahjongData(player_id=ids[(number + 2) % 4], hand=UNDER_5),) if number % 3 == 0 else ()
+            result = {"result": "draw"} if number % 5 == 0 else {
+                "result": "win", "winner_id": ids[number % 4], "discarder_id": ids[(number + 1) % 4], "hand": WIN}
+            scoring.enter_hand(t, 1, 1, HandData(number=number, false_mahjongs=false_mahjongs, **result), None)
+            db.session.commit()
+        if number in (0, 1, 16):
+            organiser_client.get(url)  # the caches filled first: only the page's own reading is counted
+            with counting_queries() as statements:
+                response = organiser_client.get(url)
+            assert response.status_code == 200
+            assert response.get_data(as_text=True).count('class="hand-row hand-missing"') == 16 - number
+            counts[number] = len(statements)
+    assert counts[1] == counts[16] and counts[16] - counts[0] == 4, counts
+    assert counts[16] <= 25, counts

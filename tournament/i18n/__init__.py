@@ -131,11 +131,14 @@ def select_locale() -> str:
     if not has_request_context():  # a command line's documents: the default until a tournament says
         return DEFAULT_LANGUAGE
     g.locale_chosen = True  # the answer depends on the language: after_request says so in Vary
-    chosen = (offered(request.args.get("lang")) or offered(request.cookies.get(COOKIE)) or _account_language()
-              or _player_language())
+    # The page that says the database is down asks it nothing: the request's own signals decide.
+    stored = not g.get("database_down")
+    chosen = (offered(request.args.get("lang")) or offered(request.cookies.get(COOKIE))
+              or (stored and (_account_language() or _player_language())))
     if chosen:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or _tournament_language() or DEFAULT_LANGUAGE
+    return (request.accept_languages.best_match(LANGUAGES) or (stored and _tournament_language())
+            or DEFAULT_LANGUAGE)
 
 
 def current_language() -> str:

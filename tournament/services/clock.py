@@ -13,6 +13,9 @@ End (time called for everyone) under finish_hand also records a time call at eve
 the hand after the last one entered as the hand in progress: later hands are refused as after a table's own
 call, and a referee can still call time at that table to name the hand actually in progress. Undoing the End
 restores the clock as if it had not been pressed and takes back those calls (never a table's own).
+
+Every action needs the session in play (a 409 otherwise): a draft, published or finished session's clock stands
+still. Only a clock still running when its session was finished may be stopped (pause, End).
 """
 
 from __future__ import annotations
@@ -252,17 +255,28 @@ def _refuse(message: Message) -> None:
     raise ConflictError(message)
 
 
-def _require_in_play(session: TournamentSession, doing: str) -> None:
+# A session not in play has a clock that stands still: nothing may start it, run it again, give it extra time
+# or call time. Only a clock left running when its session was finished may still be stopped (pause, End).
+STOPS = frozenset({ClockEventKind.PAUSE, ClockEventKind.END})
+
+
+def _require_in_play(session: TournamentSession, kind: ClockEventKind) -> None:
     # The clock only runs for a session in play: starting play (publishing and fixing the seating) is an
     # organiser's act of its own, which the clock's staff buttons must not do by the back door.
-    if session.status != SessionStatus.IN_PLAY:
-        refusal = (msg("Session %(number)s is %(state)s, not in play: its clock cannot start. An organiser starts "
-                       "play first (Play page), then the clock can run.", number=session.number,
-                       state=status_word(session.status)) if doing == "start" else
-                   msg("Session %(number)s is %(state)s, not in play: its clock cannot run again. An organiser "
-                       "starts play first (Play page), then the clock can run.", number=session.number,
-                       state=status_word(session.status)))
-        _refuse(refusal)
+    if session.status == SessionStatus.IN_PLAY or (session.status == SessionStatus.FINISHED and kind in STOPS):
+        return
+    number, state = session.number, status_word(session.status)
+    if kind == ClockEventKind.START:
+        _refuse(msg("Session %(number)s is %(state)s, not in play: its clock cannot start. An organiser starts "
+                    "play first (Play page), then the clock can run.", number=number, state=state))
+    if kind == ClockEventKind.RESUME:
+        _refuse(msg("Session %(number)s is %(state)s, not in play: its clock cannot run again. An organiser "
+                    "starts play first (Play page), then the clock can run.", number=number, state=state))
+    if kind == ClockEventKind.EXTEND:
+        _refuse(msg("Session %(number)s is %(state)s, not in play: its clock takes no extra time.", number=number,
+                    state=state))
+    _refuse(msg("Session %(number)s is %(state)s, not in play: its clock does not run.", number=number,
+                state=state))
 
 
 def _started(session: TournamentSession) -> bool:
@@ -275,7 +289,7 @@ def start(t: Tournament, number: int, user: User | None, now: datetime | None = 
     """Start the clock of a session in play; a session not in play (draft, published, finished) is a 409."""
     session = _session_for_action(t, number)
     now = _now(now)  # read once the row is locked: a start that waited sees the one before it
-    _require_in_play(session, "start")
+    _require_in_play(session, ClockEventKind.START)
     current = state_of(t, session, now)
     if current.state != ClockPhase.NOT_STARTED or _started(session):
         state = current.state if current.state != ClockPhase.NOT_STARTED else ClockPhase.RUNNING
@@ -290,8 +304,7 @@ def _step(t: Tournament, number: int, user: User | None, now: datetime | None, k
     """Record `kind` when the clock is in one of the `allowed` states; else a conflict naming the state."""
     session = _session_for_action(t, number)
     now = _now(now)  # after the lock, as in start()
-    if kind == ClockEventKind.RESUME:
-        _require_in_play(session, "run again")
+    _require_in_play(session, kind)
     current = state_of(t, session, now)
     if current.state not in allowed:
         _refuse(msg("The clock is %(state)s: %(only)s.", state=status_word(current.state), only=only))
@@ -367,6 +380,7 @@ def extend(t: Tournament, number: int, seconds: int, user: User | None, table: i
         raise ServiceError(msg("Extra time is 1 to %(max_extra_seconds)s seconds.", max_extra_seconds=MAX_EXTRA_SECONDS), field="seconds")
     session = _session_for_action(t, number)
     now = _now(now)
+    _require_in_play(session, ClockEventKind.EXTEND)
     if table is not None and (isinstance(table, bool) or not isinstance(table, int)
                               or table not in table_numbers(session)):
         raise NotFound(msg("Session %(number)s has no table %(table)s.", number=number, table=table))

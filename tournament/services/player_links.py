@@ -6,8 +6,9 @@ base64: unguessable, printable again whenever the desk needs it (the schedule ca
 sheet), and not in the database, which keeps only the nonce and the token's SHA-256 to look it up by. A
 lookup compares the token found in constant time. Renewing draws a new nonce, so the old link answers 404.
 Changing the secret key renews every link at once (the printed cards must then be printed again).
-`open_link` is the check the player's page and the players' API routes both make: the per-address throttle
-shared with the logins, the lookup, a failure counted.
+`open_link` is the check the player's page and the players' API routes both make: the lookup first (a valid
+link always opens, whatever was guessed from its address), then for an unknown token the per-address throttle
+of the links (apart from the logins') and the failure counted.
 """
 
 from __future__ import annotations
@@ -136,13 +137,14 @@ def choose_language(player_id: int, code: str) -> None:
 def open_link(token: str, address: str) -> Player:
     """The player a request from `address` opens with `token` (the page and the API's routes alike).
 
-    Raises LinkThrottled when the address has tried too many unknown links (nothing counted then), and NotFound
-    for an unknown, renewed or malformed token, counted against the address at once (throttle.link_failed)."""
+    For an unknown, renewed or malformed token: LinkThrottled when the address has tried too many unknown links
+    lately (nothing counted then), else NotFound, counted against the address at once (throttle.link_failed).
+    The throttle only slows the guesses down: a valid token is looked up first and always opens."""
+    player = player_for_token(token)
+    if player is not None:
+        return player
     throttled = throttle.link_throttled(address)
     if throttled is not None:
         raise LinkThrottled(throttled.retry_after)
-    player = player_for_token(token)
-    if player is None:
-        throttle.link_failed(address)
-        raise NotFound(NOT_VALID)
-    return player
+    throttle.link_failed(address)
+    raise NotFound(NOT_VALID)

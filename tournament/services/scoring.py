@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import inspect, select
+from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from tournament.constants import is_int
@@ -324,10 +325,13 @@ def hand_answer(hand: Hand) -> dict[str, Any]:
 
 
 def table_hands(t: Tournament, session_number: int, table_number: int) -> list[Hand]:
+    """The table's hands in order, their payments and false mahjongs loaded with them (one query each for all
+    the hands: the table page, the players' view and the API read them for every hand)."""
     session = play.get_session(t, session_number)
     play.table_players(session, table_number)
     return list(db.session.scalars(
         select(Hand).where(Hand.session_id == session.id, Hand.table_number == table_number).order_by(Hand.number)
+        .options(selectinload(Hand.payments), selectinload(Hand.false_mahjongs))
     ))
 
 

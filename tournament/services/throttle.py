@@ -7,8 +7,13 @@
 - Per device (OWASP "device cookies"): a device that has logged in to the account before (the web edge
   checks its signed cookie) is judged by its own failures instead of the account's, so an attacker
   hammering the account elsewhere does not slow its owner's phone or laptop down.
-- Per client address: a sliding-window limit generous enough for a venue of 300 players behind one NAT, so
-  that only a run spraying guesses over many accounts from one address meets it.
+- Per client address: a sliding-window limit on failures, generous enough for a venue of 300 players behind one
+  NAT, so that only a run spraying guesses over many accounts from one address meets it. It slows wrong
+  passwords only: over the limit the password is still checked (the account's or device's delay still applies
+  first), so a staff member at a venue whose address someone else used up still gets in, while every failure
+  is answered 429 as before. Same answer and same work for an unknown email, a wrong password and a disabled
+  account, so the limit tells nothing about who has an account.
+- Players' private links have a per-address limit of their own: guessing links does not use up the logins'.
 
 Failures live in the database (login_attempts), so the limit holds across gunicorn workers and restarts.
 Each attempt is counted *before* the password is checked, in a short transaction of its own: committed at
@@ -98,37 +103,47 @@ def _account_wait(conn: Connection, key: str, now: datetime) -> int | None:
     return left if left > 0 else None
 
 
-def _address_wait(conn: Connection, address: str, now: datetime) -> int | None:
-    """Seconds until fewer than the limit of failures from `address` remain in its window; None when under."""
-    window = current_app.config["LOGIN_ADDRESS_WINDOW"]
+def _address_wait(conn: Connection, address: str, now: datetime, links: bool = False) -> int | None:
+    """Seconds until fewer than the limit of failures from `address` remain in its window; None when under.
+    `links`: the players' links' own counter, else the logins' (and the account links', the reset requests')."""
+    config = current_app.config
+    window = config["LOGIN_ADDRESS_WINDOW"]
+    counter = LoginAttempt.email == LINK_KEY if links else LoginAttempt.email != LINK_KEY
+    limit = config["PLAYER_LINK_FAILURES_PER_ADDRESS" if links else "LOGIN_FAILURES_PER_ADDRESS"]
     recent = (select(LoginAttempt.created_at)
-              .where(LoginAttempt.address == address, LoginAttempt.created_at > now - window)
+              .where(LoginAttempt.address == address, counter, LoginAttempt.created_at > now - window)
               .order_by(LoginAttempt.created_at.desc()))
     # The limit-th most recent failure: once it leaves the window, one more attempt is allowed.
-    boundary = conn.scalar(recent.offset(current_app.config["LOGIN_FAILURES_PER_ADDRESS"] - 1).limit(1))
+    boundary = conn.scalar(recent.offset(limit - 1).limit(1))
     if boundary is None:
         return None
     return max(1, math.ceil((boundary + window - now).total_seconds()))
 
 
-def _throttled(conn: Connection, key: str, address: str, trusted: bool, now: datetime) -> Throttled | None:
-    wait = _account_wait(conn, key, now)
-    reason = "from this device" if trusted else "for this account"
-    # A trusted device has proved itself on this account before: a venue's shared address does not hold it up.
-    if wait is None and not trusted:
-        wait, reason = _address_wait(conn, address, now), "from your network address"
-    if wait is None:
-        return None
-    log.warning("login throttled %s: %s, address %s, retry after %ss", reason, key, address, wait)
-    return Throttled(reason, wait)
+def _oldest(now: datetime) -> datetime:
+    """Failures at or before this can never count again."""
+    return now - max(_window(), current_app.config["LOGIN_ADDRESS_WINDOW"])
 
 
-def begin_attempt(email: str, address: str, device: str | None = None) -> Throttled | None:
-    """Throttled while the account's delay runs or the address is at its limit (nothing is counted then).
-    Otherwise the attempt is counted as a failure at once, until `succeeded` takes it back.
+@dataclass(frozen=True)
+class Attempt:
+    """A login attempt: `refused` when it may not even be checked now (nothing counted); otherwise it is
+    counted as a failure until `succeeded`, and `over_address_limit` is the address's limit when it has been
+    reached: the password is checked all the same, and a failure is answered with it."""
+
+    refused: Throttled | None = None
+    over_address_limit: Throttled | None = None
+
+
+def begin_login(email: str, address: str, device: str | None = None, *, check_over_address_limit: bool = True,
+                ) -> Attempt:
+    """Refused while the account's (or the trusted device's) delay runs. Otherwise the attempt is counted as a
+    failure at once, until `succeeded` takes it back; an address over its limit does not refuse it (a correct
+    password still logs in) unless `check_over_address_limit` is False.
 
     `device`: the id of a device the web edge found trusted for this account (its signed cookie says it has
-    logged in to it before); the attempt is then judged and counted by the device's failures instead."""
+    logged in to it before); the attempt is then judged and counted by the device's failures instead, and the
+    address's limit does not apply to it."""
     key, address, now = _key(email, device), address[:64], utcnow()
     with db.engine.connect() as conn, conn.begin():
         if conn.dialect.name == "postgresql":
@@ -137,12 +152,28 @@ def begin_attempt(email: str, address: str, device: str | None = None) -> Thrott
                 conn.execute(text("SELECT pg_advisory_xact_lock(hashtext(:key))"), {"key": lock})
         # Older failures can never count again: the table stays the size of one window. Writing first also
         # makes SQLite take its write lock before counting.
-        oldest = now - max(_window(), current_app.config["LOGIN_ADDRESS_WINDOW"])
-        conn.execute(delete(LoginAttempt).where(LoginAttempt.created_at <= oldest))
-        throttled = _throttled(conn, key, address, bool(device), now)
-        if throttled is None:
-            conn.execute(insert(LoginAttempt).values(email=key, address=address, created_at=now))
-    return throttled
+        conn.execute(delete(LoginAttempt).where(LoginAttempt.created_at <= _oldest(now)))
+        wait = _account_wait(conn, key, now)
+        if wait is not None:
+            reason = "from this device" if device else "for this account"
+            log.warning("login throttled %s: %s, address %s, retry after %ss", reason, key, address, wait)
+            return Attempt(refused=Throttled(reason, wait))
+        over = None
+        # A trusted device has proved itself on this account before: a venue's shared address does not hold it up.
+        if not device and (address_wait := _address_wait(conn, address, now)) is not None:
+            over = Throttled("from your network address", address_wait)
+            log.warning("login throttled from your network address: %s, address %s, retry after %ss%s", key,
+                        address, address_wait, " (the password is checked)" if check_over_address_limit else "")
+            if not check_over_address_limit:
+                return Attempt(refused=over)
+        conn.execute(insert(LoginAttempt).values(email=key, address=address, created_at=now))
+    return Attempt(over_address_limit=over)
+
+
+def begin_attempt(email: str, address: str, device: str | None = None) -> Throttled | None:
+    """Throttled while the account's delay runs or the address is at its limit (nothing is counted then).
+    Otherwise the attempt is counted as a failure at once, until `succeeded` takes it back."""
+    return begin_login(email, address, device, check_over_address_limit=False).refused
 
 
 def failed(email: str, address: str, device: str | None = None) -> int:
@@ -161,15 +192,16 @@ def succeeded(email: str, device: str | None = None) -> None:
     db.session.execute(delete(LoginAttempt).where(LoginAttempt.email == _key(email, device)))
 
 
-# Players' private links (services.player_links) share the per-address budget: a run guessing link tokens from
-# one address meets the same limit as one guessing passwords, and a venue behind one NAT stays well under it.
+# Players' private links (services.player_links) have a per-address budget of their own, the same size as the
+# logins': a run guessing link tokens from one address meets it, a venue behind one NAT stays well under it, and
+# neither uses up the other's (a valid link is looked up before the throttle is asked: it always opens).
 LINK_KEY = "player-link"
 
 
 def link_throttled(address: str) -> Throttled | None:
     """Guessing links from this address is refused for now (nothing is counted then)."""
     with db.engine.connect() as conn:
-        wait = _address_wait(conn, address[:64], utcnow())
+        wait = _address_wait(conn, address[:64], utcnow(), links=True)
     if wait is None:
         return None
     log.warning("player link throttled: address %s, retry after %ss", address[:64], wait)
@@ -179,8 +211,10 @@ def link_throttled(address: str) -> Throttled | None:
 def link_failed(address: str) -> None:
     """An unknown or renewed link token was tried: counted at once, in a transaction of its own (the 404 that
     answers it rolls the request back). The token itself is never written anywhere."""
+    now = utcnow()
     with db.engine.connect() as conn, conn.begin():
-        conn.execute(insert(LoginAttempt).values(email=LINK_KEY, address=address[:64], created_at=utcnow()))
+        conn.execute(delete(LoginAttempt).where(LoginAttempt.created_at <= _oldest(now)))
+        conn.execute(insert(LoginAttempt).values(email=LINK_KEY, address=address[:64], created_at=now))
 
 
 # Invitation and password-reset links, and "Forgot your password?" requests, share the per-address budget too:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, g, jsonify, make_response, render_template, request
 from flask_babel import gettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError, OperationalError
 from werkzeug.exceptions import HTTPException
 
-from tournament.extensions import db
+from tournament.extensions import db, login_manager
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
 from tournament.messages import Message
@@ -27,7 +27,15 @@ def error_response(status: int, title: str, message: str):
         return jsonify({"error": message}), status
     if wants_json():
         return jsonify({"error": message, "status": status}), status
-    return render_template("errors/error.html", status=status, title=shown(title), message=shown(message)), status
+    try:
+        page = render_template("errors/error.html", status=status, title=shown(title), message=shown(message))
+    except DBAPIError as exc:  # base.html asks for the logged-in user: the database is down too
+        if not database_unreachable(exc):
+            raise
+        safe_rollback(current_app)
+        current_app.logger.warning("Database unreachable on %s: %s", request.path, first_line(exc.orig or exc))
+        return make_response(database_down_response()), 503
+    return page, status
 
 
 # The titles and messages the pages show in the reader's language (the JSON keeps the English): werkzeug's
@@ -80,8 +88,13 @@ def safe_rollback(app: Flask) -> None:
 
 
 def database_down_response():
-    """503 with Retry-After. The page is stand-alone: base.html would ask the database for the user."""
-    headers = {"Retry-After": RETRY_AFTER_SECONDS}
+    """503 with Retry-After, asking nothing more of the database that is down (another failure in an error
+    handler would be a bare 500): the rest of the request takes the reader as anonymous (Flask-Login would
+    load the user again for every template, a query), its language from the address, cookie or browser alone
+    (`i18n.select_locale`), and the page is stand-alone (base.html shows the user's menu)."""
+    g.database_down = True
+    login_manager._update_request_context_with_user()  # no argument: the anonymous user, the loader not asked
+    headers = {"Retry-After": RETRY_AFTER_SECONDS, "Cache-Control": "no-store"}
     if wants_json():
         return (*error_response(503, DATABASE_DOWN_TITLE, DATABASE_DOWN_MESSAGE), headers)
     page = render_template("errors/unavailable.html", status=503, title=shown(DATABASE_DOWN_TITLE),
@@ -90,6 +103,11 @@ def database_down_response():
 
 
 def init_app(app: Flask) -> None:
+    @app.before_request
+    def database_up() -> None:
+        # `g` lives on the app context, which a test (or a CLI command) may share between requests.
+        g.pop("database_down", None)
+
     @app.errorhandler(CSRFError)
     def csrf_error(exc: CSRFError):
         return error_response(
@@ -103,7 +121,9 @@ def init_app(app: Flask) -> None:
         refuse()
         db.session.rollback()
         title = N_("Not Found") if exc.status_code == 404 else N_("Request refused")
-        return error_response(exc.status_code, title, exc.message)
+        # A throttle's refusal (429) says how long to wait.
+        retry = {"Retry-After": str(exc.retry_after)} if getattr(exc, "retry_after", None) else {}
+        return (*error_response(exc.status_code, title, exc.message), retry)
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

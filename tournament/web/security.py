@@ -6,9 +6,8 @@ on*="..." handlers and no style="..." attributes in the templates (put them in s
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
+from flask import Flask, Response, current_app, request, session
 from flask.sessions import SecureCookieSessionInterface
-from flask_login import current_user
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -43,7 +42,10 @@ def _private() -> bool:
         return False
     if request.blueprint in NEVER_CACHED_BLUEPRINTS or "Authorization" in request.headers:
         return True
-    return current_user.is_authenticated
+    # Logged in, as the session or the remember cookie says: loading the user would ask the database, which on
+    # a page that needed none may be down (the answer must not fail after the view). A revoked login is no-store
+    # too: no harm.
+    return "_user_id" in session or current_app.config.get("REMEMBER_COOKIE_NAME", "remember_token") in request.cookies
 
 
 def cookies_secure(app: Flask) -> bool:

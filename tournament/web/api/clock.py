@@ -167,12 +167,13 @@ def _action(name: str, action: Callable[..., clock.ClockState], doc: str) -> Non
 
 _action("start", clock.start, "Start the clock (its staff) of a session in play. A session not in play (an "
         "organiser starts play first) or a clock already started is a 409.")
-_action("pause", clock.pause, "Pause a running clock; anything else is a 409.")
-_action("resume", clock.resume, "Resume a paused clock; anything else is a 409.")
+_action("pause", clock.pause, "Pause a running clock (of a session in play, or one finished while its clock "
+        "ran); anything else is a 409.")
+_action("resume", clock.resume, "Resume a paused clock of a session in play; anything else is a 409.")
 _action("end", clock.end, "Call time for everyone: the clock stops at zero for every table, extra time "
         "included. Under `finish_hand`, every hands table without its own time call gets one with the hand "
         "after its last entered in progress (`hand_in_progress`): later hands are a 409. A clock not running "
-        "or paused is a 409.")
+        "or paused, or a session not in play (finished while its clock ran apart), is a 409.")
 
 
 @bp.route(f"{SESSION}/clock/end/undo", methods=["POST"])
@@ -191,7 +192,8 @@ def undo_end(_: dict, t: Tournament, number: int):
 @bp.response(200, ClockSchema)
 def extend(body: dict, t: Tournament, number: int):
     """Extra time: `seconds` for one `table`, or for every table without it. It adds up: a table's
-    `extra_seconds` is its total. Refused (409) once time was called for everyone."""
+    `extra_seconds` is its total. Refused (409) for a session not in play and once time was called for
+    everyone."""
     return clock_json(clock.extend(t, number, body["seconds"], g.api_user, table=body.get("table")))
 
 

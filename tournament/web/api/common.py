@@ -95,6 +95,8 @@ def _service_error(exc: ServiceError):
     message = exc.message if exc.field or not exc.errors else exc.errors[field]  # type: ignore[index]
     response = jsonify(error_body(message, field))
     response.status_code = exc.status_code
+    if retry_after := getattr(exc, "retry_after", None):  # a throttle's refusal (429) says how long
+        response.headers["Retry-After"] = str(retry_after)
     return response
 
 

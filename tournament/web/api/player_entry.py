@@ -95,8 +95,9 @@ def by_link(view: Callable) -> Callable:
     def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
         try:
             player = player_links.open_link(link_token, client_address())
-        except (player_links.LinkThrottled, NotFound) as exc:
+        except NotFound as exc:
             abort(exc.status_code, exc.message)
+        # A LinkThrottled goes on to the API's error handler: a 429 with Retry-After.
         return view(*args, player=player, **kwargs)
 
     return wrapped

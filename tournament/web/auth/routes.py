@@ -1,7 +1,8 @@
 """Login and logout.
 
     GET/POST /login     log in (slowed down per account, per trusted device and per client address: 429 with
-                        Retry-After while a delay runs; see tournament.services.throttle)
+                        Retry-After while a delay runs; an address over its limit is answered 429 for wrong
+                        passwords only; see tournament.services.throttle)
     POST     /logout    log out this device (its session and remember cookies stop working everywhere); while the
                         account has hands kept on this device and not sent (the offline queue's count, see
                         tournament.web.offline), first to the page below
@@ -37,6 +38,12 @@ def _after_login() -> str:
     return safe_next(request.args.get("next"), url_for("tournaments.dashboard"))
 
 
+def _throttled(form: LoginForm, throttled: throttle.Throttled):
+    form.password.errors.append(translate(throttled.message))
+    response = render_template("auth/login.html", form=form), 429
+    return (*response, {"Retry-After": str(throttled.retry_after)})
+
+
 @bp.route("/login", methods=["GET", "POST"])
 def login():
     if current_user.is_authenticated:
@@ -47,11 +54,9 @@ def login():
         # A device that has logged in to this account before is judged by its own failures, not the account's.
         device = devices.trusted_device(email)
         # Counted before the password is checked: while a delay runs even the right password waits it out.
-        throttled = throttle.begin_attempt(email, address, device)
-        if throttled is not None:
-            form.password.errors.append(translate(throttled.message))
-            response = render_template("auth/login.html", form=form), 429
-            return (*response, {"Retry-After": str(throttled.retry_after)})
+        attempt = throttle.begin_login(email, address, device)
+        if attempt.refused is not None:
+            return _throttled(form, attempt.refused)
         user = user_service.authenticate(email, form.password.data)
         if user is not None:
             throttle.succeeded(email, device)
@@ -62,6 +67,9 @@ def login():
             devices.remember_device(response, email)
             return response
         wait = throttle.failed(email, address, device)
+        # The address's limit slows the wrong passwords only: the same 429 whoever's email was typed.
+        if (over := attempt.over_address_limit) is not None:
+            return _throttled(form, throttle.Throttled(over.reason, max(over.retry_after, wait)))
         form.password.errors.append(gettext("Wrong email or password.") + (
             " " + gettext("Wait %(time)s before trying again.", time=translate(throttle.wait_text(wait))) if wait else ""))
         response = render_template("auth/login.html", form=form), 401

@@ -49,8 +49,9 @@ def by_link(view: Callable) -> Callable:
     def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
         try:
             player = player_links.open_link(link_token, client_address())
-        except (player_links.LinkThrottled, NotFound) as exc:
-            abort(exc.status_code)  # the site's own 429 and 404 pages
+        except NotFound as exc:
+            abort(exc.status_code)  # the site's own 404 page
+        # A LinkThrottled goes on to the site's error handler: its 429 page says how long, Retry-After too.
         use_tournament_language(player.tournament)  # the tournament's default: no tournament_id to find it by
         # The footer's switcher on the player's own page: their choice is kept with the link too.
         if chosen := offered(request.args.get("lang")):
