@@ -59,7 +59,7 @@ def test_an_invited_referee_sets_a_password_and_lands_on_the_tournament(app, org
     for label in ("Your name", "Choose a password", "Password again"):
         assert f">{label}</label>" in text
     joined = guest.post_form(path, {"name": "Rita Referee", "password": NEW_PASSWORD, "confirm": NEW_PASSWORD})
-    assert joined.status_code == 302
+    assert joined.status_code == 302, re.sub(r"\s+", " ", joined.get_data(as_text=True))[-1500:]
     assert joined.headers["Location"].endswith(f"{overview(tournament)}#staff")
     landed = guest.get(overview(tournament))  # logged in, on the staff
     assert landed.status_code == 200 and "Rita Referee" in landed.get_data(as_text=True)
@@ -118,7 +118,7 @@ def test_an_existing_account_logs_in_through_the_link_and_joins(app, organiser_c
     assert wrong.status_code == 401 and 'id="password-error">Wrong password.' in wrong.get_data(as_text=True)
     assert staff_role(referee, tournament) is None
     joined = guest.post_form(path, {"password": PASSWORD})
-    assert joined.status_code == 302
+    assert joined.status_code == 302, re.sub(r"\s+", " ", joined.get_data(as_text=True))[-1500:]
     db.session.refresh(tournament)
     assert staff_role(referee, tournament) == Role.REFEREE
     assert guest.get(overview(tournament)).status_code == 200  # logged in as the referee
@@ -283,3 +283,23 @@ def test_the_invitation_mail_speaks_the_tournaments_language(app, organiser_clie
     assert "Helsinki Open" in message.subject and "Join the staff" not in message.subject
     assert "Hei," in message.body and "Linkki toimii kerran, 7 päivän ajan." in message.body
     assert "invites you" not in message.body and link_path(response) in message.body
+
+
+def test_an_invited_account_joins_with_its_password_from_an_address_over_the_login_limit(app, tournament, referee):
+    """A venue behind one NAT whose address someone used up with guesses: the invited referee's own password
+    still opens the invitation (a wrong one is a 429 with Retry-After, as on the login page)."""
+    from tournament.models.users import LoginAttempt
+
+    nat = "198.51.100.9"
+    limit = app.config["LOGIN_FAILURES_PER_ADDRESS"]
+    db.session.execute(LoginAttempt.__table__.insert(), [
+        {"email": f"player{i}@example.org", "address": nat, "created_at": utcnow()} for i in range(limit)])
+    _, token = invitations.invite(tournament, referee.email, "referee", None)
+    db.session.commit()
+    guest = OtherBrowser(app)
+    path = f"/invitations/{token}"
+    wrong = guest.post_form(path, {"password": "not-it"}, environ_base={"REMOTE_ADDR": nat})
+    assert wrong.status_code == 429 and int(wrong.headers["Retry-After"]) > 0
+    joined = guest.post_form(path, {"password": PASSWORD}, environ_base={"REMOTE_ADDR": nat})
+    assert joined.status_code == 302, re.sub(r"\s+", " ", joined.get_data(as_text=True))[-1500:]
+    assert staff_role(referee, tournament) == "referee"

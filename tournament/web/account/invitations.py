@@ -41,21 +41,28 @@ def _page(invitation: Invitation, form, status: int = 200, **context):
     return private(render_template("account/invitation.html", invitation=invitation, form=form, **context), status)
 
 
+def _throttled(invitation: Invitation, form, account, wait: throttle.Throttled):
+    form.password.errors.append(translate(wait.message))
+    response = _page(invitation, form, 429, account=account)
+    response.headers["Retry-After"] = str(wait.retry_after)
+    return response
+
+
 def _with_account(token: str, invitation: Invitation, account):
     """The invited address has an account: its password logs in and joins, throttled like the login page."""
     form = ExistingAccountForm()
     if not form.validate_on_submit():
         return _page(invitation, form, 400 if form.is_submitted() else 200, account=account)
     email, address = account.email, client_address()
-    wait = throttle.begin_attempt(email, address)
-    if wait is not None:
-        form.password.errors.append(translate(wait.message))
-        response = _page(invitation, form, 429, account=account)
-        response.headers["Retry-After"] = str(wait.retry_after)
-        return response
+    # As on the login page: an address over its limit (a venue behind one NAT) still has the right password let in.
+    attempt = throttle.begin_login(email, address)
+    if attempt.refused is not None:
+        return _throttled(invitation, form, account, attempt.refused)
     user = user_service.authenticate(email, form.password.data)
     if user is None:
         seconds = throttle.failed(email, address)
+        if (over := attempt.over_address_limit) is not None:
+            return _throttled(invitation, form, account, throttle.Throttled(over.reason, max(over.retry_after, seconds)))
         form.password.errors.append(gettext("Wrong password.") + (
             " " + gettext("Wait %(time)s before trying again.", time=translate(throttle.wait_text(seconds)))
             if seconds else ""))

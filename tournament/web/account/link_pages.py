@@ -67,20 +67,21 @@ def refused(kind: str, exc: LinkUnknown | LinkClosed):
 
 
 def link_page(kind: str, lookup: Callable[[str], Any]) -> Callable:
-    """The shape of a link's page (kind: "invitation" or "reset"): the address's throttle first (429), then
-    `lookup(token)`; a link it refuses (unknown, used, expired) answers the problem page, and the view is called
+    """The shape of a link's page (kind: "invitation" or "reset"): `lookup(token)`, then for an unknown token the
+    address's throttle (429); a link it refuses (unknown, used, expired) answers the problem page, and the view is called
     as view(token, found). A link found closed by the form post that uses it (the view lets LinkUnknown or
     LinkClosed out: used meanwhile by another sending) answers the same page, the request's changes rolled back."""
 
     def decorate(view: Callable) -> Callable:
         @wraps(view)
         def wrapped(token: str):
-            blocked = throttled(kind)
-            if blocked is not None:
-                return blocked
+            # The link is looked up first: a real one always opens, even from an address whose guesses (a venue
+            # behind one NAT) are over its limit; only an unknown token meets the throttle (429, else 404).
             try:
                 found = lookup(token)
-            except LINK_REFUSED as exc:
+            except LinkUnknown as exc:
+                return throttled(kind) or refused(kind, exc)
+            except LinkClosed as exc:
                 return refused(kind, exc)
             try:
                 return view(token, found)
