@@ -125,7 +125,7 @@ def fixed_table_problems(data: PlayerData, others: Iterable[Player | PlayerData]
     return {}
 
 
-def _name_key(first: str, last: str) -> tuple[str, str]:
+def name_key(first: str, last: str) -> tuple[str, str]:
     return (" ".join(first.split()).casefold(), " ".join(last.split()).casefold())
 
 
@@ -134,9 +134,9 @@ def duplicate_problems(
 ) -> dict[str, str]:
     """Why `data` duplicates one of `others` (already-validated data): same name with the same EMA
     number (or both without one), or the same EMA number on a different name."""
-    key = _name_key(data.first_name, data.last_name)
+    key = name_key(data.first_name, data.last_name)
     for other in others:
-        same_name = _name_key(other.first_name, other.last_name) == key
+        same_name = name_key(other.first_name, other.last_name) == key
         if same_name and other.ema_number == data.ema_number:
             if data.ema_number:
                 return {"first_name": msg("%(name)s with EMA number %(number)s is already registered%(where)s.",
