@@ -27,6 +27,12 @@ MAX_IMPORT_BYTES = 256 * 1024 * 1024
 # without history, ~6 million with a history row per hand. Parsed, a value takes 50-200 bytes: the budget
 # bounds what a refused body can cost a worker, whatever its size.
 MAX_IMPORT_VALUES = 12_000_000
+# Objects ({ counted as the body arrives): an object costs 130 bytes or more parsed, and 5.2 million of them in
+# 40 MB took a worker to 1.18 GB before the 422. A real backup of 1,000 players x 10 sessions (40,000 hands):
+# 193,000 objects in the bench's (tiles, history and confirmations left out); played through the services, a
+# hand is 20 objects at most (the hand with its fans 5, 4 payments, its history entry 7.5, 4 players'
+# confirmations), ~830,000 objects in all. Four times that, rounded up.
+MAX_IMPORT_OBJECTS = 3_500_000
 
 DOCUMENT = {"type": "object", "required": ["format_version"],
             "properties": {"format_version": {"type": "integer", "enum": list(backup_service.READABLE_VERSIONS)}},
@@ -43,7 +49,7 @@ def _allow_large_backups(endpoint: str | None, values: dict[str, Any] | None) ->
     # Runs before every before_request hook, so the input guard's read of the body already sees this limit.
     if endpoint == f"{bp.name}.import_tournament":
         request.max_content_length = MAX_IMPORT_BYTES
-        limit_json_values(MAX_IMPORT_VALUES)
+        limit_json_values(MAX_IMPORT_VALUES, MAX_IMPORT_OBJECTS)
 
 
 @bp.route("/tournaments/<int:tournament_id>/export.json", methods=["GET"])
