@@ -28,10 +28,11 @@ MAX_IMPORT_BYTES = 256 * 1024 * 1024
 # bounds what a refused body can cost a worker, whatever its size.
 MAX_IMPORT_VALUES = 12_000_000
 # Objects ({ counted as the body arrives): an object costs 130 bytes or more parsed, and 5.2 million of them in
-# 40 MB took a worker to 1.18 GB before the 422. A real backup of 1,000 players x 10 sessions (40,000 hands):
-# 193,000 objects in the bench's (tiles, history and confirmations left out); played through the services, a
-# hand is 20 objects at most (the hand with its fans 5, 4 payments, its history entry 7.5, 4 players'
-# confirmations), ~830,000 objects in all. Four times that, rounded up.
+# 40 MB took a worker to 1.18 GB before the 422. A backup of 1,000 players x 10 sessions (40,000 hands) holds
+# 193,000 objects in bench/_tournament.py's (no tiles, history or confirmations); played through the services
+# as the demo plays, a hand is 20 objects at most (the hand and its fans 5, 4 payments, its history entry 7.5,
+# 4 players' confirmations): the demo's backup scaled to 40,000 hands is 825,000 objects (86 MB, 360 MB parsed).
+# Four times that, rounded up; a body of that many tiny objects peaks a worker at 840 MB (bench/bodies.py).
 MAX_IMPORT_OBJECTS = 3_500_000
 
 DOCUMENT = {"type": "object", "required": ["format_version"],
