@@ -150,3 +150,23 @@ def test_observer_report(pack):
     for expected in ("EMA observer report (draft)", "Helsinki Open", "5-7 June 2026", "MERS weight: 3.5",
                      "EMA (Green Book)", "Germany (GER)", "NED", "Netherlands", "Observer"):
         assert expected in text, expected
+
+
+def test_text_that_looks_like_a_formula_stays_text(pack):
+    # openpyxl writes any text starting with "=" as a formula, whatever the number format: a first name
+    # =HYPERLINK(...) was a live link in the organiser's Excel, a venue =cmd|... a command.
+    t, _, _ = pack
+    link, command = '=HYPERLINK("http://x","y")', "=cmd|' /C calc'!A0"
+    t.name, t.venue = "=1+1", command
+    first = db.session.get(Player, standings(t).rows[0].player_id)
+    first.first_name, first.last_name = link, "=SUM(A1:A9)"
+    db.session.commit()
+    sheet = load_workbook(io.BytesIO(ema_pack.results_workbook(t).data))["Results"]
+    cells = [c for row in sheet.iter_rows() for c in row if c.value is not None]
+    assert not [c.coordinate for c in cells if c.data_type == "f"]
+    for rowx, colx, text in ((2, 0, "=1+1"), (2, 12, command), (1, 3, link), (1, 4, "=SUM(A1:A9)")):
+        found = sheet.cell(row=rowx + 1, column=colx + 1)
+        assert (found.value, found.data_type) == (text, "s")
+    # numbers stay numbers: the position, the player count, the MERS weight, the score
+    assert all(sheet.cell(row=r + 1, column=c + 1).data_type == "n" for r, c in ((1, 2), (2, 1), (2, 13), (1, 7)))
+    assert all(c.data_type == "s" for c in cells if isinstance(c.value, str))

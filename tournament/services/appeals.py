@@ -35,6 +35,7 @@ from tournament.models._common import utcnow
 from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
+from tournament.text import control_refusal
 
 MAX_TEXT = 2000
 
@@ -60,11 +61,13 @@ def appeal_json(appeal: Appeal) -> dict[str, Any]:
     }
 
 
-def _text(value: Any, field: str, missing: Message, too_long: Message) -> str:
+def _text(value: Any, field: str, missing: Message, too_long: Message, what: Message) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ServiceError(missing, field=field)
     if len(value) > MAX_TEXT:
         raise ServiceError(too_long, field=field)
+    if problem := control_refusal(value, what, multiline=True):  # paragraphs, written in a text box
+        raise ServiceError(problem, field=field)
     return value.strip()
 
 
@@ -94,7 +97,8 @@ def file_appeal(t: Tournament, session_number: Any, table_number: Any, hand_numb
     if hand_number is not None and (not is_int(hand_number) or not 1 <= hand_number <= HANDS_PER_SESSION):
         raise ServiceError(msg("The hand is a number from 1 to %(hands_per_session)s, or none.", hands_per_session=HANDS_PER_SESSION), field="hand")
     text = _text(text, "text", msg("Write what the player appeals against."),
-                 msg("What the player appeals against is at most %(max)s characters.", max=MAX_TEXT))
+                 msg("What the player appeals against is at most %(max)s characters.", max=MAX_TEXT),
+                 msg("the appeal"))
     player = db.session.get(Player, player_id) if is_id(player_id) else None
     if player is None or player.tournament_id != t.id:
         raise ServiceError(msg("Choose a player of this tournament."), field="player_id")
@@ -173,7 +177,8 @@ def decide(t: Tournament, appeal_id: Any, decision: Any, text: Any, user: User |
     except ValueError:
         raise ServiceError(msg("The decision is %(choices)s.", choices=" or ".join(AppealDecision)), field="decision") from None
     text = _text(text, "text", msg("Write the decision's reasons."),
-                 msg("The decision's reasons are at most %(max)s characters.", max=MAX_TEXT))
+                 msg("The decision's reasons are at most %(max)s characters.", max=MAX_TEXT),
+                 msg("the decision's reasons"))
     if appeal.decision is not None:
         raise ConflictError(msg("Appeal %(id)s was already %(decision)s at %(time)s.", id=appeal.id, decision=appeal.decision,
                                 time=timezones.format_local(appeal.decided_at, t.time_zone, "%H:%M %Z")),

@@ -40,6 +40,7 @@ from tournament.services.db import changes
 from tournament.services.errors import PermissionDenied, ServiceError
 from tournament.services.score_changes import record_score_change
 from tournament.services.scoring import HandData
+from tournament.text import control_refusal
 
 MAX_REASON = 500
 
@@ -157,6 +158,8 @@ def dispute(t: Tournament, player: Player, table_number: Any, hand_number: Any, 
         raise ServiceError(msg("Say what is wrong with the hand: the referee reads it."), field="reason")
     if len(reason) > MAX_REASON:
         raise ServiceError(msg("At most %(max_reason)s characters.", max_reason=MAX_REASON), field="reason")
+    if problem := control_refusal(reason, msg("the reason"), multiline=True):  # a text box on the player's page
+        raise ServiceError(problem, field="reason")
     session = _own_table(t, player, table_number)
     play.session_table(session, table_number, lock=True)
     hand = scoring.get_hand(t, session.number, table_number, hand_number)

@@ -258,6 +258,10 @@ def workbook_bytes(title: str, place: str, country: str, weight: Mers, rules: st
         if isinstance(value, str):  # a control character typed into a name: a worksheet cannot hold it
             value = ILLEGAL_CHARACTERS_RE.sub("", value)
         target = sheet.cell(row=row + 1, column=col + 1, value=value)
+        if isinstance(value, str):
+            # openpyxl takes any text starting with "=" for a formula (a first name "=HYPERLINK(...)" would be a
+            # live link, a venue "=cmd|' /C calc'!A0" a command), whatever the number format: text is text.
+            target.data_type = "s"
         if text:
             target.number_format = "@"
 

@@ -7,6 +7,7 @@ again after a change updates the events instead of adding copies."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 
@@ -29,13 +30,26 @@ def _uid(t: Tournament, number: int, player: Player | None = None) -> str:
     return f"t{t.id}-s{number}{who}@{UID_DOMAIN}"
 
 
+# Line breaks of any kind (CR LF, CR, LF, NEL, LS, PS), and every other control character but the tab, which
+# RFC 5545's TEXT cannot hold (section 3.3.11: no CTL but HTAB).
+_LINE_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _text(value: str) -> icalendar.vText:
+    """A TEXT value as RFC 5545 has it: a line break as the escaped \\n, no other control character, folded by
+    icalendar at 75 octets. Names and venues cannot hold a control character any more, but older data may:
+    a name with a line break made the .ics a 500 (X-WR-CALNAME was written raw)."""
+    return icalendar.vText(_CONTROL.sub("", _LINE_BREAK.sub("\n", value)))
+
+
 def _calendar(t: Tournament, name: str) -> icalendar.Calendar:
     cal = icalendar.Calendar()
     cal.add("prodid", PRODUCT)
     cal.add("version", "2.0")
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
-    cal.add("x-wr-calname", name)
+    cal.add("x-wr-calname", _text(name))
     cal.add("x-wr-timezone", t.time_zone)
     return cal
 
@@ -47,11 +61,11 @@ def _event(t: Tournament, planned: PlannedSession, uid: str, summary: str, descr
     event.add("dtstamp", stamp)
     event.add("dtstart", timezones.to_local(planned.start, t.time_zone))
     event.add("dtend", timezones.to_local(planned.end, t.time_zone))
-    event.add("summary", summary)
+    event.add("summary", _text(summary))
     if description:
-        event.add("description", description)
+        event.add("description", _text(description))
     if t.venue:
-        event.add("location", t.venue)
+        event.add("location", _text(t.venue))
     if url:
         event.add("url", url)
     return event

@@ -23,6 +23,7 @@ from tournament.services import play
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.score_changes import record_score_change
+from tournament.text import control_refusal
 
 MAX_PENALTY = 1000
 MAX_REASON = 500
@@ -33,6 +34,8 @@ LADDER = (0, 5, 10, 20, 30, 40, 50, 60)  # MERS 3.1: warning -> 5 -> 10 -> 20 ->
 def _reason(text: Any, field: str) -> str:
     if not isinstance(text, str) or not text.strip():
         raise ServiceError(msg("Say why: the reason is kept with the penalty."), field=field)
+    if problem := control_refusal(text.strip(), msg("the reason")):
+        raise ServiceError(problem, field=field)
     text = " ".join(text.split())
     if len(text) > MAX_REASON or "\x00" in text:
         raise ServiceError(msg("The reason is at most %(max_reason)s characters of text.", max_reason=MAX_REASON), field=field)

@@ -29,6 +29,7 @@ from tournament.models import (
 from tournament.services import penalties, play
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
+from tournament.text import control_refusal
 
 MAX_TEXT = 500
 
@@ -60,6 +61,8 @@ def _text(value: Any, field: str, required: bool) -> str:
         raise ServiceError(msg("Say what happened: the head referee reads the log."), field=field)
     if len(text) > MAX_TEXT:
         raise ServiceError(msg("At most %(max_text)s characters.", max_text=MAX_TEXT), field=field)
+    if problem := control_refusal(text, msg("what happened") if field == "situation" else msg("the ruling")):
+        raise ServiceError(problem, field=field)
     return text
 
 

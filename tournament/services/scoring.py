@@ -45,6 +45,7 @@ from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.hand_check import MAX_FLOWERS, HandCheck, Verdict, check_hand
 from tournament.services.score_changes import record_score_change
+from tournament.text import control_refusal
 
 MAX_TOTAL = 1_000_000  # a session total beyond this is a typing error, not a score
 NOT_A_CLAIMANT = msg("The false mahjong claimant must be one of the four players at this table.")
@@ -278,6 +279,8 @@ def _ruling(data: HandData, fan_points: int) -> tuple[int | None, str]:
                                 "points: a ruling can take fans away (a winning tile not shown, the "
                                 "winner's own count), not add them.", minimum_points=MINIMUM_POINTS, fan_points=fan_points),
                             field="ruled_points")
+    if problem := control_refusal((data.ruling or "").strip(), msg("the ruling")):
+        raise RulingRefused(problem, field="ruling")
     text = " ".join((data.ruling or "").split())
     if not text or len(text) > 500:
         raise RulingRefused(msg("Say what the referee ruled (at most 500 characters)."), field="ruling")

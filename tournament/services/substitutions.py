@@ -39,6 +39,7 @@ from tournament.services import registration as reg
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.score_changes import record_score_change
+from tournament.text import control_refusal
 
 MAX_NOTE = 500
 # What the outgoing player's status becomes: absent from the next draw, or not.
@@ -98,6 +99,8 @@ def substitute(t: Tournament, session_number: int, table_number: int, *, out_pla
         raise ServiceError(msg("The reason is one of %(reasons)s.", reasons=", ".join(SubstitutionReason)), field="reason") from None
     if not isinstance(note, str) or len(note) > MAX_NOTE:
         raise ServiceError(msg("The note is a text of at most %(max_note)s characters.", max_note=MAX_NOTE), field="note")
+    if problem := control_refusal(note.strip(), msg("the note")):
+        raise ServiceError(problem, field="note")
     outgoing = _player(t, out_player_id, "out_player_id")
     incoming = _player(t, in_player_id, "in_player_id")
     if outgoing.id == incoming.id:

@@ -31,6 +31,7 @@ from tournament.services.db import changes
 from tournament.services.errors import ConflictError, PermissionDenied, ServiceError
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.users import find_user_by_email
+from tournament.text import control_refusal
 from tournament.timezones import DEFAULT_TIME_ZONE
 
 # Limits shared by the form and the service, so both say the same thing.
@@ -104,8 +105,12 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["name"] = msg("The tournament needs a name.")
     elif len(data.name) > 120:
         errors["name"] = msg("Names are at most 120 characters.")
+    elif problem := control_refusal(data.name, msg("the tournament's name")):
+        errors["name"] = problem
     if len(data.venue) > 200:
         errors["venue"] = msg("The venue is at most 200 characters.")
+    elif problem := control_refusal(data.venue, msg("the venue")):
+        errors["venue"] = problem
     if data.start_date and data.end_date and data.end_date < data.start_date:
         errors["end_date"] = msg("The last day cannot be before the first day.")
     if data.ruleset not in set(Ruleset):
@@ -143,6 +148,8 @@ def validate(data: TournamentData) -> dict[str, str]:
     if not (isinstance(fouls, tuple | list) and 1 <= len(fouls) <= MAX_FOUL_TYPES
             and all(isinstance(f, str) and f.strip() and len(f) <= 60 for f in fouls)):
         errors["foul_types"] = msg("List 1 to %(max)s foul types of at most 60 characters each.", max=MAX_FOUL_TYPES)
+    elif problem := next(filter(None, (control_refusal(f, msg("the foul types")) for f in fouls)), None):
+        errors["foul_types"] = problem
     elif len({f.strip().casefold() for f in fouls}) != len(fouls):
         errors["foul_types"] = msg("Each foul type may be listed once.")
     else:

@@ -13,8 +13,8 @@ Bodies are read only by whoever has the right to send one:
   token and the tournament permission were checked: an anonymous client cannot make a worker parse anything.
   Parsing applies the limits a view cannot apply after the fact: nesting (Python's parser hits its recursion
   limit near 1,000 levels: a 500) and numbers past Python's 4,300-digit limit;
-- the backup import, the one route taking up to 256 MB, also counts the values as the body streams in
-  (`limit_json_values`): a body of more values than any real backup holds is refused before it is all read.
+- the backup import, the one route taking up to 256 MB, also counts the values and the objects as the body
+  streams in (`limit_json_values`): a body of more than any real backup holds is refused before it is all read.
 """
 
 from __future__ import annotations
@@ -130,20 +130,29 @@ class TooManyValues(RequestEntityTooLarge):
 
 class _CountedInput:
     """The WSGI input of a large JSON upload, counting as it is read the bytes that open a list or object or
-    separate two values (an upper bound on the values the document holds) and refusing past a budget.
+    separate two values (an upper bound on the values the document holds) and those that open an object (an
+    upper bound on its objects), and refusing past either budget.
 
-    A parsed value costs 50-200 bytes of memory whatever its text (`[0],` is 4 bytes); counting while the
-    bytes arrive refuses a body of millions of tiny values before it is all read, let alone parsed."""
+    A parsed value costs 50-200 bytes of memory whatever its text (`[0],` is 4 bytes), an object 130 or more
+    (`{"a":0},` is 8): counting while the bytes arrive refuses a body of millions of tiny values or objects
+    before it is all read, let alone parsed."""
 
-    def __init__(self, stream: Any, budget: int) -> None:
+    def __init__(self, stream: Any, budget: int, objects: int | None = None) -> None:
         self._stream = stream
         self._budget = budget
+        self._objects = objects
         self.values = 0
+        self.objects = 0
 
     def _count(self, chunk: bytes) -> bytes:
-        self.values += chunk.count(b"[") + chunk.count(b"{") + chunk.count(b",")
+        opened = chunk.count(b"{")
+        self.objects += opened
+        self.values += chunk.count(b"[") + opened + chunk.count(b",")
         if self.values > self._budget:
             raise TooManyValues(f"The document holds more than {self._budget:,} values: more than any "
+                                "backup of this server. Nothing was saved.")
+        if self._objects is not None and self.objects > self._objects:
+            raise TooManyValues(f"The document holds more than {self._objects:,} objects: more than any "
                                 "backup of this server. Nothing was saved.")
         return chunk
 
@@ -154,9 +163,10 @@ class _CountedInput:
         return self._count(self._stream.readline(size))
 
 
-def limit_json_values(budget: int) -> None:
-    """Count the values of this request's body as it is read (call before anything reads it)."""
-    request.environ["wsgi.input"] = _CountedInput(request.environ["wsgi.input"], budget)
+def limit_json_values(budget: int, objects: int | None = None) -> None:
+    """Count the values (and the objects) of this request's body as it is read (call before anything reads
+    it)."""
+    request.environ["wsgi.input"] = _CountedInput(request.environ["wsgi.input"], budget, objects)
 
 
 def _has_body() -> bool:

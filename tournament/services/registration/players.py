@@ -15,6 +15,7 @@ from tournament.services.errors import ConflictError, ServiceError
 from tournament.services.records import expect_version, get_or_404
 from tournament.services.registration.countries import country_code
 from tournament.services.registration.statuses import STATUS_LABELS, move
+from tournament.text import control_refusal
 
 MAX_FIXED_TABLE = 999  # a fixed table (access needs) is a table number in this range
 
@@ -50,6 +51,11 @@ def validate(data: PlayerData) -> dict[str, str]:
     """Every problem with `data`, keyed by field name (empty when all is well). Normalises `data`:
     trims text, stores the country as an alpha-2 code and an empty EMA number as None."""
     errors: dict[str, str] = {}
+    # Looked for before the spaces inside are tidied, which would turn a line break into a space unseen.
+    for name, what in (("first_name", msg("the first name")), ("last_name", msg("the last name")),
+                       ("club", msg("the club")), ("team", msg("the team")), ("notes", msg("the notes"))):
+        if problem := control_refusal((getattr(data, name) or "").strip(), what, multiline=name == "notes"):
+            errors[name] = problem
     for name in ("first_name", "last_name", "club", "team"):
         setattr(data, name, " ".join((getattr(data, name) or "").split()))
     data.notes = (data.notes or "").strip()
@@ -58,6 +64,8 @@ def validate(data: PlayerData) -> dict[str, str]:
              msg("The first name is at most %(max)s characters.", max=LIMITS["first_name"])),
             ("last_name", msg("The last name is required."),
              msg("The last name is at most %(max)s characters.", max=LIMITS["last_name"]))):
+        if name in errors:
+            continue
         value = getattr(data, name)
         if not value:
             errors[name] = required
@@ -67,7 +75,7 @@ def validate(data: PlayerData) -> dict[str, str]:
                       "team": msg("The team is at most %(max)s characters.", max=LIMITS["team"]),
                       "notes": msg("The notes are at most %(max)s characters.", max=LIMITS["notes"])}
     for name, too_long in too_long_texts.items():
-        if len(getattr(data, name)) > LIMITS[name]:
+        if name not in errors and len(getattr(data, name)) > LIMITS[name]:
             errors[name] = too_long
     raw_country = data.country or ""
     code = country_code(raw_country)
@@ -125,7 +133,7 @@ def fixed_table_problems(data: PlayerData, others: Iterable[Player | PlayerData]
     return {}
 
 
-def _name_key(first: str, last: str) -> tuple[str, str]:
+def name_key(first: str, last: str) -> tuple[str, str]:
     return (" ".join(first.split()).casefold(), " ".join(last.split()).casefold())
 
 
@@ -134,9 +142,9 @@ def duplicate_problems(
 ) -> dict[str, str]:
     """Why `data` duplicates one of `others` (already-validated data): same name with the same EMA
     number (or both without one), or the same EMA number on a different name."""
-    key = _name_key(data.first_name, data.last_name)
+    key = name_key(data.first_name, data.last_name)
     for other in others:
-        same_name = _name_key(other.first_name, other.last_name) == key
+        same_name = name_key(other.first_name, other.last_name) == key
         if same_name and other.ema_number == data.ema_number:
             if data.ema_number:
                 return {"first_name": msg("%(name)s with EMA number %(number)s is already registered%(where)s.",

@@ -13,6 +13,7 @@ from tournament.models import Player, PlayerStatus
 from tournament.models._common import utcnow
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
+from tournament.text import control_refusal
 
 STATUS_LABELS = {
     PlayerStatus.REGISTERED: "Registered",
@@ -118,7 +119,14 @@ def _leave(player: Player, status: PlayerStatus, already: Message, note: str) ->
     """Withdraw or disqualify, the reason (if any) kept in the notes as "Withdrawn: ill"."""
     if player.status == status:
         raise ServiceError(already)
+    _one_line(note, "note")
     return set_status(player, status, f"{STATUS_LABELS[status]}: {note}" if note.strip() else "")
+
+
+def _one_line(reason: str, field: str) -> None:
+    """A withdrawal's or a disqualification's reason is one line of the notes."""
+    if problem := control_refusal(reason.strip(), msg("the reason")):
+        raise ServiceError(problem, field=field)
 
 
 def withdraw(player: Player, note: str = "") -> Player:
@@ -149,6 +157,7 @@ def disqualify_player(player: Player, reason: str) -> Player:
     reason = reason.strip()
     if not reason:
         raise ServiceError(msg("Say why the player is disqualified."), field="reason")
+    _one_line(reason, "reason")
     _current(player)
     if player.status == PlayerStatus.DISQUALIFIED:
         return player

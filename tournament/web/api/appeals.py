@@ -8,7 +8,7 @@ from tournament.models import HANDS_PER_SESSION, AppealDecision, Tournament
 from tournament.services import appeals as appeal_service
 from tournament.services.appeals import MAX_TEXT, appeal_json
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
-from tournament.web.api.schemas import ID, BodySchema, StrictInteger
+from tournament.web.api.schemas import ID, LINES, BodySchema, StrictInteger, documented
 
 bp = api_blueprint("api_appeals", "Appeals and their decisions (its staff).")
 
@@ -27,12 +27,14 @@ class AppealInSchema(BodySchema):
         "description": "The hand appealed about, or null for the session at that table."})
     player_id = StrictInteger(required=True, validate=ID, metadata={
         "description": "Who appeals: a player who sat at that table in that session (drawn or substitute)."})
-    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
+                         metadata=documented(pattern=LINES))
 
 
 class DecisionInSchema(BodySchema):
     decision = fields.String(required=True, validate=validate.OneOf([d.value for d in AppealDecision]))
-    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT))
+    text = fields.String(required=True, validate=validate.Length(min=1, max=MAX_TEXT),
+                         metadata=documented(pattern=LINES))
     score_change_id = StrictInteger(allow_none=True, validate=ID, metadata={
         "description": "Upheld: the entry of the session's history that corrected it; omitted: the latest change "
                        "of the appeal's table (and hand) since it was filed, if any."})

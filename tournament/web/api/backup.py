@@ -27,6 +27,13 @@ MAX_IMPORT_BYTES = 256 * 1024 * 1024
 # without history, ~6 million with a history row per hand. Parsed, a value takes 50-200 bytes: the budget
 # bounds what a refused body can cost a worker, whatever its size.
 MAX_IMPORT_VALUES = 12_000_000
+# Objects ({ counted as the body arrives): an object costs 130 bytes or more parsed, and 5.2 million of them in
+# 40 MB took a worker to 1.18 GB before the 422. A backup of 1,000 players x 10 sessions (40,000 hands) holds
+# 193,000 objects in bench/_tournament.py's (no tiles, history or confirmations); played through the services
+# as the demo plays, a hand is 20 objects at most (the hand and its fans 5, 4 payments, its history entry 7.5,
+# 4 players' confirmations): the demo's backup scaled to 40,000 hands is 825,000 objects (86 MB, 360 MB parsed).
+# Four times that, rounded up; a body of that many tiny objects peaks a worker at 840 MB (bench/bodies.py).
+MAX_IMPORT_OBJECTS = 3_500_000
 
 DOCUMENT = {"type": "object", "required": ["format_version"],
             "properties": {"format_version": {"type": "integer", "enum": list(backup_service.READABLE_VERSIONS)}},
@@ -43,7 +50,7 @@ def _allow_large_backups(endpoint: str | None, values: dict[str, Any] | None) ->
     # Runs before every before_request hook, so the input guard's read of the body already sees this limit.
     if endpoint == f"{bp.name}.import_tournament":
         request.max_content_length = MAX_IMPORT_BYTES
-        limit_json_values(MAX_IMPORT_VALUES)
+        limit_json_values(MAX_IMPORT_VALUES, MAX_IMPORT_OBJECTS)
 
 
 @bp.route("/tournaments/<int:tournament_id>/export.json", methods=["GET"])

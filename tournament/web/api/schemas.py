@@ -20,11 +20,17 @@ from tournament.services.penalties import MAX_PENALTY
 from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
 from tournament.services.registration.players import MAX_FIXED_TABLE
 from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
+from tournament.text import LINES_CONTROLS, ONE_LINE_CONTROLS
 from tournament.timezones import known_zones
 
 ID = validate.Range(min=1, max=MAX_ID)
-# Text with something in it: the services trim it and refuse it empty (a 400 naming the field).
-NOT_BLANK = r"\S"
+# Text a person types holds no control character (tournament.text): one line, or lines (line feeds, carriage
+# returns and tabs allowed); *_NOT_BLANK: with something in it. The services trim the text, refuse it empty and
+# refuse a control character (a 400 naming the field).
+ONE_LINE = f"^[^{ONE_LINE_CONTROLS}]*$"
+ONE_LINE_NOT_BLANK = f"^[^{ONE_LINE_CONTROLS}]*[^\\s{ONE_LINE_CONTROLS}][^{ONE_LINE_CONTROLS}]*$"
+LINES = f"^[^{LINES_CONTROLS}]*$"
+LINES_NOT_BLANK = f"^[^{LINES_CONTROLS}]*[^\\s{LINES_CONTROLS}][^{LINES_CONTROLS}]*$"
 
 
 def documented(**rules: Any) -> dict[str, Any]:
@@ -86,8 +92,8 @@ class UserSchema(Schema):
 
 
 class TournamentInSchema(BodySchema):
-    name = fields.String(required=True, metadata=documented(pattern=NOT_BLANK, maxLength=120))
-    venue = fields.String(metadata=documented(maxLength=200))
+    name = fields.String(required=True, metadata=documented(pattern=ONE_LINE_NOT_BLANK, maxLength=120))
+    venue = fields.String(metadata=documented(pattern=ONE_LINE, maxLength=200))
     start_date = fields.Date(allow_none=True)
     end_date = fields.Date(allow_none=True, metadata={"description": "Not before `start_date`."})
     ruleset = fields.String(metadata=documented(enum=list(RULESET_LABELS)))
@@ -106,7 +112,8 @@ class TournamentInSchema(BodySchema):
                              metadata=documented(uniqueItems=True))
     draw_separation = fields.String(validate=validate.OneOf(list(DRAW_SEPARATIONS)), metadata={
         "description": "Who the draws keep apart at a table: teammates (`team`, the default), clubmates or nobody."})
-    foul_types = fields.List(fields.String(validate=validate.Length(min=1, max=60)), metadata=documented(
+    foul_types = fields.List(fields.String(validate=validate.Length(min=1, max=60),
+                                           metadata=documented(pattern=ONE_LINE)), metadata=documented(
         minItems=1, maxItems=30, uniqueItems=True,
         description="The fouls a referee chooses from (each once, letter case apart); default: the MERS list."))
     entry_mode = fields.String(validate=validate.OneOf(list(ENTRY_MODES)), metadata={
@@ -161,16 +168,16 @@ class TournamentListSchema(Schema):
 
 class PlayerInSchema(BodySchema):
     first_name = fields.String(required=True, metadata=documented(
-        pattern=NOT_BLANK, maxLength=PLAYER_LIMITS["first_name"]))
+        pattern=ONE_LINE_NOT_BLANK, maxLength=PLAYER_LIMITS["first_name"]))
     last_name = fields.String(required=True, metadata=documented(
-        pattern=NOT_BLANK, maxLength=PLAYER_LIMITS["last_name"]))
+        pattern=ONE_LINE_NOT_BLANK, maxLength=PLAYER_LIMITS["last_name"]))
     country = fields.String(required=True, metadata=documented(
         enum=["", *sorted(c.alpha_2 for c in pycountry.countries)],
         description="ISO 3166 alpha-2 code (its alpha-3 code or English name work too); empty for none."))
     ema_number = fields.String(allow_none=True, metadata=documented(
         pattern=r"^\s*$|^(\s*[0-9]){8}\s*$", description="8 digits; empty or null for none."))
-    club = fields.String(allow_none=True, metadata=documented(maxLength=PLAYER_LIMITS["club"]))
-    team = fields.String(allow_none=True, metadata=documented(maxLength=PLAYER_LIMITS["team"]))
+    club = fields.String(allow_none=True, metadata=documented(pattern=ONE_LINE, maxLength=PLAYER_LIMITS["club"]))
+    team = fields.String(allow_none=True, metadata=documented(pattern=ONE_LINE, maxLength=PLAYER_LIMITS["team"]))
     substitute = StrictBoolean()
     fixed_table = StrictInteger(allow_none=True, metadata=documented(minimum=1, maximum=MAX_FIXED_TABLE, description=(
         "Access needs: the table number the player keeps in every draw and plan; null or left out for none. "
@@ -213,7 +220,7 @@ class DrawInSchema(BodySchema):
 
 
 class WithdrawInSchema(BodySchema):
-    note = fields.String(allow_none=True, validate=validate.Length(max=200))
+    note = fields.String(allow_none=True, validate=validate.Length(max=200), metadata=documented(pattern=ONE_LINE))
 
 
 class EmaResultInSchema(BodySchema):
@@ -231,7 +238,7 @@ class FixedTableInSchema(BodySchema):
 
 class DisqualifyInSchema(BodySchema):
     reason = fields.String(required=True, validate=validate.Length(min=1, max=200),
-                           metadata=documented(pattern=NOT_BLANK))
+                           metadata=documented(pattern=ONE_LINE_NOT_BLANK))
 
 
 class SeatSchema(Schema):
@@ -287,8 +294,8 @@ class HandInSchema(BodySchema):
     ruled_points = StrictInteger(allow_none=True, metadata={
         "description": "A referee's ruling on a win's points (8 to the engine's fan points), paid instead of the "
                        "engine's count, which stays recorded; `ruling` says why. Outside that range: 422."})
-    ruling = fields.String(allow_none=True, validate=validate.Length(max=500),
-                           metadata={"description": "The ruling's text; required with `ruled_points`."})
+    ruling = fields.String(allow_none=True, validate=validate.Length(max=500), metadata=documented(
+        pattern=ONE_LINE, description="The ruling's text; required with `ruled_points`."))
 
 
 class HandCorrectionInSchema(HandInSchema):
@@ -369,7 +376,8 @@ class DisputeListSchema(Schema):
 
 
 class DisputeInSchema(BodySchema):
-    reason = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(pattern=NOT_BLANK))
+    reason = fields.String(required=True, validate=validate.Length(max=500),
+                           metadata=documented(pattern=LINES_NOT_BLANK))
 
 
 class PlayerViewSchema(Schema):
@@ -395,11 +403,11 @@ class CallPenaltyInSchema(BodySchema):
 
 class RefereeCallInSchema(BodySchema):
     situation = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(
-        pattern=NOT_BLANK, description="What happened, as the referee heard it."))
+        pattern=ONE_LINE_NOT_BLANK, description="What happened, as the referee heard it."))
     hand = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
     called_by = StrictInteger(allow_none=True, validate=ID, metadata={
         "description": "The player (of this table) who called the referee."})
-    ruling = fields.String(allow_none=True, validate=validate.Length(max=500))
+    ruling = fields.String(allow_none=True, validate=validate.Length(max=500), metadata=documented(pattern=ONE_LINE))
     dead_hand_player_id = StrictInteger(allow_none=True, validate=ID, metadata={
         "description": "A player of this table whose hand the referee declared dead in `hand` (required then)."})
     penalty = fields.Nested(CallPenaltyInSchema, allow_none=True, metadata={
@@ -432,12 +440,14 @@ class PenaltyInSchema(BodySchema):
                                                description="Points deducted; 0 is a warning (no score changes)."))
     foul = fields.String(allow_none=True, validate=validate.Length(max=60), metadata={
         "description": "One of the tournament's foul types (`foul_types`); the ladder counts per foul."})
-    reason = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(pattern=NOT_BLANK))
+    reason = fields.String(required=True, validate=validate.Length(max=500),
+                           metadata=documented(pattern=ONE_LINE_NOT_BLANK))
     hand = StrictInteger(allow_none=True, validate=validate.Range(min=1, max=HANDS_PER_SESSION))
 
 
 class CancelPenaltyInSchema(BodySchema):
-    reason = fields.String(required=True, validate=validate.Length(max=500), metadata=documented(pattern=NOT_BLANK))
+    reason = fields.String(required=True, validate=validate.Length(max=500),
+                           metadata=documented(pattern=ONE_LINE_NOT_BLANK))
 
 
 class PenaltySchema(Schema):

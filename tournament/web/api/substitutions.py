@@ -8,7 +8,7 @@ from tournament.models import HANDS_PER_SESSION, SubstitutionReason, Tournament
 from tournament.services import substitutions as substitution_service
 from tournament.services.substitutions import substitution_json
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
-from tournament.web.api.schemas import ID, BodySchema, StrictInteger
+from tournament.web.api.schemas import ID, ONE_LINE, BodySchema, StrictInteger, documented
 
 bp = api_blueprint("api_substitutions", "Substitutions during a session (its staff).")
 
@@ -28,7 +28,7 @@ class SubstitutionInSchema(BodySchema):
     reason = fields.String(required=True, validate=validate.OneOf([r.value for r in SubstitutionReason]), metadata={
         "description": "late (the substitute plays the table for table points), left, ill, disqualified (the "
                        "seat scores 0 table points unless from hand 1: MERS 4), other."})
-    note = fields.String(validate=validate.Length(max=500))
+    note = fields.String(validate=validate.Length(max=500), metadata=documented(pattern=ONE_LINE))
 
 
 class SubstitutionSchema(Schema):
