@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 from tests.helpers import comparable, make_user, players_of, row_counts, standing_rows
 from tournament.extensions import db
 from tournament.models import ScoreChange, Tournament
-from tournament.services import exports, tournaments
+from tournament.services import exports, invitations, tournaments
 from tournament.services.backup import (
     CHILD_MODELS,
     LEFT_OUT,
@@ -69,6 +69,9 @@ def test_round_trip_restores_the_tournament_exactly(demo_tournament, organiser, 
 
     copy_ = import_tournament(json.loads(json.dumps(original)), organiser, [referee.email])
     db.session.commit()
+    invitations.accept(invitations.pending_for(referee)[0].id, referee)  # the confirmed referee says yes
+    db.session.commit()
+    db.session.refresh(copy_)
 
     assert copy_.id != demo_tournament.id
     assert copy_.name != demo_tournament.name and copy_.name.startswith(demo_tournament.name)
@@ -276,9 +279,16 @@ def test_a_document_cannot_hand_out_rights(document, organiser, referee):
     db.session.commit()
     assert [(m.user_id, m.role) for m in copy_.staff] == [(importer.id, "organiser")]
     assert copy_.created_by_id is None and copy_.created_by_label == referee.email
-    # Confirmed by the importer, the referee joins, as a referee whatever the document says.
+    # Confirmed by the importer, the referee is invited (nobody joins a staff without saying yes), as a referee
+    # whatever the document says, and is on the staff once they accept.
     second = import_tournament(document, importer, [referee.email.upper()])
     db.session.commit()
+    assert [(m.user_id, m.role) for m in second.staff] == [(importer.id, "organiser")]
+    [invitation] = invitations.pending_for(referee)
+    assert invitation.tournament_id == second.id and invitation.role == "referee"
+    invitations.accept(invitation.id, referee)
+    db.session.commit()
+    db.session.refresh(second)
     assert sorted((m.user_id, str(m.role)) for m in second.staff) == sorted(
         [(importer.id, "organiser"), (referee.id, "referee")])
     assert not tournaments.can_manage(referee, second) and tournaments.can_referee(referee, second)

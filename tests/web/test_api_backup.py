@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from tests.helpers import Api, assert_error, comparable, make_user, row_counts, standing_rows, token_for
 from tournament.extensions import db
 from tournament.models import Tournament
+from tournament.services import invitations
 
 # Most tests build the demo tournament (34 players, three sessions played): ~2 s each, 10 s on a loaded
 # machine.
@@ -28,6 +29,11 @@ def test_export_and_import_round_trip(client, api, demo_tournament, referee):
 
     copy_ = db.session.get(Tournament, new_id)
     assert standing_rows(copy_) == before
+    # The confirmed referee is invited to the copy's staff and joins by accepting.
+    [invitation] = invitations.pending_for(referee)
+    assert invitation.tournament_id == new_id
+    invitations.accept(invitation.id, referee)
+    db.session.commit()
     restored = api.get(f"/tournaments/{new_id}/export.json", expect=200).get_json()
     assert comparable(restored) == comparable(document)
     # The copy's standings through the API equal the original's.

@@ -7,8 +7,8 @@ but those ids are local to the document: an import gives every row a new id and 
 References to accounts are written as e-mail addresses.
 
 A document cannot hand out rights on this server: the importer is the only organiser of the copy, and the
-staff it lists come in only as the importer confirms their addresses, as referees (their accounts must exist
-here: a restore never creates accounts). Who entered a hand, gave a penalty or pressed the clock is kept as
+staff it lists come in only as the importer confirms their addresses, invited as referees (their accounts
+must exist here: a restore never creates accounts). Who entered a hand, gave a penalty or pressed the clock is kept as
 text (`entered_by_label` ...), never linked to an account of this server that happens to share the address.
 
 An import checks the whole document before writing anything and refuses it whole (ImportRefused, a 422)
@@ -58,6 +58,7 @@ from tournament.models import (
 )
 from tournament.models.draws import SEAT_WINDS
 from tournament.models.tournaments import DEFAULT_FOUL_TYPES, TieBreak
+from tournament.services import invitations
 from tournament.services.db import changes
 from tournament.services.errors import ServiceError
 from tournament.services.tournaments import TournamentData
@@ -615,10 +616,14 @@ def import_tournament(document: Any, imported_by_user: User, confirmed_staff: It
     """Restore a backup as a new tournament; refused whole (ImportRefused) when anything is wrong.
 
     `imported_by_user` is the copy's only organiser; of the staff the document lists, those whose addresses
-    are in `confirmed_staff` join as referees, the others are left out."""
+    are in `confirmed_staff` are invited as referees (they join when they accept), the others are left out."""
     users = {email.lower(): uid for uid, email in db.session.execute(select(User.id, User.email))}
     confirmed = {e.strip().lower() for e in confirmed_staff} - {imported_by_user.email.lower()}
     settings, rows = _Reader(document, users, confirmed).read()
+    # Nobody joins a staff without saying yes (issue 31): the confirmed places become invitations, as referees,
+    # which their owners accept on their "My events" page.
+    invited = [email for email, uid in users.items() if uid in {row["user_id"] for row in rows["tournament_staff"]}]
+    rows["tournament_staff"] = []
     with changes():
         settings["name"] = _free_name(settings["name"])
         tournament_table: Table = Tournament.__table__  # type: ignore[assignment]
@@ -651,4 +656,7 @@ def import_tournament(document: Any, imported_by_user: User, confirmed_staff: It
             )
             new_ids[table.name] = dict(zip(old_ids, result.scalars().all(), strict=True))
         db.session.add(TournamentStaff(tournament_id=new_tid, user_id=imported_by_user.id, role=Role.ORGANISER))
-    return db.session.get_one(Tournament, new_tid)
+    copy_ = db.session.get_one(Tournament, new_tid)
+    for email in sorted(invited):
+        invitations.invite(copy_, email, Role.REFEREE.value, imported_by_user)
+    return copy_

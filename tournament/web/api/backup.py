@@ -69,16 +69,16 @@ def export_tournament(t: Tournament):
 @bp.route("/tournaments/import", methods=["POST"])
 @bp.doc(requestBody={"required": True, "content": {"application/json": {"schema": DOCUMENT}}},
         parameters=[{"in": "query", "name": "staff", "required": False, "style": "form", "explode": True,
-                     "description": "Listed staff addresses the importer confirms (they join as referees).",
+                     "description": "Listed staff addresses the importer confirms (invited as referees: they join when they accept).",
                      "schema": {"type": "array", "items": {"type": "string", "maxLength": 254}}}],
         responses={"201": {"description": "The new tournament's id.",
                            "content": {"application/json": {"schema": ImportedSchema}}},
                    "422": {"description": "Malformed, of an unknown version or inconsistent: nothing saved."}})
 def import_tournament():
     """Restore a backup as a new tournament (organisers). The importer is the copy's only organiser; the
-    staff the document lists join it only when confirmed by address in the query, as referees
-    (`?staff=ann@example.org&staff=bo@example.org`, or comma-separated): their accounts must exist here, a
-    restore creates none. The answer lists the staff left out (`staff_left_out`). Who entered what is kept
+    staff the document lists are invited to it only when confirmed by address in the query, as referees
+    (`?staff=ann@example.org&staff=bo@example.org`, or comma-separated), and join when they accept on their
+    "My events" page: their accounts must exist here, a restore creates none. The answer lists the staff left out (`staff_left_out`). Who entered what is kept
     as text. Checked whole before anything is written; a refusal names the first problem by its path, e.g.
     `hands[3].session_id`."""
     user = current_user()
