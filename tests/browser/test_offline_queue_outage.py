@@ -29,6 +29,8 @@ def test_a_hand_answered_503_is_kept_and_sent_once_the_database_is_back(app, off
                   " navigator.serviceWorker.addEventListener('controllerchange', () => done(true)))")
     page.locator("html[data-offline-ready]").wait_for(state="attached")
     key = page.locator("input[name=idempotency_key]").input_value()
+    # the account's own database keeps it (the queue is kept per owner, see test_offline_queue_owner.py)
+    owner = page.locator("html").get_attribute("data-offline-owner")
     winner, discarder = seats[1].player.full_name, seats[0].player.full_name
     with database_down(app):
         page.get_by_label("Winning hand").fill(PLAIN_WIN)
@@ -36,13 +38,15 @@ def test_a_hand_answered_503_is_kept_and_sent_once_the_database_is_back(app, off
         page.get_by_role("group", name="Discarded by").get_by_label(discarder).check()
         page.get_by_role("button", name="Save hand").last.click()
         expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
-        kept = page.evaluate("""() => new Promise(resolve => {
-            indexedDB.open('mcr-offline').onsuccess = event => {
-                event.target.result.transaction('hands').objectStore('hands').getAll().onsuccess =
+        kept = page.evaluate("""owner => new Promise(resolve => {
+            indexedDB.open('mcr-offline-' + owner).onsuccess = event => {
+                const db = event.target.result;
+                if (!db.objectStoreNames.contains('hands')) return resolve([]);
+                db.transaction('hands').objectStore('hands').getAll().onsuccess =
                     e => resolve(e.target.result.map(row => row.key));
             };
-        })""")
-        assert kept == [key]
+        })""", owner)
+        assert owner and kept == [key]
     assert stored(t) == []
     page.reload()  # the next try (a page load, the online event or the timer)
     expect(page.locator(".offline-queue")).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)
