@@ -75,6 +75,7 @@ browser-deps:
 
 test: $(VENV)/.installed-dev browser-deps
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 	$(MAKE) --no-print-directory test-sqlite
 	@if [ -n "$$TEST_DATABASE_URL" ]; then $(MAKE) --no-print-directory test-postgres; \
 	 else echo "TEST_DATABASE_URL not set: PostgreSQL run skipped"; fi
@@ -91,8 +92,10 @@ test-postgres: $(VENV)/.installed-dev translations
 	@test -n "$$TEST_DATABASE_URL" || { echo "set TEST_DATABASE_URL"; exit 2; }
 	REQUIRE_POSTGRES=1 $(PY) -m pytest $(XDIST) --ignore=tests/mcr --ignore=tests/draws
 
+# ruff, and import-linter's contracts (.importlinter): the layers, the pure modules, no import circle at any level.
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/lint-imports
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/fan_engine.py

@@ -36,8 +36,9 @@ def create_app(config: dict | None = None) -> Flask:
     mail.init_app(app)
 
     from tournament.i18n import init_i18n
+    from tournament.web.languages import tournament_language
 
-    init_i18n(app)  # before the blueprints: their templates use the translations
+    init_i18n(app, tournament_language)  # before the blueprints: their templates use the translations
 
     from tournament import models  # noqa: F401 - register the models with the metadata
     from tournament.web import init_web

@@ -1,6 +1,5 @@
 """Flask extensions, created unbound and attached in create_app (the init_app pattern)."""
 
-from flask_babel import gettext
 from flask_login import LoginManager
 from flask_mail import Mail
 from flask_migrate import Migrate
@@ -8,8 +7,6 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData
 from sqlalchemy.orm import DeclarativeBase
-
-from tournament.i18n import N_
 
 # Named constraints so Alembic batch migrations (SQLite) and PostgreSQL agree on names.
 NAMING_CONVENTION = {
@@ -30,7 +27,4 @@ migrate = Migrate()
 csrf = CSRFProtect()
 mail = Mail()  # invitations and password-reset links, when MAIL_SERVER is set
 login_manager = LoginManager()
-login_manager.login_view = "auth.login"
-login_manager.login_message = N_("Please log in to open that page.")
-login_manager.localize_callback = gettext  # flashed in the reader's language
-login_manager.login_message_category = "info"
+login_manager.login_view = "auth.login"  # its message and language: tournament.web.helpers

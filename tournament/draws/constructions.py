@@ -27,6 +27,7 @@ recursion gives for any power of 4: 4^k players, (4^k - 1)/3 rounds).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Iterable
 
 
 def _factor(m: int) -> list[tuple[int, int]]:
@@ -145,8 +146,11 @@ def _td_rounds(m: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 @functools.lru_cache(maxsize=64)
-def constructed_rounds(n: int, max_n: int = 1024) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """The most zero-repeat rounds this module builds for ``n`` players (possibly none)."""
+def constructed_rounds(n: int, max_n: int = 1024, inner: Callable[[int], Iterable[Iterable[Iterable[int]]]] | None = None,
+                       ) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The most zero-repeat rounds this module builds for ``n`` players (possibly none). ``inner`` gives the
+    designs on m = n/4 points that seat each group apart: `designs.design_rounds` (stored or constructed,
+    whichever has more rounds) hands itself in; by default this module's own (it imports no stored data)."""
     if n % 4 or n > max_n:
         return ()
     if n == 4:
@@ -156,9 +160,7 @@ def constructed_rounds(n: int, max_n: int = 1024) -> tuple[tuple[tuple[int, ...]
         return ()
     rounds = list(_td_rounds(m))
     if m % 4 == 0:
-        from .designs import design_rounds  # stored or constructed, whichever has more rounds
-
-        inner = design_rounds(m) or [[list(range(b, b + 4)) for b in range(0, m, 4)]]
-        for rnd in inner:
+        inner_rounds = list((inner or constructed_rounds)(m)) or [[list(range(b, b + 4)) for b in range(0, m, 4)]]
+        for rnd in inner_rounds:
             rounds.append(tuple(tuple(g * m + p for p in t) for g in range(4) for t in rnd))
     return tuple(rounds)

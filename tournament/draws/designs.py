@@ -124,7 +124,7 @@ def design_rounds(n: int) -> list[list[list[int]]]:
     """The most zero-repeat rounds known for ``n`` players: stored, or built by
     ``constructions`` (transversal designs, affine geometries); empty when there is none."""
     stored = _RAW.get(n, ())
-    built = constructed_rounds(n)
+    built = constructed_rounds(n, inner=design_rounds)
     if len(built) > len(stored):
         return [[list(t) for t in rnd] for rnd in built]
     return stored_rounds(n)

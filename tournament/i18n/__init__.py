@@ -73,6 +73,13 @@ def _account_language() -> str | None:
 # version) -> its default language, so the poll needs no second query.
 
 
+# How a tournament's default language is found from its id (and the live marker the request found, or None):
+# handed in at start-up by init_i18n (the web layer's tournament.web.languages, which reads the database and
+# its cache); this package reads neither.
+TournamentLanguage = Callable[[int, object], "str | None"]
+_language_of: TournamentLanguage = lambda tournament_id, marker: None  # noqa: E731 - until init_i18n
+
+
 def _tournament_language() -> str | None:
     """The default language of the tournament this request is about (see use_tournament_language)."""
     if "tournament_language" in g:
@@ -80,26 +87,10 @@ def _tournament_language() -> str | None:
     tournament_id = (request.view_args or {}).get("tournament_id")
     if not isinstance(tournament_id, int):
         return None
-    marker = g.get("live_marker")
-    key = (tournament_id, marker[0]) if isinstance(marker, tuple) and marker else None
-    # not at the top: tournament.extensions (which the cache module needs) imports this module
-    from tournament.extensions import db
-    from tournament.models import Tournament
-    from tournament.services.standings import cache
-
-    if key is not None and (known := cache.language_lookup(key)) is not cache.UNKNOWN_LANGUAGE:
-        return known  # type: ignore[return-value]
-
-    try:  # the identity map keeps it for the view, which loads the same tournament
-        t = db.session.get(Tournament, tournament_id)
+    try:
+        return offered(_language_of(tournament_id, g.get("live_marker")))
     except SQLAlchemyError:  # an error page after the database failed: it still gets a language
         return None
-    if t is None:
-        return None
-    language = offered(t.language)
-    if key is not None and key[1] == t.version:
-        cache.language_keep(key, language)
-    return language
 
 
 def use_tournament_language(t) -> None:
@@ -238,22 +229,21 @@ def _remember_language(response):
     return response
 
 
-def init_i18n(app: Flask) -> None:
-    from tournament.i18n.fans import fan_name
-    from tournament.i18n.labels import status_text, translated
-
+def init_i18n(app: Flask, tournament_language: TournamentLanguage | None = None) -> None:
+    global _language_of
+    if tournament_language is not None:
+        _language_of = tournament_language
     babel.init_app(app, locale_selector=select_locale, default_locale=DEFAULT_LANGUAGE)
     # Flask-Babel keeps the chosen locale on `g`, which outlives a request wherever an app context does (tests,
     # a command's requests): every request chooses afresh, before any other hook asks (the live ETags do).
     app.before_request_funcs.setdefault(None, []).insert(0, refresh)
     app.after_request(_remember_language)
-    app.jinja_env.filters.update(number=number, points=table_points, score=score, day=day, country=country,
-                                 tr=translated, status_text=status_text)
+    # (the words of labels and fans, which import this package, are the web layer's filters: tournament.web)
+    app.jinja_env.filters.update(number=number, points=table_points, score=score, day=day, country=country)
     app.jinja_env.globals.update(
         languages=LANGUAGES,
         current_language=current_language,
         language_url=language_url,
-        fan_name=fan_name,
         days=days,
         decimal_separator=decimal_separator,
     )

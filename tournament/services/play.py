@@ -36,6 +36,7 @@ from tournament.models.clock import TIME_CALL_KINDS
 from tournament.rotation import HandWinds, hand_winds  # noqa: F401 - callers say play.hand_winds
 from tournament.services.db import changes
 from tournament.services.errors import ConflictError, NotFound
+from tournament.services.time_calls import TimeCall
 
 WIND_NAMES = SEAT_WIND_NAMES  # one home: tournament.draws.model
 
@@ -146,8 +147,6 @@ def session_tables(session: TournamentSession) -> list[TableSummary]:
     (a score sheet per table was ~22 queries a table: 3,726 at 125 tables). The same players, mode, totals,
     entered and missing hands as `scoring.table_sheet` (tests/services/test_session_tables.py holds the two
     to the same answers)."""
-    from tournament.services.clock import TimeCall  # clock imports this module
-
     seated: dict[int, list[tuple[int, str, Player]]] = {}
     for table, wind, player in db.session.execute(
         select(Seat.table_number, Seat.seat_wind, Player).join(Player, Player.id == Seat.player_id)

@@ -13,7 +13,6 @@ from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
 from tournament.messages import Message
 from tournament.services import ServiceError
-from tournament.web.unit import refuse
 
 
 def wants_json() -> bool:
@@ -118,7 +117,7 @@ def init_app(app: Flask) -> None:
 
     @app.errorhandler(ServiceError)
     def service_error(exc: ServiceError):
-        refuse()
+        # A 4xx answer: the unit of work (web/unit.py, which imports this module) rolls the request back too.
         db.session.rollback()
         title = N_("Not Found") if exc.status_code == 404 else N_("Request refused")
         # A throttle's refusal (429) says how long to wait.

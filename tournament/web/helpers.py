@@ -8,11 +8,13 @@ from typing import TypeVar
 from urllib.parse import urlsplit
 
 from flask import Flask, abort, flash, redirect, request
+from flask_babel import gettext
 from flask_login import current_user, login_required
 from werkzeug.exceptions import NotFound
 from werkzeug.wrappers import Response
 
 from tournament.extensions import login_manager
+from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
 from tournament.messages import msg
 from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, SessionStatus, Tournament, User
@@ -24,6 +26,11 @@ from tournament.web import local_time
 from tournament.web.unit import refuse
 
 T = TypeVar("T")
+
+
+login_manager.login_message = N_("Please log in to open that page.")
+login_manager.localize_callback = gettext  # flashed in the reader's language
+login_manager.login_message_category = "info"
 
 
 @login_manager.user_loader
