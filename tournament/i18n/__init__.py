@@ -33,6 +33,7 @@ from babel.numbers import get_decimal_symbol
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, format_date, get_locale, refresh
 from flask_login import current_user
+from jinja2 import pass_context
 from sqlalchemy.exc import SQLAlchemyError
 
 from tournament.text import format_points
@@ -235,6 +236,18 @@ def _remember_language(response):
     return response
 
 
+def _per_render(f: Callable) -> Callable:
+    """The filter `f`, run at each render: Jinja works out a filter of a constant (`'playing'|tr`) when it
+    compiles the template, once per app, in the language of whoever came first; it leaves alone a filter
+    that takes the render's context."""
+
+    @pass_context
+    def per_render(_context, value, *args, **kwargs):
+        return f(value, *args, **kwargs)
+
+    return per_render
+
+
 def init_i18n(app: Flask) -> None:
     from tournament.i18n.fans import fan_name
     from tournament.i18n.labels import status_text, translated
@@ -244,8 +257,9 @@ def init_i18n(app: Flask) -> None:
     # a command's requests): every request chooses afresh, before any other hook asks (the live ETags do).
     app.before_request_funcs.setdefault(None, []).insert(0, refresh)
     app.after_request(_remember_language)
-    app.jinja_env.filters.update(number=number, points=table_points, score=score, day=day, country=country,
-                                 tr=translated, status_text=status_text)
+    filters = dict(number=number, points=table_points, score=score, day=day, country=country, tr=translated,
+                   status_text=status_text)
+    app.jinja_env.filters.update({name: _per_render(f) for name, f in filters.items()})
     app.jinja_env.globals.update(
         languages=LANGUAGES,
         current_language=current_language,
