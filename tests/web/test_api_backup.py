@@ -11,9 +11,7 @@ from tests.helpers import Api, assert_error, comparable, make_user, row_counts, 
 from tournament.extensions import db
 from tournament.models import Tournament
 
-# Most tests build the demo tournament (34 players, three sessions played): ~2 s each, 10 s on a loaded
-# machine.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.postgres
 
 
 def test_export_and_import_round_trip(client, api, demo_tournament, referee):
