@@ -21,9 +21,10 @@ CATALOGUES := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 
 help:
 	@echo "make run    set up and serve on http://$(HOST):$(PORT) (SQLite in instance/)"
-	@echo "make test   set up and run the whole suite (also on PostgreSQL when TEST_DATABASE_URL is set)"
+	@echo "make test   set up, ruff, the whole suite on SQLite, the tests marked postgres on TEST_DATABASE_URL if set"
 	@echo "make install  the app alone in .venv (no dev tools) and the database migrated (DATABASE_URL)"
-	@echo "make test-fast  the suite without the tests marked slow, SQLite only"
+	@echo "make test-fast  the suite without the tests marked slow (browser, deploy, long runs), SQLite only"
+	@echo "make test-sqlite | test-postgres  the whole suite on SQLite | the tests marked postgres on PostgreSQL"
 	@echo "make translations-update  the catalogues follow the wrapped texts (then translate, see README)"
 	@echo "make lint | bench | demo | clean"
 
@@ -73,6 +74,7 @@ browser-deps:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium nginx \
 	    fonts-dejavu-core fonts-freefont-ttf fonts-tlwg-loma-ttf fonts-wqy-microhei >/dev/null; }
 
+# ruff, the whole suite on SQLite, then the tests marked postgres again on PostgreSQL (TEST_DATABASE_URL).
 test: $(VENV)/.installed-dev browser-deps
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
@@ -80,17 +82,21 @@ test: $(VENV)/.installed-dev browser-deps
 	@if [ -n "$$TEST_DATABASE_URL" ]; then $(MAKE) --no-print-directory test-postgres; \
 	 else echo "TEST_DATABASE_URL not set: PostgreSQL run skipped"; fi
 
+# Every test, on SQLite.
 test-sqlite: $(VENV)/.installed-dev translations
 	env -u TEST_DATABASE_URL $(PY) -m pytest $(XDIST)
 
-# The quick loop while working: no test marked slow (the long differential and property runs, the servers).
+# The quick loop while working, on SQLite: no test marked slow (every browser and deploy test, the long
+# differential, property and simulation runs).
 test-fast: $(VENV)/.installed-dev translations
 	env -u TEST_DATABASE_URL $(PY) -m pytest $(XDIST) -m "not slow"
 
-# The database-backed part of the suite again, on PostgreSQL (the pure engine tests need no database).
+# The tests whose outcome depends on the database engine (marked postgres: see pyproject.toml), on PostgreSQL.
+# Exit 5 (no test selected) fails too: the marker lost would otherwise pass unseen.
 test-postgres: $(VENV)/.installed-dev translations
 	@test -n "$$TEST_DATABASE_URL" || { echo "set TEST_DATABASE_URL"; exit 2; }
-	REQUIRE_POSTGRES=1 $(PY) -m pytest $(XDIST) --ignore=tests/mcr --ignore=tests/draws
+	REQUIRE_POSTGRES=1 $(PY) -m pytest $(XDIST) -m postgres || { status=$$?; \
+	  [ $$status -ne 5 ] || echo "no test is marked postgres: nothing ran on PostgreSQL"; exit $$status; }
 
 # ruff, and import-linter's contracts (.importlinter): the layers, the pure modules, no import circle at any level.
 lint: $(VENV)/.installed-dev

@@ -25,6 +25,7 @@ from tests.helpers import (  # noqa: E402, F401 - csrf_token ... stay importable
     PASSWORD,
     REFEREE_EMAIL,
     AuthActions,
+    RowsTemplate,
     add_players,
     csrf_token,
     demo_played,
@@ -38,7 +39,11 @@ from tests.helpers import (  # noqa: E402, F401 - csrf_token ... stay importable
 from tournament import create_app  # noqa: E402
 from tournament.config import normalise_database_url  # noqa: E402
 from tournament.extensions import db  # noqa: E402
-from tournament.services import lifecycle
+from tournament.models import Tournament  # noqa: E402
+from tournament.services import idempotency, lifecycle
+from tournament.services.standings import cache as standings_cache
+
+pytest_plugins = ["pytester"]  # tests/test_markers.py runs a small suite of its own
 
 
 def _database_url(tmp_dir: str) -> str:
@@ -105,24 +110,35 @@ class EdgeClient(FlaskClient):
         return super().open(*args, **kwargs)
 
 
-@pytest.fixture
-def app(database_url, tmp_path):
-    """The app on the test database with empty tables, its exports in the test's own folder."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "SQLALCHEMY_DATABASE_URI": database_url,
-            "EXPORT_DIR": str(tmp_path / "exports"),
-        }
-    )
+@pytest.fixture(scope="session")
+def shared_app(database_url):
+    """The app on the test database, built once per worker: building one (its routes, the API's OpenAPI
+    document) cost ~0.3 s, a third of a typical test. `app` resets what a test may change."""
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url})
     app.test_client_class = EdgeClient
+    return app
+
+
+@pytest.fixture
+def app(shared_app, tmp_path):
+    """The app on the test database with empty tables, its exports in the test's own folder; the settings a
+    test changes are put back and the caches kept per engine are forgotten after it, as if each test had an
+    app of its own (a test needing other settings from the start builds one with create_app)."""
+    app = shared_app
+    settings = dict(app.config)
+    app.config["EXPORT_DIR"] = str(tmp_path / "exports")
+    os.makedirs(app.config["EXPORT_DIR"])
+    standings_cache.clear()
+    idempotency._swept_at.clear()
     with app.app_context():
         empty_tables()
     yield app
     with app.app_context():
         db.session.remove()
-        empty_tables()
+        # Connections go with the test: settings made on one (a lock timeout) must not reach the next test.
         db.engine.dispose()
+    app.config.clear()
+    app.config.update(settings)
 
 
 @pytest.fixture
@@ -224,10 +240,21 @@ def played(tournament):
     return played_one_session(tournament)
 
 
+_demo_rows: dict[str, RowsTemplate] = {}  # the demo tournament's rows, by database, built once per worker
+
+
 @pytest.fixture
-def demo_tournament(organiser, referee):
-    """The demo tournament with every kind of row a backup holds (see helpers.demo_played)."""
-    return demo_played(organiser, referee)
+def demo_tournament(database_url, organiser, referee):
+    """The demo tournament with every kind of row a backup holds (see helpers.demo_played): built by the
+    worker's first test that asks, then its rows copied into each later test's empty tables."""
+    kept = _demo_rows.get(database_url)
+    tid = kept.copy_in() if kept else None
+    if tid is not None:
+        return db.session.get(Tournament, tid)
+    marks = RowsTemplate.marks()
+    t = demo_played(organiser, referee)
+    _demo_rows[database_url] = RowsTemplate.taken_since(marks, t.id)
+    return t
 
 
 @pytest.fixture
@@ -255,20 +282,40 @@ def scratch_url(tmp_path):
 # Under `pytest -n ... --dist loadgroup` (make test) tests go to whichever worker is free, except: those that
 # start servers (gunicorn, nginx, chromium, a private PostgreSQL) and time them run one after another on one
 # worker; and a module with a module-scoped fixture stays on one worker, so the fixture is built once.
+# The servers' tests are slow too: `make test-fast` (-m "not slow") leaves them out.
 SERIAL = ("tests/browser/", "tests/deploy/")
 
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(tryfirst=True)  # before -m deselects: the `slow` added here counts
 def pytest_collection_modifyitems(config, items):
     for item in items:
+        path = item.nodeid.split("::")[0]
+        if path.startswith(SERIAL):
+            item.add_marker(pytest.mark.slow)
         if any(item.iter_markers("xdist_group")):
             continue
-        path = item.nodeid.split("::")[0]
         if path.startswith(SERIAL):
             item.add_marker(pytest.mark.xdist_group("servers"))
         elif any(d.scope in ("module", "class", "package") for defs in item._fixtureinfo.name2fixturedefs.values()
                  for d in defs):
             item.add_marker(pytest.mark.xdist_group(path))
+
+
+# A skip that says PostgreSQL is missing (or SQLite is in use) is a test for `make test-postgres`, which runs
+# only the tests marked `postgres`: without the marker it would run nowhere. Such a test fails until marked.
+POSTGRES_SKIP_WORDS = ("PostgreSQL", "TEST_DATABASE_URL", "SQLite")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if (report.skipped and not hasattr(report, "wasxfail") and isinstance(report.longrepr, tuple)
+            and any(word in report.longrepr[2] for word in POSTGRES_SKIP_WORDS)
+            and item.get_closest_marker("postgres") is None):
+        report.outcome = "failed"
+        report.longrepr = (f"{item.nodeid} skips for want of PostgreSQL ({report.longrepr[2]}) but is not marked "
+                           "postgres: `make test-postgres` would never run it. Mark it @pytest.mark.postgres.")
 
 
 def pytest_sessionstart(session):

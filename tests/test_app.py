@@ -1,5 +1,6 @@
 import os
 
+import pytest
 from sqlalchemy import text
 
 from tournament import create_app
@@ -38,6 +39,7 @@ def test_normalise_database_url_leaves_other_urls_alone():
     assert normalise_database_url("postgresql+psycopg://a/b") == "postgresql+psycopg://a/b"
 
 
+@pytest.mark.postgres
 def test_backend_matches_test_database_url(app_ctx):
     from tournament.extensions import db
 

@@ -11,6 +11,8 @@ from sqlalchemy.exc import DBAPIError
 from tests.helpers import empty_tables
 from tournament.extensions import db
 
+pytestmark = pytest.mark.postgres
+
 
 def test_a_leftover_open_transaction_is_ended_before_the_tables_are_emptied(app, tournament):
     if db.engine.dialect.name != "postgresql":

@@ -2,6 +2,7 @@
 
 import logging
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from flask_migrate import upgrade
@@ -9,6 +10,8 @@ from sqlalchemy import inspect
 
 from tournament import create_app
 from tournament.extensions import db
+
+pytestmark = pytest.mark.postgres
 
 
 def test_migrations_match_models(app_ctx):

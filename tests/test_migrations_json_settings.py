@@ -6,11 +6,14 @@ so that going down and up again never disturbs the database the other tests shar
 
 from __future__ import annotations
 
+import pytest
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import JSON, String, column, select, table, text
 
 from tournament import create_app
 from tournament.extensions import db
+
+pytestmark = pytest.mark.postgres
 
 BEFORE = "8bd1d8240093"
 AFTER = "0a68c4ec0823"

@@ -38,7 +38,8 @@ def browser():
 def live_server(app):
     """The app served on a loopback port by a threaded werkzeug server: its base URL."""
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # Polled every 50 ms (werkzeug: 500): shutting down waits for the next poll, half a second per test.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()

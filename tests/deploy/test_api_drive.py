@@ -20,7 +20,7 @@ from tests.deploy.servers import ROOT
 from tests.deploy.servers import app_gunicorn as gunicorn
 from tests.helpers import VALID_22
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
 
 def _flask(app, *args: str, stdin: str = "") -> str:

@@ -42,7 +42,8 @@ from tournament.services.users import create_api_token, create_user
 GUNICORN = servers.GUNICORN
 PURE_STRAIGHT = "123456789m123s5p5p"  # a legal win on a discard, whatever the winds
 
-pytestmark = pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed in this environment")
+pytestmark = [pytest.mark.postgres,
+              pytest.mark.skipif(not GUNICORN.exists(), reason="gunicorn is not installed in this environment")]
 
 
 def call(port: int, method: str, path: str, token: str | None = None, body: object = None,

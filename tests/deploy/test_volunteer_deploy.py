@@ -49,6 +49,7 @@ def test_the_readme_walks_through_every_step():
     assert os.access(DEPLOY / "mcr-backup.sh", os.X_OK)
 
 
+@pytest.mark.postgres
 def test_the_backup_script_writes_the_dump_and_every_tournaments_json(database_url, tournament, tmp_path):
     env = {**os.environ, "DATABASE_URL": database_url, "SECRET_KEY": "x", "APP_DIR": str(ROOT),
            "BACKUP_DIR": str(tmp_path / "backups"), "INSTANCE_PATH": str(tmp_path / "instance"),

@@ -110,6 +110,7 @@ def test_same_seed_same_output_different_seed_different_output():
     assert d1 == d2
 
 
+@pytest.mark.slow
 def test_reproducible_across_processes():
     code = ("import json,sys; from tournament.draws import plan_tournament, draw_session;"
             "g={p: str(p % 5) for p in range(3, 103)};"

@@ -3,6 +3,8 @@ substitutes spread, and the report leaves substitutes out of the wind list."""
 
 from __future__ import annotations
 
+import pytest
+
 from tournament.draws import draw_session, plan_tournament, quality_report
 
 
@@ -130,6 +132,7 @@ def test_a_replan_keeps_everyone_else_at_their_planned_tables():
     assert {frozenset(101 if p == 3 else p for p in t) for t in plan[2]} == {frozenset(t) for t in nxt}
 
 
+@pytest.mark.slow
 def test_four_withdrawals_without_substitutes_repair_the_plan_with_a_table_fewer():
     # 32 players in 8 teams of 4 over 7 sessions; four players of four teams withdraw before session 3 and no
     # substitute is called: the plan in force loses a table (its players fill the seats left free) and is searched

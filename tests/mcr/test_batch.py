@@ -24,6 +24,7 @@ def run(*args, stdin: bytes = b"", timeout: float = 60) -> subprocess.CompletedP
                           input=stdin, capture_output=True, cwd=ROOT, timeout=timeout)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("ruleset", ["ema", "chinese"])
 def test_jobs_give_the_same_bytes(payload, ruleset):
     n_in = payload.count(b"\n") + 1

@@ -6,9 +6,12 @@ On failure the assertion message lists the largest disagreement groups with an e
 """
 
 import handgen
+import pytest
 import reference
 
 from tournament.mcr import MCRError, WinContext, score_hand
+
+pytestmark = pytest.mark.slow
 
 N_HANDS = 20_000
 SEED = 8101

@@ -12,6 +12,8 @@ from tests.helpers import AUDIT_HANDS
 from tournament.mcr import calculator
 from tournament.mcr.rulesets import CHINESE, EMA, SWITCHES, flip
 
+pytestmark = pytest.mark.slow
+
 RULINGS = Path(__file__).resolve().parents[2] / "tournament" / "mcr" / "RULINGS.md"
 
 

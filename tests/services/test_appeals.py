@@ -15,6 +15,8 @@ from tournament.services import appeals, lifecycle, play, scoring, substitutions
 from tournament.services.errors import ConflictError, NotFound, ServiceError
 from tournament.services.scoring import HandData
 
+pytestmark = pytest.mark.postgres
+
 
 def _finish(t):
     session = lifecycle.finish_session(t, 1, force=True)

@@ -26,9 +26,7 @@ from tournament.services.backup import (
 )
 from tournament.services.tournaments import TournamentData
 
-# Most tests build the demo tournament (34 players, three sessions played): ~2 s each, 10 s on a loaded
-# machine.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.postgres
 
 
 def test_every_column_of_every_table_is_in_the_backup(demo_tournament):

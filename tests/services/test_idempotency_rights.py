@@ -10,6 +10,8 @@ from tournament.services import idempotency
 from tournament.services.errors import PermissionDenied
 from tournament.services.idempotency import Replay, Rights, claim, record
 
+pytestmark = pytest.mark.postgres
+
 REFEREE_ON_STAFF = Rights(account=0, staff=1)
 
 

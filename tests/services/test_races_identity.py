@@ -14,6 +14,8 @@ from tournament.services import ConflictError
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
 
+pytestmark = pytest.mark.postgres
+
 BEFORE = "465c0281b993"
 AFTER = "ba2f9af2ef97"
 

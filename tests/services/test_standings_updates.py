@@ -17,6 +17,8 @@ from tournament.models import ScoreChange, Tournament
 from tournament.services import ConflictError, lifecycle, penalties, play, scoring, standings
 from tournament.services.scoring import HandData
 
+pytestmark = pytest.mark.postgres
+
 VALID_22 = "123456789m123s5p5p"  # 22 fan points on a discard, 24 self-drawn
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from sqlalchemy import func, select
 
 from tests.helpers import form_fields, post_form
@@ -10,6 +11,8 @@ from tournament.models import Player, Tournament, TournamentSession, User
 from tournament.services import ServiceError
 from tournament.services import demo as demo_service
 from tournament.services.db import commit
+
+pytestmark = pytest.mark.postgres
 
 
 def counts() -> tuple[int, int, int, int]:

@@ -154,7 +154,8 @@ def live_server(app: Flask) -> Iterator[str]:
             yield url
         return
     server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    # Polled every 50 ms (werkzeug: 500): shutting down waits for the next poll, half a second per test.
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{server.server_port}"

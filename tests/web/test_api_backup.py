@@ -12,9 +12,7 @@ from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services import invitations
 
-# Most tests build the demo tournament (34 players, three sessions played): ~2 s each, 10 s on a loaded
-# machine.
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.postgres
 
 
 def test_export_and_import_round_trip(client, api, demo_tournament, referee):

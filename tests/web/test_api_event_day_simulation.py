@@ -13,8 +13,11 @@ from collections import defaultdict
 from fractions import Fraction
 
 import openpyxl
+import pytest
 
 from tests.helpers import VALID_22, Api, check_in_all, register, token_for
+
+pytestmark = pytest.mark.postgres
 
 TABLE_POINTS = (4, 2, 1, 0)
 

@@ -13,11 +13,15 @@ import random
 from collections import defaultdict
 from fractions import Fraction
 
+import pytest
+
 from tests.helpers import Api, check_in_all, register, token_for
 from tests.mcr.handgen import random_hand
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services.tournaments import add_staff
+
+pytestmark = pytest.mark.slow
 
 PLAYERS = 32
 SESSIONS = 4

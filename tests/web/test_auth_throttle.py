@@ -12,6 +12,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
+import pytest
 from sqlalchemy import func, select
 from werkzeug.serving import make_server
 
@@ -21,6 +22,8 @@ from tests.helpers import THROTTLED_EMAIL as VICTIM
 from tournament import create_app
 from tournament.extensions import db
 from tournament.models.users import LoginAttempt
+
+pytestmark = pytest.mark.postgres
 
 NAT = "198.51.100.9"
 

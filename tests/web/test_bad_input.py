@@ -18,6 +18,8 @@ from tournament.extensions import db
 from tournament.models import ApiToken, Player, Tournament
 from tournament.services import lifecycle
 
+pytestmark = pytest.mark.postgres
+
 NUL = "\x00"
 
 

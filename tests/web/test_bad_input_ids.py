@@ -11,6 +11,8 @@ from werkzeug.routing import IntegerConverter
 from tests.helpers import csrf_token, login
 from tournament.services.users import create_api_token
 
+pytestmark = pytest.mark.postgres
+
 # 2^31 overflows PostgreSQL's integer; 2^63 overflows SQLite's; 10^30 overflows both and int64.
 TOO_BIG = [2**31, 2**63, 10**30]
 

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from tests.helpers import SCRIPTS, Api, fill, longest_name, pdf_text, token_for
 from tournament.extensions import db
 from tournament.models import Player
 from tournament.services import penalties, play
+
+pytestmark = pytest.mark.postgres
 
 
 def lengthen_names(t) -> dict[int, str]:

@@ -149,6 +149,21 @@ def test_the_live_results_own_sentences_in_the_readers_language(client):
     }
 
 
+def test_a_filtered_constant_reads_in_each_readers_language_whoever_came_first(app, client, session_in_play):
+    """Jinja works out a filter of a constant ('playing'|tr) once, when it compiles the template, and an app
+    compiles each template once: the referee board's reasons were in the first reader's language for everyone."""
+    url = f"/t/{session_in_play.id}/sessions/1/clock"
+    for lang, playing in (("fi", "pelaa"), ("en", "playing"), ("zh", "进行中"), ("fi", "pelaa")):
+        body = client.get(f"{url}?lang={lang}").get_data(as_text=True)
+        texts = json.loads(html.unescape(re.search(r'data-clock-texts="([^"]*)"', body).group(1)))
+        assert texts["reasons"]["playing"] == playing, lang
+    template = app.jinja_env.from_string("{{ 1.75|points }} {{ 1234|number }} {{ 'waiting'|tr }}")
+    for lang, expected in (("en", "1.75 1,234 waiting"), ("fi", "1,75 1\xa0234 odottaa")):
+        with app.test_request_context(f"/?lang={lang}"):
+            app.preprocess_request()
+            assert template.render() == expected, lang
+
+
 def test_login_page_in_finnish(client):
     page = client.get("/login?lang=fi")
     body = page.get_data(as_text=True)

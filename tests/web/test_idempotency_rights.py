@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from sqlalchemy import func, select, update
 
 from tests.helpers import csrf_token, make_user
@@ -14,6 +15,8 @@ from tournament.extensions import db
 from tournament.models import IdempotencyKey, Player, Role, TournamentStaff
 from tournament.services.tournaments import add_staff, remove_staff
 from tournament.services.users import create_api_token
+
+pytestmark = pytest.mark.postgres
 
 AINO = {"first_name": "Aino", "last_name": "Virtanen", "country": "FI"}
 

@@ -3,7 +3,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.helpers import Api, token_for
+
+pytestmark = pytest.mark.postgres
 
 
 def test_a_wrong_method_with_a_used_key_is_a_405(client, organiser, tournament):

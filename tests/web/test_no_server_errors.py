@@ -6,6 +6,8 @@ from tests.helpers import add_players, csrf_token
 from tournament.services import draws as draw_service
 from tournament.services import lifecycle
 
+pytestmark = [pytest.mark.postgres, pytest.mark.slow]
+
 JUNK_FORMS = [
     {},
     {"name": "x" * 5000, "seed": "-1", "version": "abc", "status": "exploded", "player_a": "zz", "player_b": "0"},

@@ -5,6 +5,7 @@ import re
 from datetime import timedelta
 from functools import partial
 
+import pytest
 from sqlalchemy import func, select
 
 from tests.helpers import csrf_token, post_form
@@ -22,6 +23,8 @@ from tournament.models import Player, PlayerImport
 from tournament.models._common import utcnow
 from tournament.services import registration as reg
 from tournament.services.registration import PlayerData
+
+pytestmark = pytest.mark.postgres
 
 GOOD_CSV = "first_name,last_name,country\nAino,Virtanen,FI\nMikko,Korhonen,FI\n"
 
@@ -60,6 +63,7 @@ def big_csv() -> str:
     return text
 
 
+@pytest.mark.slow
 def test_a_1_5_mb_paste_previews_and_confirms_every_row_once(organiser_client, tournament, app_ctx):
     text = big_csv()
     import_id = preview(organiser_client, tournament, text)
@@ -71,6 +75,7 @@ def test_a_1_5_mb_paste_previews_and_confirms_every_row_once(organiser_client, t
     assert len(set(names)) == 2000
 
 
+@pytest.mark.slow
 def test_a_1_5_mb_upload_previews_and_confirms(organiser_client, tournament, app_ctx):
     token = csrf_token(organiser_client, url(tournament, "/import"))
     response = organiser_client.post(

@@ -28,7 +28,7 @@ from tournament.models.account_links import Invitation
 from tournament.services import draws as draw_service
 from tournament.services import tournaments as tournament_service
 
-pytestmark = POSTGRES_ONLY
+pytestmark = [pytest.mark.postgres, POSTGRES_ONLY]
 
 
 def organisers(t) -> int:

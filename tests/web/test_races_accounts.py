@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
 from sqlalchemy import func, select
 
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
@@ -14,7 +15,7 @@ from tournament.models import TournamentStaff, User
 from tournament.services import invitations, password_resets
 from tournament.services import users as user_service
 
-pytestmark = POSTGRES_ONLY
+pytestmark = [pytest.mark.postgres, POSTGRES_ONLY]
 
 
 def count(model, *where) -> int:

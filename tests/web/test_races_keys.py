@@ -14,6 +14,8 @@ from tournament.models import IdempotencyKey, Player
 from tournament.models._common import utcnow
 from tournament.services.users import create_api_token
 
+pytestmark = pytest.mark.postgres
+
 KEY_RE = r'name="idempotency_key"[^>]*value="([^"]+)"'
 
 

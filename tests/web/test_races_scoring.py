@@ -10,6 +10,7 @@ import re
 import uuid
 from functools import partial
 
+import pytest
 from sqlalchemy import func, select
 
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
@@ -20,7 +21,7 @@ from tournament.services import penalties, play, scoring
 from tournament.services.scoring import HandData
 from tournament.services.users import create_api_token
 
-pytestmark = POSTGRES_ONLY
+pytestmark = [pytest.mark.postgres, POSTGRES_ONLY]
 
 WIN = "123456789m123s5p5p"  # 22 points
 

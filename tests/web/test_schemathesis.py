@@ -15,6 +15,8 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
+pytestmark = pytest.mark.postgres
+
 # Bounded: 33 operations x (positive + negative) x 12 examples (~400 requests), the 19 documented examples
 # and schemathesis' coverage cases (~2,000: every documented status, parameter and header, the
 # Idempotency-Key included): about 2,450 requests, ~60 s on SQLite.

@@ -97,6 +97,7 @@ def test_a_start_stamped_before_a_stored_one_is_refused(session_two_draft, organ
     assert clock_events(1, t) == ["start"]
 
 
+@pytest.mark.postgres
 @POSTGRES_ONLY
 def test_six_concurrent_clock_starts_store_one_start(app, session_two_draft, organiser):
     t, referee = session_two_draft

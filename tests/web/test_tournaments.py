@@ -1,10 +1,13 @@
 import re
+from datetime import date
 
+import pytest
 from sqlalchemy import select
 
-from tests.helpers import csrf_token, login, make_user, post_form
+from tests.helpers import csrf_token, login, make_tournament, make_user, post_form
 from tournament.extensions import db
 from tournament.models import Tournament
+from tournament.services.tournaments import list_tournaments, tournaments_for
 
 VALID = {
     "name": "Nordic MCR Championship",
@@ -171,6 +174,7 @@ def test_edit_without_its_version_is_refused_and_writes_nothing(organiser_client
     assert (fresh.name, fresh.version) == ("Helsinki Open", 1)
 
 
+@pytest.mark.postgres
 def test_settings_are_stored_as_lists(organiser_client, tournament, app_ctx):
     url = f"/manage/tournaments/{tournament.id}/edit"
     data = {**VALID, "points_first": "8", "points_second": "4", "points_third": "2", "points_fourth": "0",
@@ -180,3 +184,15 @@ def test_settings_are_stored_as_lists(organiser_client, tournament, app_ctx):
     fresh = db.session.get(Tournament, tournament.id)
     assert (fresh.table_points, fresh.tie_breaks) == ([8, 4, 2, 0], ["seconds"])
     assert (fresh.table_points_list, fresh.tie_break_list) == ([8, 4, 2, 0], ["seconds"])
+
+
+@pytest.mark.postgres
+def test_the_lists_put_the_latest_first_and_the_tournaments_without_dates_last(client, organiser):
+    """A descending order puts NULLs first on PostgreSQL and last on SQLite: the lists say NULLS LAST."""
+    for name, start in (("Dated 2026", date(2026, 5, 1)), ("No dates yet", None), ("Dated 2027", date(2027, 1, 1))):
+        make_tournament(organiser, name=name, start_date=start)
+    expected = ["Dated 2027", "Dated 2026", "No dates yet"]
+    assert [t.name for t in list_tournaments()] == expected
+    assert [t.name for t in tournaments_for(organiser)] == expected
+    page = client.get("/").get_data(as_text=True)
+    assert [page.index(name) for name in expected] == sorted(page.index(name) for name in expected)

@@ -33,6 +33,7 @@ from babel.numbers import get_decimal_symbol
 from flask import Flask, g, has_request_context, request
 from flask_babel import Babel, format_date, get_locale, refresh
 from flask_login import current_user
+from jinja2 import pass_context
 from sqlalchemy.exc import SQLAlchemyError
 
 from tournament.text import format_points
@@ -229,6 +230,18 @@ def _remember_language(response):
     return response
 
 
+def per_render(f: Callable) -> Callable:
+    """The filter `f`, run at each render: Jinja works out a filter of a constant (`'playing'|tr`) when it
+    compiles the template, once per app, in the language of whoever came first; it leaves alone a filter
+    that takes the render's context."""
+
+    @pass_context
+    def run(_context, value, *args, **kwargs):
+        return f(value, *args, **kwargs)
+
+    return run
+
+
 def init_i18n(app: Flask, tournament_language: TournamentLanguage | None = None) -> None:
     global _language_of
     if tournament_language is not None:
@@ -239,7 +252,8 @@ def init_i18n(app: Flask, tournament_language: TournamentLanguage | None = None)
     app.before_request_funcs.setdefault(None, []).insert(0, refresh)
     app.after_request(_remember_language)
     # (the words of labels and fans, which import this package, are the web layer's filters: tournament.web)
-    app.jinja_env.filters.update(number=number, points=table_points, score=score, day=day, country=country)
+    filters = dict(number=number, points=table_points, score=score, day=day, country=country)
+    app.jinja_env.filters.update({name: per_render(f) for name, f in filters.items()})
     app.jinja_env.globals.update(
         languages=LANGUAGES,
         current_language=current_language,
