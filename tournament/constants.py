@@ -14,6 +14,11 @@ MAX_SEED = MAX_INT  # a draw's seed is stored with its session
 
 DEFAULT_TABLE_POINTS: tuple[int, int, int, int] = (4, 2, 1, 0)  # 1st..4th place at a table
 
+# The interface's languages (code -> its own name) and the default: what an account or a tournament may choose,
+# here for the services and models to check without Flask-Babel (tournament.i18n speaks them).
+LANGUAGES = {"en": "English", "fi": "Suomi", "sv": "Svenska", "es": "Español", "zh": "中文"}
+DEFAULT_LANGUAGE = "en"
+
 
 def is_int(value: Any) -> bool:
     """A whole number, and not a bool (True is an int to Python, not to a JSON body or a backup)."""

@@ -36,11 +36,10 @@ from flask_login import current_user
 from jinja2 import pass_context
 from sqlalchemy.exc import SQLAlchemyError
 
+from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.text import format_points
 
 # Native names: a reader looking for their own language finds it whatever the page's language.
-LANGUAGES = {"en": "English", "fi": "Suomi", "sv": "Svenska", "es": "Español", "zh": "中文"}
-DEFAULT_LANGUAGE = "en"
 COOKIE = "lang"
 COOKIE_MAX_AGE = 365 * 24 * 3600
 

@@ -115,7 +115,7 @@ class Tournament(db.Model):
     # An IANA zone (tournament.timezones): times are stored in UTC and shown in this zone.
     time_zone: Mapped[str] = mapped_column(String(64), default=DEFAULT_TIME_ZONE, server_default=DEFAULT_TIME_ZONE)
     # The language of its pages and printed documents where the reader's own choice, account or browser says
-    # nothing (tournament.i18n.select_locale), and of its PDFs: a code of tournament.i18n.LANGUAGES.
+    # nothing (tournament.i18n.select_locale), and of its PDFs: a code of tournament.constants.LANGUAGES.
     language: Mapped[str] = mapped_column(String(8), default="en", server_default="en")
 
     @property

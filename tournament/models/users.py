@@ -34,7 +34,7 @@ class User(UserMixin, db.Model):
     active: Mapped[bool] = mapped_column(default=True)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     last_login_at: Mapped[datetime | None]  # the organisers see their staff's last activity
-    # The language the account reads the pages in (a code of tournament.i18n.LANGUAGES); None: the browser's.
+    # The language the account reads the pages in (a code of tournament.constants.LANGUAGES); None: the browser's.
     language: Mapped[str | None] = mapped_column(String(8))
 
     tokens: Mapped[list[ApiToken]] = relationship(

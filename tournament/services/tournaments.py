@@ -8,8 +8,8 @@ from datetime import date
 from sqlalchemy import select
 
 from tournament import timezones
+from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.extensions import db
-from tournament.i18n import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.messages import msg
 from tournament.models import (
     EndRule,

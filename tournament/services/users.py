@@ -13,8 +13,8 @@ from flask import current_app, has_app_context
 from sqlalchemy import delete, func, select, update
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from tournament.constants import LANGUAGES
 from tournament.extensions import db
-from tournament.i18n import LANGUAGES
 from tournament.messages import msg
 from tournament.models import ApiToken, Role, User
 from tournament.models._common import utcnow
@@ -276,7 +276,7 @@ def login_count(user: User) -> int:
 
 
 def set_language(user: User, code: str | None) -> None:
-    """The language the account reads the pages in (a code of tournament.i18n.LANGUAGES); None or "": the
+    """The language the account reads the pages in (a code of tournament.constants.LANGUAGES); None or "": the
     browser's, as before one was chosen."""
     if code and code not in LANGUAGES:
         raise ServiceError(msg("Choose a language: %(choices)s, or none for the browser's.", choices=", ".join(LANGUAGES)), field="language")

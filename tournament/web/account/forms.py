@@ -3,7 +3,7 @@ from flask_wtf import FlaskForm
 from wtforms import PasswordField, SelectField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
 
-from tournament.i18n import LANGUAGES
+from tournament.constants import LANGUAGES
 
 
 class TokenForm(FlaskForm):

@@ -11,8 +11,7 @@ from typing import Any
 import pycountry
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
-from tournament.constants import MAX_ID, MAX_SEED
-from tournament.i18n import LANGUAGES
+from tournament.constants import LANGUAGES, MAX_ID, MAX_SEED
 from tournament.mcr.wincontext import MAX_FLOWERS
 from tournament.models import HANDS_PER_SESSION
 from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS

@@ -10,7 +10,7 @@ from wtforms import (
 )
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
-from tournament.i18n import DEFAULT_LANGUAGE, LANGUAGES
+from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.models import END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS, EndRule, EntryMode, Role
 from tournament.models.tournaments import (
     DEFAULT_FOUL_TYPES,
