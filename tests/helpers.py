@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 from flask import template_rendered
-from sqlalchemy import event, text
+from sqlalchemy import event, func, select, text
 from sqlalchemy.exc import OperationalError
 
 from tournament.extensions import db
@@ -408,15 +408,11 @@ class RowsTemplate:
     @staticmethod
     def marks() -> dict[str, int]:
         """Every table's highest id before the fixture builds (ids only grow in a test's emptied tables)."""
-        from sqlalchemy import func, select
-
         return {t.name: db.session.scalar(select(func.coalesce(func.max(t.c.id), 0))) or 0
                 for t in db.metadata.sorted_tables}
 
     @classmethod
     def taken_since(cls, marks: dict[str, int], root_id: int) -> RowsTemplate:
-        from sqlalchemy import select
-
         rows = {t.name: [dict(r) for r in db.session.execute(select(t).where(t.c.id > marks[t.name])
                                                              .order_by(t.c.id)).mappings()]
                 for t in db.metadata.sorted_tables}
@@ -428,8 +424,6 @@ class RowsTemplate:
     def copy_in(self) -> int | None:
         """The rows inserted again (the root's id), or None when they cannot be (an account missing, an id
         taken): the fixture then builds as the first time."""
-        from sqlalchemy import func, select
-
         ids = {email: uid for uid, email in db.session.execute(select(User.id, User.email).where(
             User.email.in_(self.emails.values())))}
         if set(ids) != set(self.emails.values()):

@@ -12,11 +12,10 @@ from tests.helpers import AUDIT_HANDS
 from tournament.mcr import calculator
 from tournament.mcr.rulesets import CHINESE, EMA, SWITCHES, flip
 
-pytestmark = pytest.mark.slow
-
 RULINGS = Path(__file__).resolve().parents[2] / "tournament" / "mcr" / "RULINGS.md"
 
 
+@pytest.mark.slow  # the audit of 20,000 hands
 def test_every_difference_is_explained_by_a_switch(report):
     assert report.hands == AUDIT_HANDS
     assert not report.unexplained, "\n".join(report.lines())
@@ -24,6 +23,7 @@ def test_every_difference_is_explained_by_a_switch(report):
     assert all(report.by_switch[s.name] > 0 for s in SWITCHES), "\n".join(report.lines())
 
 
+@pytest.mark.slow
 def test_rulings_carry_the_audit_counts(report):
     # RULINGS.md's table rows read "| `switch` | count | ..."
     text = RULINGS.read_text(encoding="utf-8")
