@@ -42,7 +42,7 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from tournament import create_app  # noqa: E402
 from tournament.config import normalise_database_url  # noqa: E402
 from tournament.extensions import db  # noqa: E402
-from tournament.services import lifecycle  # noqa: E402
+from tournament.services.seating import lifecycle  # noqa: E402
 
 VALID_WIN = "123456789m123s5p5p"  # Pure Straight and friends: a 22-point win the engine scores
 
@@ -64,11 +64,12 @@ def reset_postgres(url: str) -> None:
 def prepare(url: str, players: int) -> tuple[int, str, list[tuple[int, list[int]]]]:
     """Schema, an organiser with an API token, session 1 in play with its clock running.
     Returns the tournament id, the token and each table's players (E, S, W, N)."""
-    from tournament.services import clock, play
-    from tournament.services import draws as draw_service
-    from tournament.services.registration import PlayerData, add_player, check_in
-    from tournament.services.tournaments import TournamentData, create_tournament
-    from tournament.services.users import create_api_token, create_user
+    from tournament.services.people.registration import PlayerData, add_player, check_in
+    from tournament.services.people.tournaments import TournamentData, create_tournament
+    from tournament.services.people.users import create_api_token, create_user
+    from tournament.services.play import clock
+    from tournament.services.play import session as play
+    from tournament.services.seating import draws as draw_service
 
     url = normalise_database_url(url)
     if url.startswith("postgresql"):

@@ -30,8 +30,11 @@ from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Tournament  # noqa: E402
 from tournament.pdf.standings import build_standings_pdf  # noqa: E402
-from tournament.services import ema, exports  # noqa: E402
-from tournament.services.standings import standings  # noqa: E402
+from tournament.services.documents import (
+    ema,  # noqa: E402
+    exports,
+)
+from tournament.services.results.standings import standings  # noqa: E402
 
 TARGET_S = 3.0
 

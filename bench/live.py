@@ -24,9 +24,9 @@ from sqlalchemy import event, select  # noqa: E402
 from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Seat, Tournament, TournamentSession  # noqa: E402
-from tournament.services import progress  # noqa: E402
-from tournament.services import statistics as stats_service  # noqa: E402
-from tournament.services.standings import cache  # noqa: E402
+from tournament.services.results import progress  # noqa: E402
+from tournament.services.results import statistics as stats_service  # noqa: E402
+from tournament.services.results.standings import cache  # noqa: E402
 
 
 def measure(label: str, action, runs: int) -> None:

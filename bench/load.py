@@ -50,7 +50,7 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from tournament import create_app  # noqa: E402
 from tournament.config import normalise_database_url  # noqa: E402
 from tournament.extensions import db  # noqa: E402
-from tournament.services.users import create_api_token, create_user  # noqa: E402
+from tournament.services.people.users import create_api_token, create_user  # noqa: E402
 
 PURE_STRAIGHT = "123456789m123s5p5p"  # a legal win worth 22 fan points on a discard, whatever the winds
 

@@ -37,8 +37,13 @@ from tests.deploy.servers import NGINX, nginx  # noqa: E402
 from tests.helpers import PASSWORD, add_players, make_tournament, make_user  # noqa: E402
 from tournament import create_app  # noqa: E402
 from tournament.extensions import db  # noqa: E402
-from tournament.services import draws, lifecycle, player_links, scoring  # noqa: E402
-from tournament.services.scoring import HandData  # noqa: E402
+from tournament.services.people import player_links
+from tournament.services.play import scoring
+from tournament.services.play.scoring import HandData  # noqa: E402
+from tournament.services.seating import (
+    draws,  # noqa: E402
+    lifecycle,
+)
 
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 BUDGET_KB = 60

@@ -25,7 +25,7 @@ from sqlalchemy import event, update  # noqa: E402
 from bench._tournament import built  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Tournament, TournamentSession, TournamentStaff, User  # noqa: E402
-from tournament.services.users import create_user  # noqa: E402
+from tournament.services.people.users import create_user  # noqa: E402
 
 PASSWORD = "bench-play-page-7"
 

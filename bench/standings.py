@@ -27,8 +27,8 @@ from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import ScoreChange, Tournament, TournamentSession  # noqa: E402
 from tournament.pdf.standings import build_standings_pdf  # noqa: E402
-from tournament.services import standings as standings_service  # noqa: E402
-from tournament.services.standings import standings  # noqa: E402
+from tournament.services.results import standings as standings_service  # noqa: E402
+from tournament.services.results.standings import standings  # noqa: E402
 
 TARGET_STANDINGS_MS = 200
 TARGET_PDF_S = 3.0

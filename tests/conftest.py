@@ -40,8 +40,9 @@ from tournament import create_app  # noqa: E402
 from tournament.config import normalise_database_url  # noqa: E402
 from tournament.extensions import db  # noqa: E402
 from tournament.models import Tournament  # noqa: E402
-from tournament.services import idempotency, lifecycle
-from tournament.services.standings import cache as standings_cache
+from tournament.services.core import idempotency
+from tournament.services.results.standings import cache as standings_cache
+from tournament.services.seating import lifecycle
 
 pytest_plugins = ["pytester"]  # tests/test_markers.py runs a small suite of its own
 
@@ -205,7 +206,7 @@ def tournament(app_ctx, organiser):
 @pytest.fixture
 def in_play(tournament):
     """8 players checked in, session 1 drawn (seed 5) and in play on two tables; returns the tournament."""
-    from tournament.services import draws as draw_service
+    from tournament.services.seating import draws as draw_service
 
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=5)
@@ -217,7 +218,7 @@ def in_play(tournament):
 @pytest.fixture
 def seated(in_play):
     """`in_play` and table 1's player ids, East, South, West, North: (tournament, ids)."""
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     return in_play, [sp.player_id for sp in play.table_players(play.get_session(in_play, 1), 1)]
 
@@ -226,7 +227,7 @@ def seated(in_play):
 def live_tournament(tournament):
     """8 players checked in, session 1 drawn (seed 3) and in play on two tables: the live pages have standings
     and seating to show (the web tests' and the deployed nginx's); returns the tournament."""
-    from tournament.services import draws as draw_service
+    from tournament.services.seating import draws as draw_service
 
     add_players(tournament, 8)
     draw_service.draw_next(tournament, seed=3)

@@ -23,7 +23,7 @@ from tournament.extensions import db
 from tournament.i18n.fans import FAN_CONTEXT
 from tournament.models import Player, PlayerStatus, SessionStatus, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
-from tournament.services import lifecycle
+from tournament.services.seating import lifecycle
 
 PASSWORD = "correct-horse-42"
 ORGANISER_EMAIL = "olivia@example.org"  # the `organiser` fixture's account
@@ -35,7 +35,7 @@ CSRF_RE = re.compile(r'name="csrf_token"[^>]*value="([^"]+)"')
 
 
 def make_user(email: str, role: str, name: str = "") -> User:
-    from tournament.services.users import create_user
+    from tournament.services.people.users import create_user
 
     user = create_user(email, PASSWORD, role, name=name)
     db.session.commit()
@@ -43,7 +43,7 @@ def make_user(email: str, role: str, name: str = "") -> User:
 
 
 def make_tournament(owner: User, name: str = "Helsinki Open", **settings) -> Tournament:
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
 
     t = create_tournament(owner, TournamentData(name=name, **settings))
     db.session.commit()
@@ -76,7 +76,7 @@ def add_players(t: Tournament, count: int, status: PlayerStatus = PlayerStatus.P
 
 def rename_player(t: Tournament, player_id: int, first_name: str) -> None:
     """A new first name, as the organiser's edit form saves it."""
-    from tournament.services import registration as reg
+    from tournament.services.people import registration as reg
 
     player = reg.get_player(t, player_id)
     reg.update_player(player, dataclasses.replace(reg.PlayerData.from_player(player), first_name=first_name),
@@ -92,7 +92,7 @@ def seated_ids(session: TournamentSession) -> list[int]:
 def seated_session(t: Tournament, players: int = 16, seed: int = 1,
                    status: SessionStatus = SessionStatus.DRAFT) -> TournamentSession:
     """`players` present players seated in the next session, moved on to `status`."""
-    from tournament.services import draws as draw_service
+    from tournament.services.seating import draws as draw_service
 
     add_players(t, players)
     session = draw_service.draw_next(t, seed=seed)
@@ -225,7 +225,7 @@ class Api:
 
 def table_ids(t: Tournament, session_number: int, table: int) -> list[int]:
     """The player ids at `table` in session `session_number`, East, South, West, North."""
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     return [sp.player_id for sp in play.table_players(play.get_session(t, session_number), table)]
 
@@ -233,8 +233,8 @@ def table_ids(t: Tournament, session_number: int, table: int) -> list[int]:
 def win(t: Tournament, session_number: int, table: int, number: int, winner: int,
         discarder: int | None = None):
     """Hand `number` at `table` won with VALID_22 (22 points on a discard, 24 self-drawn), by no user."""
-    from tournament.services import scoring
-    from tournament.services.scoring import HandData
+    from tournament.services.play import scoring
+    from tournament.services.play.scoring import HandData
 
     return scoring.enter_hand(t, session_number, table, HandData(
         number=number, result="win", winner_id=winner, discarder_id=discarder, hand=VALID_22), None)
@@ -265,7 +265,7 @@ def hand_count() -> int:
 
 
 def token_for(user) -> str:
-    from tournament.services.users import create_api_token
+    from tournament.services.people.users import create_api_token
 
     _, plain = create_api_token(user, "tests")
     db.session.commit()
@@ -310,9 +310,10 @@ EMA_COUNTRIES = ["FI", "SE", "DE", "FR", "NL", "GB", "IT", "DK"]
 def played_one_session(t: Tournament, player: Callable[[int], object] | None = None) -> Tournament:
     """8 players (`player(i)`'s PlayerData for i = 0..7, else Éva0 Łukasz0 ...), one session of one played (seed
     3), both tables scored by totals (negative scores; table 2 has a tie for second), the session finished."""
-    from tournament.services import draws as draw_service
-    from tournament.services import play, scoring
-    from tournament.services import registration as reg
+    from tournament.services.people import registration as reg
+    from tournament.services.play import scoring
+    from tournament.services.play import session as play
+    from tournament.services.seating import draws as draw_service
 
     t.session_count = 1
     for i in range(8):
@@ -340,9 +341,10 @@ def demo_played(organiser: User, referee: User) -> Tournament:
     cancelled penalty, clock events and a withdrawn player."""
     from datetime import timedelta
 
-    from tournament.services import clock, penalties, play, scoring
-    from tournament.services.demo import load_demo
-    from tournament.services.tournaments import add_staff
+    from tournament.services.documents.demo import load_demo
+    from tournament.services.people.tournaments import add_staff
+    from tournament.services.play import clock, penalties, scoring
+    from tournament.services.play import session as play
 
     t, _ = load_demo(players=32, seed=7, owner_email=organiser.email)
     add_staff(t, referee.email, "referee")
@@ -356,8 +358,9 @@ def demo_played(organiser: User, referee: User) -> Tournament:
     clock.extend(t, 2, 300, referee, table=1, now=now + timedelta(minutes=1))
     clock.pause(t, 2, referee, now=now + timedelta(minutes=2))
     # Session 2, table 2: a substitute comes in for the rest of the session (MERS 4).
-    from tournament.services import registration, substitutions
-    from tournament.services.registration import PlayerData
+    from tournament.services.people import registration
+    from tournament.services.people.registration import PlayerData
+    from tournament.services.seating import substitutions
 
     sub = registration.add_player(t, PlayerData(first_name="Sami", last_name="Sijainen", is_substitute=True))
     entered = [h.number for h in scoring.table_hands(t, 2, 2)]
@@ -375,7 +378,7 @@ def demo_played(organiser: User, referee: User) -> Tournament:
     from sqlalchemy import select
 
     from tournament.models import ScoreChange
-    from tournament.services import appeals
+    from tournament.services.play import appeals
 
     session1 = t.sessions[0]
     correction = db.session.scalar(select(ScoreChange).where(ScoreChange.session_id == session1.id,
@@ -482,7 +485,7 @@ def comparable(document: dict) -> dict:
     name (made unique) and the importer's own organiser place when the original did not have one."""
     import copy
 
-    from tournament.services.backup import CHILD_MODELS
+    from tournament.services.documents.backup import CHILD_MODELS
 
     doc = copy.deepcopy(document)
     doc["tournament"].pop("name")
@@ -519,7 +522,7 @@ def standing_rows(t: Tournament) -> list[str]:
     """The standings with player names for ids, one JSON line a row: equal between a tournament and its copy."""
     import json
 
-    from tournament.services.standings import standings
+    from tournament.services.results.standings import standings
 
     names = {p.id: p.full_name for p in players_of(t)}
     rows = []

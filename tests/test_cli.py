@@ -41,7 +41,7 @@ def test_demo_loads_a_tournament_with_players(runner, app_ctx):
     assert count == 34
     subs = db.session.scalar(select(func.count(Player.id)).where(Player.is_substitute))
     assert subs == 2
-    from tournament.services.draws import drawn_sessions
+    from tournament.services.seating.draws import drawn_sessions
 
     sessions = drawn_sessions(t)
     assert len(sessions) == t.session_count
@@ -49,7 +49,7 @@ def test_demo_loads_a_tournament_with_players(runner, app_ctx):
     # Session 1 is played and closed, with a false mahjong, a penalty, a correction and a referee's call with
     # a warning; session 2 half-way.
     from tournament.models import FalseMahjong, Hand, Penalty, RefereeCall, ScoreChange
-    from tournament.services import scoring
+    from tournament.services.play import scoring
 
     assert scoring.session_problems(t, 1) == []
     assert db.session.scalar(select(func.count(Hand.id))) == 8 * 16 + 8 * 8
@@ -64,7 +64,7 @@ def test_demo_with_an_odd_player_count_fills_the_tables(runner, app_ctx):
     result = runner.invoke(args=["demo", "--players", "29"])
     assert result.exit_code == 0, result.output
     assert "29 players and 3 substitutes" in result.output
-    from tournament.services.draws import drawn_sessions
+    from tournament.services.seating.draws import drawn_sessions
 
     t = db.session.scalar(select(Tournament))
     assert all(len(s.seats) == 32 for s in drawn_sessions(t))
@@ -72,7 +72,7 @@ def test_demo_with_an_odd_player_count_fills_the_tables(runner, app_ctx):
 
 def test_backup_writes_each_tournaments_export_json(runner, played, tmp_path):
     # The systemd backup timer in deploy/README.md runs this beside pg_dump (issue 21 item 14).
-    from tournament.services.backup import export_tournament
+    from tournament.services.documents.backup import export_tournament
 
     target = tmp_path / "json"
     result = runner.invoke(args=["backup", str(target)])

@@ -8,7 +8,7 @@ import pickle
 import pytest
 
 from tournament.messages import Message, msg, msg_n, status_word
-from tournament.services.errors import ConflictError, ServiceError
+from tournament.services.core.errors import ConflictError, ServiceError
 
 
 def test_a_message_is_the_english_sentence_filled_in():

@@ -12,7 +12,7 @@ from flask.cli import AppGroup, with_appcontext
 
 from tournament.models import Role
 from tournament.services import ServiceError
-from tournament.services import users as user_service
+from tournament.services.people import users as user_service
 
 users_cli = AppGroup("users", help="Manage accounts.")
 
@@ -89,8 +89,8 @@ def create_token_command(email: str, name: str) -> None:
 @click.option("--if-empty", is_flag=True, help="Only when the database holds no tournament yet.")
 def demo_command(players: int, seed: int, owner_email: str | None, if_empty: bool) -> None:
     """Load a sample tournament with players."""
-    from tournament.services.demo import DEMO_EMAIL, demo_substitutes, load_demo
-    from tournament.services.tournaments import list_tournaments
+    from tournament.services.documents.demo import DEMO_EMAIL, demo_substitutes, load_demo
+    from tournament.services.people.tournaments import list_tournaments
 
     if if_empty and list_tournaments():
         return
@@ -112,8 +112,8 @@ def backup_command(directory: Path) -> None:
     """Write every tournament's backup document (as GET .../export.json) to DIRECTORY/tournament-<id>.json."""
     from flask import current_app
 
-    from tournament.services.backup import export_tournament
-    from tournament.services.tournaments import list_tournaments
+    from tournament.services.documents.backup import export_tournament
+    from tournament.services.people.tournaments import list_tournaments
 
     directory.mkdir(parents=True, exist_ok=True)
     for t in list_tournaments():
@@ -138,7 +138,7 @@ def _one_unit_of_work(command: click.Command) -> None:
 
     @functools.wraps(callback)
     def run(*args, **kwargs):
-        from tournament.services.db import commit, rollback
+        from tournament.services.core.db import commit, rollback
 
         try:
             result = callback(*args, **kwargs)

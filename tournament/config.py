@@ -121,7 +121,7 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "REMEMBER_COOKIE_DURATION": timedelta(days=int(env.get("REMEMBER_DAYS") or 30)),
         "TRUSTED_PROXIES": int(env.get("TRUSTED_PROXIES") or 0),
         "PUBLIC_URL": env.get("PUBLIC_URL"),
-        # Login throttle (tournament.services.throttle): after LOGIN_FREE_FAILURES failures for an account (or
+        # Login throttle (tournament.services.core.throttle): after LOGIN_FREE_FAILURES failures for an account (or
         # a trusted device) within LOGIN_THROTTLE_WINDOW, each attempt waits 1, 2, 4 ... s (at most
         # LOGIN_MAX_DELAY) after the last failure; one address may fail 300 times in 15 minutes (a venue's NAT),
         # after which its wrong passwords are answered 429 (a right one still logs in). Unknown player links

@@ -98,8 +98,8 @@ def registered(tournament):
     """Four players registered, none checked in (Aino of Helsinki MC, Mikko, Jonas of SE, Sanna a substitute);
     returns the tournament."""
     from tournament.extensions import db
-    from tournament.services import registration as reg
-    from tournament.services.registration import PlayerData
+    from tournament.services.people import registration as reg
+    from tournament.services.people.registration import PlayerData
 
     for first, last, kwargs in [
         ("Aino", "Virtanen", {"club": "Helsinki MC"}),
@@ -127,11 +127,12 @@ def small_tournament(tournament):
 def table_one(tournament, referee):
     """Four players at one table, session 1 in play, the referee on the staff: (tournament, table 1's players
     East to North, the table page's url)."""
-    from tournament.services import draws as draw_service
-    from tournament.services import lifecycle, play
-    from tournament.services import registration as reg
-    from tournament.services.registration import PlayerData
-    from tournament.services.tournaments import add_staff
+    from tournament.services.people import registration as reg
+    from tournament.services.people.registration import PlayerData
+    from tournament.services.people.tournaments import add_staff
+    from tournament.services.play import session as play
+    from tournament.services.seating import draws as draw_service
+    from tournament.services.seating import lifecycle
 
     for i in range(4):
         reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
@@ -147,11 +148,12 @@ def phone_table(browser, live_server, tournament, referee):
     """The referee logged in on a phone at table 1 (four players, session 1 in play, a substitute checked in):
     (page, tournament, table 1's players, the substitute, the table page's url)."""
     from tournament.extensions import db
-    from tournament.services import draws as draw_service
-    from tournament.services import lifecycle, play
-    from tournament.services import registration as reg
-    from tournament.services.registration import PlayerData
-    from tournament.services.tournaments import add_staff
+    from tournament.services.people import registration as reg
+    from tournament.services.people.registration import PlayerData
+    from tournament.services.people.tournaments import add_staff
+    from tournament.services.play import session as play
+    from tournament.services.seating import draws as draw_service
+    from tournament.services.seating import lifecycle
 
     for i in range(4):
         reg.check_in(reg.add_player(tournament, PlayerData(first_name=f"Ann{i}", last_name=f"Lee{chr(65 + i)}")))
@@ -183,7 +185,7 @@ def offline_queue_phone(request, browser, live_server, in_play, organiser):
     """The organiser logged in on a phone, about to enter table 1's hands of `in_play`: (tournament, table 1's
     seats East to North, the table page's url, the browser context to take offline, the page). Parametrize it
     indirectly with the context's extra options ({"service_workers": "block"})."""
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     commit_setup()
     seats = play.table_players(play.get_session(in_play, 1), 1)
@@ -198,8 +200,8 @@ def offline_queue_phone(request, browser, live_server, in_play, organiser):
 @pytest.fixture
 def with_a_hand(in_play, organiser):
     """`in_play` with hand 1 at table 1 entered (a draw); returns the tournament."""
-    from tournament.services import scoring
-    from tournament.services.scoring import HandData
+    from tournament.services.play import scoring
+    from tournament.services.play.scoring import HandData
 
     scoring.enter_hand(in_play, 1, 1, HandData(number=1, result="draw"), None)
     commit_setup()
@@ -210,7 +212,7 @@ def with_a_hand(in_play, organiser):
 def half_hour_session(tournament, organiser):
     """Session 1 in play; 30-minute sessions with the warning 15 minutes before the end: (tournament,
     organiser)."""
-    from tournament.services import draws, lifecycle
+    from tournament.services.seating import draws, lifecycle
 
     tournament.session_minutes = 30
     tournament.warning_minutes = 15
@@ -225,7 +227,8 @@ def two_hour_session(tournament, organiser):
     """Session 1 in play, 2-hour sessions (warning 15 minutes before), its clock started 10 seconds ago
     (1:59:50 left): (tournament, organiser)."""
     from tournament.models._common import utcnow
-    from tournament.services import clock, draws, lifecycle
+    from tournament.services.play import clock
+    from tournament.services.seating import draws, lifecycle
 
     tournament.session_minutes = 120
     tournament.warning_minutes = 15
@@ -240,8 +243,9 @@ def two_hour_session(tournament, organiser):
 @pytest.fixture
 def live_event(app, tournament):
     """20 players: session 1 played and finished, session 2 in play with a hand per table, session 3 published."""
-    from tournament.services import draws as draw_service
-    from tournament.services import lifecycle, play
+    from tournament.services.play import session as play
+    from tournament.services.seating import draws as draw_service
+    from tournament.services.seating import lifecycle
 
     app.config["LIVE_POLL_SECONDS"] = 1
     add_players(tournament, 20)
@@ -266,8 +270,9 @@ def live_event(app, tournament):
 @pytest.fixture
 def played_table(tournament, organiser):
     """8 players, session 1 in play, three hands (draws) entered at table 1; returns the tournament."""
-    from tournament.services import draws, lifecycle, scoring
-    from tournament.services.scoring import HandData
+    from tournament.services.play import scoring
+    from tournament.services.play.scoring import HandData
+    from tournament.services.seating import draws, lifecycle
 
     add_players(tournament, 8)
     draws.draw_next(tournament, seed=1)
@@ -282,7 +287,7 @@ def played_table(tournament, organiser):
 def demo(demo_tournament, referee):
     """The demo tournament (session 2 half-way, a penalty, the clock) and the pages of it, public and staff:
     (tournament, public urls, the referee's urls)."""
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     t = demo_tournament
     session2 = play.get_session(t, 2)

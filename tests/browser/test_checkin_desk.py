@@ -3,8 +3,8 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.helpers import PASSWORD
-from tournament.services import registration as reg
-from tournament.services.tournaments import add_staff
+from tournament.services.people import registration as reg
+from tournament.services.people.tournaments import add_staff
 
 pytestmark = pytest.mark.browser
 

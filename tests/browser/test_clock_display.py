@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD, add_players
 from tournament.models._common import utcnow
-from tournament.services import clock, draws, lifecycle
+from tournament.services.play import clock
+from tournament.services.seating import draws, lifecycle
 
 pytestmark = pytest.mark.browser
 

@@ -17,8 +17,8 @@ from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.models import ClockEvent
 from tournament.models._common import utcnow
-from tournament.services import clock, scoring
-from tournament.services.scoring import HandData
+from tournament.services.play import clock, scoring
+from tournament.services.play.scoring import HandData
 
 pytestmark = pytest.mark.browser
 

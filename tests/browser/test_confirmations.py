@@ -12,8 +12,9 @@ from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD
 from tournament.extensions import db
 from tournament.models import ClockEvent, Penalty
-from tournament.services import clock, penalties, play, scoring
-from tournament.services.errors import NotFound
+from tournament.services.core.errors import NotFound
+from tournament.services.play import clock, penalties, scoring
+from tournament.services.play import session as play
 
 pytestmark = pytest.mark.browser
 

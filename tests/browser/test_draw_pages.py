@@ -35,7 +35,7 @@ def test_plan_publish_and_find_your_table(page, organiser, small_tournament):
 
 def test_swap_updates_quality_report(page, organiser, small_tournament):
     t, players = small_tournament
-    from tournament.services import draws as draw_service
+    from tournament.services.seating import draws as draw_service
 
     session = draw_service.draw_next(t, seed=11)
     tables = session.tables()

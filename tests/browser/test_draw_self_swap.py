@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.helpers import PASSWORD, add_players
-from tournament.services import draws
+from tournament.services.seating import draws
 
 pytestmark = pytest.mark.browser
 

@@ -6,8 +6,8 @@ from playwright.sync_api import expect
 from tests.browser.conftest import log_in
 from tests.helpers import PASSWORD, add_players
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import registration
+from tournament.services.people import registration
+from tournament.services.seating import draws as draw_service
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from tournament.extensions import db
 from tournament.models import Penalty, Substitution
-from tournament.services import scoring
+from tournament.services.play import scoring
 
 pytestmark = pytest.mark.browser
 

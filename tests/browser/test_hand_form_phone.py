@@ -25,8 +25,9 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD, UNDER_5
-from tournament.services import play, scoring
-from tournament.services.tournaments import add_staff
+from tournament.services.people.tournaments import add_staff
+from tournament.services.play import scoring
+from tournament.services.play import session as play
 
 pytestmark = pytest.mark.browser
 

@@ -22,7 +22,8 @@ from tests.helpers import PASSWORD
 from tournament import timezones
 from tournament.extensions import db
 from tournament.models import Player, Tournament
-from tournament.services import play, schedule
+from tournament.services.play import session as play
+from tournament.services.seating import schedule
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,9 @@ from playwright.sync_api import expect
 from tests.browser.conftest import commit_setup
 from tests.helpers import add_players
 from tournament.models._common import utcnow
-from tournament.services import clock, draws, lifecycle, play, scoring
+from tournament.services.play import clock, scoring
+from tournament.services.play import session as play
+from tournament.services.seating import draws, lifecycle
 
 
 def _event(t) -> None:

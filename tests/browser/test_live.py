@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.helpers import rename_player, table_ids, win
 from tournament.extensions import db
-from tournament.services import play
+from tournament.services.play import session as play
 
 pytestmark = pytest.mark.browser
 
@@ -92,7 +92,7 @@ def test_projector_pages_through_standings_then_seating(page, live_event):
     expect(slide).to_have_attribute("data-page", "2", timeout=6000)  # turned by itself
     expect(slide.locator("tbody tr").first).to_contain_text("9")
     # The session in play's clock shows in the corner once it runs.
-    from tournament.services import clock
+    from tournament.services.play import clock
 
     expect(page.locator("#projector-clock")).to_be_hidden()
     clock.start(t, 2, None)

@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 from tests.browser.conftest import commit_setup, go_offline
 from tests.helpers import NOT_WINNING
 from tournament.extensions import db
-from tournament.services import scoring
-from tournament.services.scoring import HandData
+from tournament.services.play import scoring
+from tournament.services.play.scoring import HandData
 
 pytestmark = pytest.mark.browser
 

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from tests.helpers import database_down
 from tournament.extensions import db
-from tournament.services import scoring
+from tournament.services.play import scoring
 
 pytestmark = pytest.mark.browser
 

@@ -15,8 +15,9 @@ from tests.browser.test_players_phones import enter_win as enter_players_win
 from tests.browser.test_players_phones import hands_at, players_tournament
 from tests.helpers import NOT_WINNING, PASSWORD, Api, token_for
 from tournament.extensions import db
-from tournament.services import play, scoring
-from tournament.services.tournaments import add_staff
+from tournament.services.people.tournaments import add_staff
+from tournament.services.play import scoring
+from tournament.services.play import session as play
 
 pytestmark = pytest.mark.browser
 

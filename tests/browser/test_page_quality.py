@@ -14,7 +14,7 @@ import pytest
 
 from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD
-from tournament.services import play
+from tournament.services.play import session as play
 
 pytestmark = pytest.mark.browser
 

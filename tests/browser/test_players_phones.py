@@ -16,8 +16,10 @@ from tests.browser.conftest import commit_setup, go_offline, log_in
 from tests.helpers import PASSWORD, Api, token_for
 from tournament.extensions import db
 from tournament.models import EntryMode
-from tournament.services import confirmations, play, player_links
-from tournament.services.scoring import HandData
+from tournament.services.people import player_links
+from tournament.services.play import confirmations
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,8 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import log_in
 from tests.helpers import PASSWORD
-from tournament.services import scoring
-from tournament.services.errors import NotFound
+from tournament.services.core.errors import NotFound
+from tournament.services.play import scoring
 
 pytestmark = pytest.mark.browser
 

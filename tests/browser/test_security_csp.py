@@ -11,8 +11,10 @@ import pytest
 from tests.browser.conftest import commit_setup, log_in
 from tests.helpers import PASSWORD, seated_session
 from tournament.models import SessionStatus
-from tournament.services import lifecycle, play, scoring
-from tournament.services.scoring import HandData
+from tournament.services.play import scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import lifecycle
 
 pytestmark = pytest.mark.browser
 

@@ -37,7 +37,7 @@ from tests.deploy import servers
 from tournament import create_app
 from tournament.extensions import db
 from tournament.models.scoring import Hand
-from tournament.services.users import create_api_token, create_user
+from tournament.services.people.users import create_api_token, create_user
 
 GUNICORN = servers.GUNICORN
 PURE_STRAIGHT = "123456789m123s5p5p"  # a legal win on a discard, whatever the winds

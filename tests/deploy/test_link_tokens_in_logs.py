@@ -13,7 +13,7 @@ from tests.deploy.servers import NGINX, nginx
 from tests.deploy.servers import app_gunicorn as gunicorn
 from tests.helpers import add_players, make_tournament, make_user
 from tournament.extensions import db
-from tournament.services import player_links
+from tournament.services.people import player_links
 
 pytestmark = pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")
 

@@ -18,8 +18,8 @@ from tests.deploy.servers import DEPLOY, NGINX, nginx
 from tests.deploy.servers import app_gunicorn as gunicorn
 from tests.helpers import CSRF_RE, PASSWORD, VALID_22, token_for
 from tournament.extensions import db
-from tournament.services import play
-from tournament.services.visibility import set_standings_hidden
+from tournament.services.play import session as play
+from tournament.services.results.visibility import set_standings_hidden
 from tournament.web.live.routes import LIVE_ENDPOINTS
 
 # The tests that start gunicorn and nginx.

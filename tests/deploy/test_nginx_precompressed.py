@@ -12,7 +12,7 @@ import pytest
 
 from tests.deploy.servers import NGINX, nginx
 from tests.deploy.servers import app_gunicorn as gunicorn
-from tournament.services.standings import cache as standings_cache
+from tournament.services.results.standings import cache as standings_cache
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")]

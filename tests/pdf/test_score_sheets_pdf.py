@@ -9,7 +9,7 @@ from datetime import datetime
 import pypdf
 
 from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_sheets_pdf, hand_rows
-from tournament.services.play import hand_winds
+from tournament.services.play.session import hand_winds
 
 GENERATED = datetime(2026, 5, 2, 9, 15)
 WIND_NAMES = {"E": "East", "S": "South", "W": "West", "N": "North"}

@@ -18,7 +18,7 @@ from tournament.pdf.score_sheets import SheetPlayer, SheetTable, build_score_she
 from tournament.pdf.seating import SeatRow, build_seating_pdf
 from tournament.pdf.standings import build_standings_pdf
 from tournament.pdf.style import break_lines, font_for, has_glyph, shaped
-from tournament.services.ranking import Entrant, TableResult, rank_players
+from tournament.services.results.ranking import Entrant, TableResult, rank_players
 
 GENERATED = datetime(2026, 5, 2, 9, 15)
 TOURNAMENT_LIMIT = 120     # tournament name (models.tournaments)

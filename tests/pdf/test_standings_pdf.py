@@ -12,7 +12,7 @@ import pytest
 from tournament.pdf import save_export
 from tournament.pdf.standings import build_standings_pdf
 from tournament.pdf.style import CJK_FONT, HANGUL_FONT, font_for, fonts, has_cjk, markup
-from tournament.services.ranking import Entrant, TableResult, format_points, rank_players
+from tournament.services.results.ranking import Entrant, TableResult, format_points, rank_players
 
 GENERATED = datetime(2026, 5, 1, 14, 30)
 

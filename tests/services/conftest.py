@@ -19,13 +19,16 @@ from tests.helpers import (
 )
 from tournament.extensions import db
 from tournament.models import Player
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, penalties, play, scoring, standings
-from tournament.services import registration as reg
-from tournament.services.backup import export_tournament
-from tournament.services.registration import PlayerData
-from tournament.services.registration import players as player_module
-from tournament.services.scoring import FalseMahjongData, HandData
+from tournament.services.documents.backup import export_tournament
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
+from tournament.services.people.registration import players as player_module
+from tournament.services.play import penalties, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import FalseMahjongData, HandData
+from tournament.services.results import standings
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 @pytest.fixture

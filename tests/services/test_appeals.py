@@ -11,9 +11,11 @@ from sqlalchemy import func, select
 from tests.helpers import VALID_22, add_players
 from tournament.extensions import db
 from tournament.models import Appeal, ScoreChange
-from tournament.services import appeals, lifecycle, play, scoring, substitutions
-from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.scoring import HandData
+from tournament.services.core.errors import ConflictError, NotFound, ServiceError
+from tournament.services.play import appeals, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import lifecycle, substitutions
 
 pytestmark = pytest.mark.postgres
 
@@ -85,7 +87,7 @@ def test_a_session_finished_before_finish_times_were_kept_takes_appeals(seated, 
 
 
 def test_a_session_not_yet_in_play_takes_no_appeal(tournament, referee):
-    from tournament.services import draws as draw_service
+    from tournament.services.seating import draws as draw_service
 
     add_players(tournament, 4)
     draw_service.draw_next(tournament, seed=1)

@@ -14,8 +14,8 @@ from sqlalchemy import func, select
 from tests.helpers import comparable, make_user, players_of, row_counts, standing_rows
 from tournament.extensions import db
 from tournament.models import ScoreChange, Tournament
-from tournament.services import exports, invitations, tournaments
-from tournament.services.backup import (
+from tournament.services.documents import exports
+from tournament.services.documents.backup import (
     CHILD_MODELS,
     LEFT_OUT,
     ImportRefused,
@@ -24,7 +24,8 @@ from tournament.services.backup import (
     import_tournament,
     listed_staff,
 )
-from tournament.services.tournaments import TournamentData
+from tournament.services.people import invitations, tournaments
+from tournament.services.people.tournaments import TournamentData
 
 pytestmark = pytest.mark.postgres
 

@@ -11,10 +11,13 @@ from sqlalchemy import select
 from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.models import ClockEvent, Hand, HandResult, ScoreChange
-from tournament.services import ConflictError, NotFound, ServiceError, clock, lifecycle, play, scoring
-from tournament.services import draws as draw_service
-from tournament.services.clock import clock_state
-from tournament.services.scoring import HandData
+from tournament.services import ConflictError, NotFound, ServiceError
+from tournament.services.play import clock, scoring
+from tournament.services.play import session as play
+from tournament.services.play.clock import clock_state
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 T0 = datetime(2026, 6, 1, 10, 0, 0)
 MIN = timedelta(minutes=1)

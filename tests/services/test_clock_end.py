@@ -11,8 +11,9 @@ from sqlalchemy import select
 
 from tournament.extensions import db
 from tournament.models import ClockEvent, ClockEventKind
-from tournament.services import ConflictError, clock, scoring
-from tournament.services.scoring import HandData
+from tournament.services import ConflictError
+from tournament.services.play import clock, scoring
+from tournament.services.play.scoring import HandData
 
 T0 = datetime(2026, 6, 1, 10, 0, 0)
 

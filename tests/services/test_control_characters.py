@@ -9,13 +9,14 @@ import pytest
 from tests.helpers import VALID_22, table_ids
 from tournament.extensions import db
 from tournament.models import Player
-from tournament.services import appeals, confirmations, scoring, substitutions
-from tournament.services import registration as reg
-from tournament.services.errors import ServiceError
-from tournament.services.registration import PlayerData
-from tournament.services.scoring import HandData
-from tournament.services.tournaments import TournamentData
-from tournament.services.tournaments import validate as validate_settings
+from tournament.services.core.errors import ServiceError
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
+from tournament.services.people.tournaments import TournamentData
+from tournament.services.people.tournaments import validate as validate_settings
+from tournament.services.play import appeals, confirmations, scoring
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import substitutions
 from tournament.text import control_character, control_refusal
 
 

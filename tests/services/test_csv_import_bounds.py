@@ -8,9 +8,9 @@ import time
 import tracemalloc
 
 from tests.helpers import MB
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
-from tournament.services.registration.csv_io import MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
+from tournament.services.people.registration.csv_io import MAX_IMPORT_COLUMNS, MAX_IMPORT_ROWS
 
 WIDE = ",".join(f"c{i}" for i in range(200_000)) + "\nAino,Virtanen\n"  # 1.5 MB
 

@@ -9,8 +9,8 @@ from sqlalchemy import func, select
 from tournament.extensions import db
 from tournament.models import Player
 from tournament.services import ConflictError, ServiceError
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
 
 MIXED = "first_name,last_name,ema_number\nAino,Virtanen,\nMikko,Korhonen,12ab\nLiisa,Mäkinen,\n"
 

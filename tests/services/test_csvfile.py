@@ -7,9 +7,9 @@ import csv
 import io
 
 from tests.helpers import FORMULAS
-from tournament.services import ema
-from tournament.services import registration as reg
-from tournament.services.csvfile import cell, csv_text
+from tournament.services.core.csvfile import cell, csv_text
+from tournament.services.documents import ema
+from tournament.services.people import registration as reg
 
 
 def test_text_cells_are_neutralised_numbers_are_not():
@@ -44,7 +44,7 @@ def test_ema_file_writes_formula_names_as_text_and_scores_as_numbers(formula_pla
 
 
 def test_players_export_writes_formula_names_as_text_and_imports_them_back(formula_players, organiser):
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
 
     text = reg.export_csv(formula_players)
     parsed = list(csv.reader(io.StringIO(text)))[1:]

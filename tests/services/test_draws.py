@@ -3,8 +3,9 @@ import pytest
 from tests.helpers import add_players, seated_ids
 from tournament.extensions import db
 from tournament.models import PlayerStatus, SessionStatus
-from tournament.services import ConflictError, NotFound, ServiceError, lifecycle
-from tournament.services import draws as draw_service
+from tournament.services import ConflictError, NotFound, ServiceError
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def test_plan_all_seats_everyone_registered_once_per_session(tournament):

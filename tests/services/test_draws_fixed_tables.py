@@ -4,9 +4,10 @@ import pytest
 
 from tests.helpers import add_players
 from tournament.extensions import db
-from tournament.services import ServiceError, registration
-from tournament.services import draws as draw_service
-from tournament.services.registration import PlayerData
+from tournament.services import ServiceError
+from tournament.services.people import registration
+from tournament.services.people.registration import PlayerData
+from tournament.services.seating import draws as draw_service
 
 
 def _table_of(session, player_id):

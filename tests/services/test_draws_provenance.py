@@ -5,8 +5,8 @@ from tests.helpers import add_players
 from tournament import draws as engine
 from tournament.extensions import db
 from tournament.models import DrawAction
-from tournament.services import draws as draw_service
-from tournament.services import registration
+from tournament.services.people import registration
+from tournament.services.seating import draws as draw_service
 
 
 def _events(t):

@@ -12,11 +12,14 @@ from sqlalchemy import select
 from tests.helpers import EMA_COUNTRIES, EMA_HEADER_LINE, VALID_22
 from tournament.extensions import db
 from tournament.models import Player, SessionTable, TableTotal
-from tournament.services import draws as draw_service
-from tournament.services import ema, lifecycle, play, scoring
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
-from tournament.services.standings import standings
+from tournament.services.documents import ema
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
+from tournament.services.play import scoring
+from tournament.services.play import session as play
+from tournament.services.results.standings import standings
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def test_rows_follow_the_standings_with_the_exact_header(played):
@@ -103,8 +106,8 @@ def test_table_problems_agree_with_the_session_check_table_by_table(tournament):
     """The check reads every table of every session at once; it must say exactly what the check run when a
     session is closed (`scoring.session_problems`) says, whatever state the tables are in."""
     from tournament.models import Hand, HandPayment
-    from tournament.services import clock
-    from tournament.services.scoring import HandData
+    from tournament.services.play import clock
+    from tournament.services.play.scoring import HandData
 
     tournament.session_count = 1
     for i in range(24):

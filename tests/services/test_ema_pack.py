@@ -13,9 +13,10 @@ from openpyxl import load_workbook
 from tests.helpers import EMA_COUNTRIES, pdf_text
 from tournament.extensions import db
 from tournament.models import Player
-from tournament.services import ema, ema_pack, play
-from tournament.services.errors import ServiceError
-from tournament.services.standings import standings
+from tournament.services.core.errors import ServiceError
+from tournament.services.documents import ema, ema_pack
+from tournament.services.play import session as play
+from tournament.services.results.standings import standings
 
 # EMA's codes for the fixture's countries (FI, SE, DE, FR, NL, GB, IT, DK): IOC-style, NED not NLD.
 EXPECTED_CODES = {"FI": "FIN", "SE": "SWE", "DE": "GER", "FR": "FRA", "NL": "NED", "GB": "GBR", "IT": "ITA",

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from tournament.services.hand_check import Verdict, check_hand, count_tiles
+from tournament.services.play.hand_check import Verdict, check_hand, count_tiles
 
 PURE_STRAIGHT = "123456789m123s5p5p"  # 16 + concealed + all chows + mixed double chow + single wait
 SIX_POINTS = "[123m]123456m123s5p5p"  # all chows 2, pure double chow, mixed double chow, short straight, single wait

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tournament.i18n.service_messages import translate
-from tournament.services.hand_check import CODE_MESSAGES, CONTEXT_MESSAGES, check_hand
+from tournament.services.play.hand_check import CODE_MESSAGES, CONTEXT_MESSAGES, check_hand
 
 PURE_STRAIGHT = "123456789m123s5p5p"
 
@@ -50,6 +50,6 @@ def test_the_reason_reads_in_finnish_and_keeps_the_engines_sentence_in_english(a
 
 
 def test_the_hand_check_stays_free_of_flask():
-    code = "import sys, tournament.services.hand_check; print('flask' in sys.modules)"
+    code = "import sys, tournament.services.play.hand_check; print('flask' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

@@ -1,4 +1,4 @@
-"""services.idempotency (issue 22 item 14): a stored answer is replayed only under rights that cover the
+"""services.core.idempotency (issue 22 item 14): a stored answer is replayed only under rights that cover the
 rights the request was first carried out with."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tournament.extensions import db
-from tournament.services import idempotency
-from tournament.services.errors import PermissionDenied
-from tournament.services.idempotency import Replay, Rights, claim, record
+from tournament.services.core import idempotency
+from tournament.services.core.errors import PermissionDenied
+from tournament.services.core.idempotency import Replay, Rights, claim, record
 
 pytestmark = pytest.mark.postgres
 

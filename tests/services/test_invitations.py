@@ -1,4 +1,4 @@
-"""Invitations to a tournament's staff (services.invitations): random single-use tokens kept hashed, an
+"""Invitations to a tournament's staff (services.people.invitations): random single-use tokens kept hashed, an
 expiry, one open invitation per address, a new account or an existing one joining the staff."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from tournament.extensions import db
 from tournament.models import Role, User
 from tournament.models._common import utcnow
 from tournament.models.account_links import Invitation
-from tournament.services import invitations
-from tournament.services.account_links import LinkClosed, LinkUnknown
-from tournament.services.errors import PermissionDenied, ServiceError
-from tournament.services.tournaments import staff_role
-from tournament.services.users import authenticate
+from tournament.services.core.errors import PermissionDenied, ServiceError
+from tournament.services.people import invitations
+from tournament.services.people.account_links import LinkClosed, LinkUnknown
+from tournament.services.people.tournaments import staff_role
+from tournament.services.people.users import authenticate
 
 
 def test_an_invitation_has_a_long_random_token_kept_only_as_its_digest(tournament, organiser):

@@ -1,4 +1,4 @@
-"""A session's life (`services.lifecycle`): the one table of allowed moves, and what each move records."""
+"""A session's life (`services.seating.lifecycle`): the one table of allowed moves, and what each move records."""
 
 import itertools
 
@@ -7,8 +7,9 @@ import pytest
 from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.models import SessionStatus
-from tournament.services import ConflictError, ServiceError, lifecycle
-from tournament.services import draws as draw_service
+from tournament.services import ConflictError, ServiceError
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 EXPECTED_MOVES = {
     ("draft", "published"), ("published", "draft"), ("published", "in_play"),

@@ -1,4 +1,4 @@
-"""Password-reset links (services.password_resets): asked for by address (the same None for no account and
+"""Password-reset links (services.people.password_resets): asked for by address (the same None for no account and
 for too many requests), made by an organiser for their staff, single-use, expiring, ending every login."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import pytest
 from tests.helpers import PASSWORD, make_tournament, make_user
 from tournament.extensions import db
 from tournament.models._common import utcnow
-from tournament.services import password_resets
-from tournament.services import users as user_service
-from tournament.services.account_links import LinkClosed, LinkUnknown
-from tournament.services.errors import ServiceError
-from tournament.services.tournaments import add_staff
+from tournament.services.core.errors import ServiceError
+from tournament.services.people import password_resets
+from tournament.services.people import users as user_service
+from tournament.services.people.account_links import LinkClosed, LinkUnknown
+from tournament.services.people.tournaments import add_staff
 
 NEW = "violet-lantern-harbour"
 

@@ -7,7 +7,7 @@ import pytest
 
 from tests.helpers import PASSWORD, login, make_user, post_form
 from tournament.services import ServiceError
-from tournament.services import users as user_service
+from tournament.services.people import users as user_service
 
 EMAIL = "olivia@example.org"
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.services import ConflictError, NotFound, ServiceError, penalties, scoring
+from tournament.services import ConflictError, NotFound, ServiceError
+from tournament.services.play import penalties, scoring
 
 
 def test_give_and_cancel_a_penalty_keeps_it_with_the_reason(seated, referee):  # noqa: F811

@@ -8,9 +8,13 @@ import pytest
 
 from tests.helpers import add_players, table_ids, win
 from tournament.extensions import db
-from tournament.services import NotFound, lifecycle, penalties, play, progress, scoring, standings
-from tournament.services import draws as draw_service
-from tournament.services.scoring import HandData
+from tournament.services import NotFound
+from tournament.services.play import penalties, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.results import progress, standings
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def summary(rows):

@@ -11,8 +11,8 @@ from sqlalchemy import text
 from tournament import create_app
 from tournament.extensions import db
 from tournament.services import ConflictError
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
 
 pytestmark = pytest.mark.postgres
 
@@ -58,7 +58,7 @@ def test_the_csv_import_sent_twice_stores_nothing_the_second_time(tournament, un
     csv = "first_name,last_name,country\nAino,Virtanen,FI\nEero,Korhonen,FI\n"
     assert len(reg.import_csv(tournament, csv)) == 2
     db.session.commit()
-    from tournament.services.registration import csv_io
+    from tournament.services.people.registration import csv_io
 
     monkeypatch.setattr(csv_io, "duplicate_problems", lambda *args, **kwargs: {})
     with pytest.raises(ConflictError, match="nothing was imported again"):

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament.services.ranking import (
+from tournament.services.results.ranking import (
     Entrant,
     TableResult,
     format_points,

@@ -7,8 +7,8 @@ from tournament.constants import MAX_ID
 from tournament.extensions import db
 from tournament.models import ApiToken, Tournament
 from tournament.services import ConflictError, NotFound, ServiceError
-from tournament.services.records import expect_version, get_or_404
-from tournament.services.users import create_api_token, revoke_api_token
+from tournament.services.core.records import expect_version, get_or_404
+from tournament.services.people.users import create_api_token, revoke_api_token
 
 
 @pytest.mark.parametrize("bad_id", [0, -1, MAX_ID + 1, "1", None, True])

@@ -4,8 +4,8 @@ from sqlalchemy import func, select
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus
 from tournament.services import ConflictError, NotFound, ServiceError
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
 
 
 def add(tournament, first="Aino", last="Virtanen", **kwargs):
@@ -105,7 +105,7 @@ def test_an_ema_number_belongs_to_one_player(tournament):
 
 
 def test_the_same_player_may_play_in_another_tournament(tournament, organiser):
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
 
     other = create_tournament(organiser, TournamentData(name="Tampere Open"))
     add(tournament, ema_number="04000123")
@@ -397,7 +397,7 @@ def test_import_saves_every_row_in_one_go(tournament):
 
 
 def test_export_round_trips_through_import(tournament, organiser):
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
 
     reg.import_csv(tournament, GOOD_CSV)
     add(tournament, "Élodie", "=Formula", country="FR", notes='Says "hi", twice\nsecond line')

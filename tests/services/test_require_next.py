@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tournament.services import ConflictError
-from tournament.services import draws as draw_service
+from tournament.services.seating import draws as draw_service
 
 
 def test_only_the_next_session(tournament):

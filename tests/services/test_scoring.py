@@ -8,11 +8,14 @@ from sqlalchemy import func, select
 from tests.helpers import NOT_WINNING, UNDER_5, VALID_22
 from tournament.extensions import db
 from tournament.models import FalseMahjong, Hand, HandPayment, ScoreChange, SessionStatus
-from tournament.services import ConflictError, NotFound, ServiceError, clock, lifecycle, play, scoring
-from tournament.services import draws as draw_service
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
-from tournament.services.scoring import FalseMahjongData, HandData, HandRefused
+from tournament.services import ConflictError, NotFound, ServiceError
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
+from tournament.services.play import clock, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import FalseMahjongData, HandData, HandRefused
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def counts() -> tuple[int, int, int, int]:

@@ -8,11 +8,13 @@ from sqlalchemy import event, select
 from tests.helpers import VALID_22
 from tournament.extensions import db
 from tournament.models import Hand, HandPayment
-from tournament.services import clock, lifecycle, play, scoring
-from tournament.services import draws as draw_service
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
-from tournament.services.scoring import FalseMahjongData, HandData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
+from tournament.services.play import clock, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import FalseMahjongData, HandData
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def test_session_tables_agree_with_the_score_sheets(tournament):

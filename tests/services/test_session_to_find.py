@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from tournament.models import SessionStatus
-from tournament.services.play import session_to_find
+from tournament.services.play.session import session_to_find
 
 
 def sessions(*statuses: SessionStatus) -> list[SimpleNamespace]:

@@ -1,4 +1,4 @@
-"""The staff's last activity (services.staff_activity): last login, API token use, score entry in this tournament."""
+"""The staff's last activity (services.people.staff_activity): last login, API token use, score entry in this tournament."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from datetime import datetime
 from tests.helpers import make_tournament
 from tournament.extensions import db
 from tournament.models import ScoreChange
-from tournament.services import users as user_service
-from tournament.services.staff_activity import staff_activity
-from tournament.services.tournaments import add_staff
+from tournament.services.people import users as user_service
+from tournament.services.people.staff_activity import staff_activity
+from tournament.services.people.tournaments import add_staff
 
 
 def test_activity_shows_login_token_use_and_score_entry_of_this_tournament_only(in_play, organiser, referee):

@@ -20,11 +20,11 @@ from tournament.models import (
     TableMode,
     TableTotal,
 )
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle
-from tournament.services.errors import NotFound
-from tournament.services.score_changes import record_score_change
-from tournament.services.standings import session_results, standings
+from tournament.services.core.errors import NotFound
+from tournament.services.play.score_changes import record_score_change
+from tournament.services.results.standings import session_results, standings
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def now():

@@ -7,10 +7,12 @@ from sqlalchemy import func, select
 
 from tournament.extensions import db
 from tournament.models import ScoreChange
-from tournament.services import penalties, play, progress, scoring, standings
-from tournament.services.scoring import HandData
-from tournament.services.standings import cache
-from tournament.services.standings.marker import ChangeMarker
+from tournament.services.play import penalties, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.results import progress, standings
+from tournament.services.results.standings import cache
+from tournament.services.results.standings.marker import ChangeMarker
 
 VALID_22 = "123456789m123s5p5p"  # 22 fan points on a discard
 

@@ -14,8 +14,12 @@ from sqlalchemy import update
 from tests.web.race_harness import POSTGRES_ONLY
 from tournament.extensions import db
 from tournament.models import ScoreChange, Tournament
-from tournament.services import ConflictError, lifecycle, penalties, play, scoring, standings
-from tournament.services.scoring import HandData
+from tournament.services import ConflictError
+from tournament.services.play import penalties, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.results import standings
+from tournament.services.seating import lifecycle
 
 pytestmark = pytest.mark.postgres
 

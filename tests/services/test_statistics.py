@@ -6,9 +6,11 @@ from sqlalchemy import event
 
 from tests.helpers import VALID_22, add_players
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import play, scoring, statistics
-from tournament.services.scoring import HandData
+from tournament.services.play import scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.results import statistics
+from tournament.services.seating import draws as draw_service
 
 
 def ids(t, session_number: int, table: int) -> list[int]:

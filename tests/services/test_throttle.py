@@ -10,8 +10,9 @@ from sqlalchemy import func, select
 from tournament.extensions import db
 from tournament.models._common import utcnow
 from tournament.models.users import LoginAttempt
-from tournament.services import player_links, throttle
-from tournament.services.errors import NotFound
+from tournament.services.core import throttle
+from tournament.services.core.errors import NotFound
+from tournament.services.people import player_links
 
 VENUE = "198.51.100.9"
 

@@ -11,9 +11,9 @@ from tests.helpers import make_tournament
 from tournament import timezones
 from tournament.extensions import db
 from tournament.models.schedule import SessionStart
-from tournament.services import schedule
-from tournament.services.errors import ServiceError
-from tournament.services.tournaments import TournamentData, update_tournament, validate
+from tournament.services.core.errors import ServiceError
+from tournament.services.people.tournaments import TournamentData, update_tournament, validate
+from tournament.services.seating import schedule
 
 HELSINKI = "Europe/Helsinki"
 

@@ -9,8 +9,8 @@ from tests.helpers import form_fields, post_form
 from tournament.extensions import db
 from tournament.models import Player, Tournament, TournamentSession, User
 from tournament.services import ServiceError
-from tournament.services import demo as demo_service
-from tournament.services.db import commit
+from tournament.services.core.db import commit
+from tournament.services.documents import demo as demo_service
 
 pytestmark = pytest.mark.postgres
 
@@ -23,7 +23,7 @@ def counts() -> tuple[int, int, int, int]:
 
 
 def test_demo_whose_draw_fails_late_leaves_nothing(app, runner, monkeypatch):
-    from tournament.services import draws
+    from tournament.services.seating import draws
 
     def failing_plan(*args, **kwargs):
         raise ServiceError("the draw failed")
@@ -59,7 +59,7 @@ def test_demo_is_one_unit_committed_by_the_caller(app_ctx):
 def test_a_failed_form_post_rolls_back_what_the_service_flushed(organiser_client, tournament, monkeypatch):
     """The service really runs (the form is the page's own, valid), flushes the new name, then refuses: the
     page is shown again with the refusal, and the flushed change is not committed."""
-    from tournament.services import tournaments as tournament_service
+    from tournament.services.people import tournaments as tournament_service
 
     real_update, calls = tournament_service.update_tournament, []
 
@@ -82,8 +82,8 @@ def test_a_refusal_answered_with_a_redirect_rolls_back_what_the_service_flushed(
     """A flash-and-redirect form post answers a refusal with a 302, below 400: only the refusal flag keeps
     the flushed change (the penalty cancelled, its history line) out of the database."""
     from tournament.models import Penalty, ScoreChange
-    from tournament.services import penalties
-    from tournament.services.tournaments import add_staff
+    from tournament.services.people.tournaments import add_staff
+    from tournament.services.play import penalties
 
     t, ids = seated
     add_staff(t, referee.email, "referee")

@@ -7,7 +7,7 @@ import pytest
 from tests.helpers import PASSWORD, make_user
 from tournament.extensions import db
 from tournament.services import ServiceError
-from tournament.services import users as user_service
+from tournament.services.people import users as user_service
 
 
 @pytest.mark.parametrize(

@@ -28,13 +28,16 @@ from tests.helpers import (
 from tournament.extensions import db, mail
 from tournament.i18n import LANGUAGES
 from tournament.models import Tournament
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, play, schedule, scoring, throttle
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
-from tournament.services.scoring import HandData
-from tournament.services.tournaments import add_staff
-from tournament.services.users import create_api_token
+from tournament.services.core import throttle
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
+from tournament.services.people.tournaments import add_staff
+from tournament.services.people.users import create_api_token
+from tournament.services.play import scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle, schedule
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSLATIONS = ROOT / "tournament" / "translations"

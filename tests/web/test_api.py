@@ -3,7 +3,7 @@ from sqlalchemy import select
 from tests.helpers import post_form
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services.users import create_api_token
+from tournament.services.people.users import create_api_token
 
 
 def bearer(token: str) -> dict:
@@ -28,7 +28,7 @@ def test_api_refuses_missing_wrong_and_revoked_tokens(client, organiser, app_ctx
     assert client.get("/api/v1/me", headers=bearer("mcr_wrong")).status_code == 401
     token, plain = create_api_token(organiser, "laptop")
     assert client.get("/api/v1/me", headers=bearer(plain)).status_code == 200
-    from tournament.services.users import revoke_api_token
+    from tournament.services.people.users import revoke_api_token
 
     revoke_api_token(organiser, token.id)
     response = client.get("/api/v1/me", headers=bearer(plain))
@@ -82,7 +82,7 @@ def test_cli_token_for_unknown_email_fails(runner, app_ctx):
 def test_a_token_records_its_last_use_at_most_once_a_minute(app_ctx, organiser):
     from datetime import timedelta
 
-    from tournament.services import users as user_service
+    from tournament.services.people import users as user_service
 
     token, plain = user_service.create_api_token(organiser, "phone")
     user_service.user_for_token(plain)

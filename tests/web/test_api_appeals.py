@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from tests.helpers import VALID_22, Api, assert_error, check_in_all, register, token_for
 from tournament.extensions import db
 from tournament.models import Appeal, ScoreChange, Tournament, TournamentSession
-from tournament.services import lifecycle
-from tournament.services.tournaments import add_staff
+from tournament.services.people.tournaments import add_staff
+from tournament.services.seating import lifecycle
 
 
 def _event(client, organiser, **settings) -> tuple[Api, int, list[int], list[int]]:

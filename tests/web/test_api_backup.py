@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from tests.helpers import Api, assert_error, comparable, make_user, row_counts, standing_rows, token_for
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services import invitations
+from tournament.services.people import invitations
 
 pytestmark = pytest.mark.postgres
 

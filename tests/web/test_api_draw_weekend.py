@@ -5,7 +5,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from tournament.extensions import db
-from tournament.services import play, scoring
+from tournament.services.play import scoring
+from tournament.services.play import session as play
 
 
 def _tournament(post_api, sessions: int, **settings) -> int:
@@ -110,7 +111,7 @@ def test_withdraw_late_arrival_and_swiss(post_api):
     swiss = post_api(f"/tournaments/{tid}/sessions/3/draw", {"seed": 7, "method": "swiss"})
     assert swiss.status_code == 201
     from tournament.models import Tournament
-    from tournament.services import draws as draw_service
+    from tournament.services.seating import draws as draw_service
 
     ranking = draw_service.swiss_ranking(db.session.get(Tournament, tid))
     tables = [{s["player_id"] for s in t["seats"]} for t in swiss.get_json()["tables"]]
@@ -120,7 +121,7 @@ def test_withdraw_late_arrival_and_swiss(post_api):
 
 def test_withdraw_replans_sessions_drawn_ahead(post_api, app_ctx):
     from tournament.models import Tournament
-    from tournament.services import draws as draw_service
+    from tournament.services.seating import draws as draw_service
 
     tid = _tournament(post_api, 4)
     ids = _add(post_api, tid, 16)
@@ -138,8 +139,8 @@ def test_withdraw_replans_sessions_drawn_ahead(post_api, app_ctx):
 def test_withdraw_a_disqualified_player_is_a_conflict_and_a_failed_replan_keeps_the_withdrawal(post_api,
                                                                                                  app_ctx):
     from tournament.models import Tournament
-    from tournament.services import draws as draw_service
-    from tournament.services import registration
+    from tournament.services.people import registration
+    from tournament.services.seating import draws as draw_service
 
     tid = _tournament(post_api, 3)
     ids = _add(post_api, tid, 8)

@@ -53,7 +53,7 @@ def test_the_organiser_leaves_a_withdrawn_player_out_from_the_player_form(organi
 
     t, ids = seated
     from tournament.extensions import db
-    from tournament.services import registration
+    from tournament.services.people import registration
 
     registration.withdraw(registration.get_player(t, ids[0]), "ill")
     db.session.commit()

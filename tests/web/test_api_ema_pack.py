@@ -12,7 +12,7 @@ from openpyxl import load_workbook
 from tests.helpers import Api, assert_error, pdf_text, token_for
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services.standings import standings
+from tournament.services.results.standings import standings
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

@@ -146,7 +146,7 @@ def test_foul_types_are_the_tournaments(api):
 def test_the_ladder_counts_the_same_foul_in_the_session(app_ctx, api):
     from tournament.extensions import db
     from tournament.models import Tournament
-    from tournament.services import penalties
+    from tournament.services.play import penalties
 
     tid, ids = _tournament(api, 4)
     east, south, *_ = _play_one_hand(api, tid, ids)

@@ -5,7 +5,7 @@ wrong type; documented in /api/v1/openapi.json; the next draw seats the player t
 
 from tests.helpers import add_players, assert_error
 from tournament.extensions import db
-from tournament.services import registration
+from tournament.services.people import registration
 
 # The player JSON's keys before fixed tables: kept exactly, `fixed_table` added.
 OLD_KEYS = {"id", "first_name", "last_name", "country", "ema_number", "club", "team", "substitute", "status",

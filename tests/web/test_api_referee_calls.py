@@ -37,7 +37,7 @@ def test_a_call_with_a_dead_hand_and_a_warning(client, organiser, seated):
 def test_bad_calls_are_refused_naming_the_field(client, organiser, in_play):
     t = in_play
     api = Api(client, token_for(organiser))
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     other_table = play.table_players(play.get_session(t, 1), 2)[0].player_id
     seated = play.table_players(play.get_session(t, 1), 1)[0].player_id

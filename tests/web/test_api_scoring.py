@@ -7,7 +7,7 @@ import pytest
 
 from tests.helpers import Api, assert_error, check_in_all, register, token_for
 from tournament.extensions import db
-from tournament.services.tournaments import TournamentData, create_tournament
+from tournament.services.people.tournaments import TournamentData, create_tournament
 
 HUGE = 2**31
 
@@ -313,7 +313,7 @@ def test_start_again_is_200_finished_is_409(api_table, tid):
     assert boss.post(f"/tournaments/{tid}/sessions/1/start", expect=200).get_json()["status"] == "in_play"
     assert_error(boss.post(f"/tournaments/{tid}/sessions/2/start"), 404)
     from tournament.models import Tournament
-    from tournament.services.lifecycle import finish_session
+    from tournament.services.seating.lifecycle import finish_session
 
     finish_session(db.session.get(Tournament, tid), 1, force=True)
     db.session.commit()

@@ -19,7 +19,7 @@ from tests.helpers import Api, check_in_all, register, token_for
 from tests.mcr.handgen import random_hand
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services.tournaments import add_staff
+from tournament.services.people.tournaments import add_staff
 
 pytestmark = pytest.mark.slow
 

@@ -8,8 +8,9 @@ from sqlalchemy import func, select
 from tests.helpers import form_fields
 from tournament.extensions import db
 from tournament.models import Appeal
-from tournament.services import appeals, play
-from tournament.services.tournaments import add_staff
+from tournament.services.people.tournaments import add_staff
+from tournament.services.play import appeals
+from tournament.services.play import session as play
 
 
 def _url(t, suffix: str = "") -> str:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import tracemalloc
 
 from tests.helpers import MB
-from tournament.services.users import create_api_token
+from tournament.services.people.users import create_api_token
 from tournament.web.api import backup as backup_route
 
 

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 from tests.helpers import csrf_token, login
 from tournament.extensions import db
 from tournament.models import ApiToken, Player, Tournament
-from tournament.services import lifecycle
+from tournament.services.seating import lifecycle
 
 pytestmark = pytest.mark.postgres
 
@@ -284,7 +284,7 @@ def test_api_tournament_type_confusion_is_422_naming_the_field(raw_api, body, fi
 ])
 def test_api_hand_type_confusion_is_422_naming_the_field(raw_api, tournament, body, field):
     from tests.helpers import add_players
-    from tournament.services import draws
+    from tournament.services.seating import draws
 
     add_players(tournament, 4)
     lifecycle.set_status(draws.draw_next(tournament, seed=1), "published")

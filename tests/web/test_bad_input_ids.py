@@ -9,7 +9,7 @@ import pytest
 from werkzeug.routing import IntegerConverter
 
 from tests.helpers import csrf_token, login
-from tournament.services.users import create_api_token
+from tournament.services.people.users import create_api_token
 
 pytestmark = pytest.mark.postgres
 

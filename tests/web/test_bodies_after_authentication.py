@@ -9,7 +9,7 @@ import time
 import tracemalloc
 
 from tests.helpers import MB, csrf_token, login, make_user, tiny_values
-from tournament.services.users import create_api_token
+from tournament.services.people.users import create_api_token
 from tournament.web.api import backup as backup_route
 
 

@@ -2,8 +2,8 @@ import re
 
 from tests.helpers import csrf_token
 from tournament.extensions import db
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
 
 
 def desk(tournament, path=""):
@@ -107,7 +107,7 @@ def test_anonymous_user_is_sent_to_login(client, tournament, players):
 
 
 def test_player_of_another_tournament_is_404(organiser_client, organiser, tournament, app_ctx):
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
 
     other = create_tournament(organiser, TournamentData(name="Other Open"))
     stranger = add(other, "Lars", "Berg")

@@ -8,8 +8,8 @@ from datetime import datetime
 from tests.helpers import Api, add_players, make_user, token_for
 from tournament.extensions import db
 from tournament.models import ClockEvent
-from tournament.services import draws as draw_service
-from tournament.services import play
+from tournament.services.play import session as play
+from tournament.services.seating import draws as draw_service
 
 CLOCK_KEYS = {"state", "duration_seconds", "remaining_seconds", "ends_at", "warning", "server_time", "tables"}
 TABLE_KEYS = {"table", "extra_seconds", "remaining_seconds", "time_called", "hand_in_progress"}

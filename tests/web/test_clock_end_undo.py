@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from tests.helpers import csrf_token
-from tournament.services import clock
+from tournament.services.play import clock
 
 
 def staff_url(t, path: str = "") -> str:

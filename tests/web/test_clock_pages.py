@@ -7,9 +7,9 @@ import re
 
 from tests.helpers import add_players, csrf_token, make_user
 from tournament.extensions import db
-from tournament.services import clock, scoring
-from tournament.services import draws as draw_service
-from tournament.services.scoring import HandData
+from tournament.services.play import clock, scoring
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import draws as draw_service
 
 
 def staff_url(t, path: str = "") -> str:

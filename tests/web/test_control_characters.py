@@ -11,7 +11,7 @@ import pytest
 from tests.helpers import assert_error, post_form
 from tournament.extensions import db
 from tournament.models import Player, Tournament
-from tournament.services import registration as reg
+from tournament.services.people import registration as reg
 
 SETTINGS = {"name": "Nordic Open", "venue": "Stockholm", "start_date": "2027-05-01", "end_date": "2027-05-02",
             "ruleset": "ema", "session_count": "7", "session_minutes": "120", "end_rule": "finish_hand",

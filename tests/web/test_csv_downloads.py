@@ -6,7 +6,7 @@ import csv
 import io
 
 from tests.helpers import FORMULAS, played_one_session
-from tournament.services.registration import PlayerData
+from tournament.services.people.registration import PlayerData
 
 
 def _risky(cells: list[str]) -> list[str]:

@@ -20,7 +20,7 @@ from tests.helpers import (
 )
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services import tournaments as tournament_service
+from tournament.services.people import tournaments as tournament_service
 from tournament.web import unit
 
 

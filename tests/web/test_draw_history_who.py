@@ -5,7 +5,7 @@ asked for: a withdrawal on the player's page, and through the JSON API a withdra
 from tests.helpers import add_players, post_form
 from tournament.extensions import db
 from tournament.models import DrawAction, PlayerStatus
-from tournament.services import draws as draw_service
+from tournament.services.seating import draws as draw_service
 
 
 def planned(tournament, players: int = 16):

@@ -5,8 +5,8 @@ import pytest
 from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import SessionStatus
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def draws_url(t, suffix=""):
@@ -101,7 +101,7 @@ def test_swap_same_player_twice_is_refused(organiser_client, tournament):
 
 
 def test_referee_cannot_draw(referee_client, tournament, referee):
-    from tournament.services.tournaments import add_staff
+    from tournament.services.people.tournaments import add_staff
 
     add_staff(tournament, referee.email, "referee")
     assert referee_client.get(draws_url(tournament)).status_code == 403

@@ -3,8 +3,8 @@ lists the swap with who and when; the draws page lists every draw, re-plan and s
 
 from tests.helpers import add_players, post_form
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import registration
+from tournament.services.people import registration
+from tournament.services.seating import draws as draw_service
 
 
 def draws_url(t, suffix=""):

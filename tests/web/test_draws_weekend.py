@@ -4,8 +4,11 @@ team names as spelled."""
 from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import SessionStatus
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, play, registration, scoring
+from tournament.services.people import registration
+from tournament.services.play import scoring
+from tournament.services.play import session as play
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 
 def draws_url(t, suffix=""):

@@ -9,9 +9,10 @@ import re
 from tests.helpers import EMA_HEADER_LINE, Api, assert_error, csrf_token, pdf_text, token_for
 from tournament.extensions import db
 from tournament.models import Player, TournamentStaff
-from tournament.services import draws as draw_service
-from tournament.services import penalties, play
-from tournament.services.standings import standings
+from tournament.services.play import penalties
+from tournament.services.play import session as play
+from tournament.services.results.standings import standings
+from tournament.services.seating import draws as draw_service
 
 WINDS = {"E": "East", "S": "South", "W": "West", "N": "North"}
 

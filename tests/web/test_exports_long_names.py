@@ -11,7 +11,8 @@ import pytest
 from tests.helpers import SCRIPTS, Api, fill, longest_name, pdf_text, token_for
 from tournament.extensions import db
 from tournament.models import Player
-from tournament.services import penalties, play
+from tournament.services.play import penalties
+from tournament.services.play import session as play
 
 pytestmark = pytest.mark.postgres
 

@@ -6,8 +6,9 @@ import re
 
 from tests.helpers import VALID_22, csrf_token, hand_count, hand_form, play_url
 from tournament.extensions import db
-from tournament.services import clock, lifecycle, scoring
-from tournament.services.scoring import HandData
+from tournament.services.play import clock, scoring
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import lifecycle
 
 FORM = '<form method="post" novalidate class="hand-form"'
 

@@ -11,7 +11,8 @@ from sqlalchemy import func, select
 from tests.helpers import UNDER_5, VALID_22, post_form
 from tournament.extensions import db
 from tournament.models import Hand
-from tournament.services import play, scoring
+from tournament.services.play import scoring
+from tournament.services.play import session as play
 
 
 def form_url(t) -> str:

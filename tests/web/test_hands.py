@@ -17,9 +17,11 @@ from tests.helpers import (
 )
 from tournament.extensions import db
 from tournament.models import Penalty, ScoreChange
-from tournament.services import lifecycle, play, scoring
-from tournament.services.scoring import HandData
-from tournament.services.tournaments import add_staff
+from tournament.services.people.tournaments import add_staff
+from tournament.services.play import scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import lifecycle
 
 
 def post(client, url, data, form_url):
@@ -206,7 +208,7 @@ def test_swiss_draw_button_seats_ranking_neighbours_together(organiser_client, s
     scoring.enter_hand(t, 1, 2, HandData(number=1, result="draw"), None)
     lifecycle.finish_session(t, 1, force=True)
     db.session.commit()
-    from tournament.services import standings
+    from tournament.services.results import standings
 
     ranking = standings.standings(t).player_ids
     url = f"/manage/tournaments/{t.id}/draws/next"
@@ -245,7 +247,7 @@ def test_false_mahjong_rows_take_the_claims_win_context(organiser_client, seated
 
 
 def test_stopped_hand_takes_a_false_mahjong_through_the_form(organiser_client, seated, organiser):
-    from tournament.services import clock
+    from tournament.services.play import clock
 
     t, ids = seated
     t.end_rule = "stop_immediately"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from tests.helpers import VALID_22
 from tournament.extensions import db
-from tournament.services import scoring
-from tournament.services.scoring import HandData
+from tournament.services.play import scoring
+from tournament.services.play.scoring import HandData
 
 
 def hide(t) -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tournament.i18n.service_messages import translate
-from tournament.services import ema_pack
-from tournament.services.backup import ImportRefused, export_tournament, import_tournament
-from tournament.services.errors import ServiceError
+from tournament.services.core.errors import ServiceError
+from tournament.services.documents import ema_pack
+from tournament.services.documents.backup import ImportRefused, export_tournament, import_tournament
 
 
 def in_language(app, lang: str, message) -> str:

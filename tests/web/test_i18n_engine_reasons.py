@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.helpers import NOT_WINNING, csrf_token, hand_form, play_url
 from tournament.extensions import db
-from tournament.services.hand_check import check_hand
+from tournament.services.play.hand_check import check_hand
 
 UNREADABLE = "123m456p789s11x"  # the engine: "unknown character 'x' (at position 15)"
 

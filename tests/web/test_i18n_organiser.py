@@ -31,7 +31,9 @@ from tests.helpers import (
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
 from tournament.models import Appeal, User
-from tournament.services import draws, ema, invitations, password_resets, registration
+from tournament.services.documents import ema
+from tournament.services.people import invitations, password_resets, registration
+from tournament.services.seating import draws
 from tournament.timezones import zone_choices
 
 # The organisers' templates translated in this slice (the unwrapped-text check reads them all).

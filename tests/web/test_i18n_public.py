@@ -25,7 +25,8 @@ from tests.helpers import (
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
 from tournament.models import EntryMode
-from tournament.services import play, player_links
+from tournament.services.people import player_links
+from tournament.services.play import session as play
 
 PUBLIC_DIRS = ("public", "standings", "seating", "live", "errors", "player_page")
 # The Python files whose texts these pages show: labels, error pages, the chart, the hand form, flash messages.

@@ -12,8 +12,8 @@ from tests.helpers import csrf_token, hand_form, play_url
 from tournament.extensions import db
 from tournament.i18n.service_messages import translate
 from tournament.messages import msg, msg_n
-from tournament.services import clock, scoring
-from tournament.services.scoring import HandData
+from tournament.services.play import clock, scoring
+from tournament.services.play.scoring import HandData
 
 TIME_CALLED = {
     "fi": "Aika loppui pöydässä 1 käden 6 aikana: kättä 7 ei pelattu, eikä sitä voi kirjata.",

@@ -13,7 +13,8 @@ from tests.helpers import TEMPLATES, check_page_languages, players_of, shown, un
 from tournament.extensions import db
 from tournament.i18n import LANGUAGES
 from tournament.models import Penalty, RefereeCall, User
-from tournament.services import play, referee_calls, scoring
+from tournament.services.play import referee_calls, scoring
+from tournament.services.play import session as play
 
 # The staff templates translated in this slice (the unwrapped-text check reads them all).
 STAFF_TEMPLATES = (*sorted((TEMPLATES / "hands").glob("*.html")), TEMPLATES / "clock/staff.html",

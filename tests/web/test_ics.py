@@ -11,8 +11,9 @@ import icalendar
 
 from tests.helpers import make_tournament
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import player_links, schedule
+from tournament.services.people import player_links
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import schedule
 
 HELSINKI = ZoneInfo("Europe/Helsinki")
 

@@ -13,8 +13,8 @@ from sqlalchemy import func, select, update
 from tests.helpers import csrf_token, make_user
 from tournament.extensions import db
 from tournament.models import IdempotencyKey, Player, Role, TournamentStaff
-from tournament.services.tournaments import add_staff, remove_staff
-from tournament.services.users import create_api_token
+from tournament.services.people.tournaments import add_staff, remove_staff
+from tournament.services.people.users import create_api_token
 
 pytestmark = pytest.mark.postgres
 

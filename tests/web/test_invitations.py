@@ -16,9 +16,9 @@ from tournament.extensions import db, mail
 from tournament.models import Role, User
 from tournament.models._common import utcnow
 from tournament.models.account_links import Invitation
-from tournament.services import invitations
-from tournament.services.tournaments import add_staff, staff_role
-from tournament.services.users import start_login
+from tournament.services.people import invitations
+from tournament.services.people.tournaments import add_staff, staff_role
+from tournament.services.people.users import start_login
 from tournament.web.log_privacy import mask_link_tokens
 
 LINK_RE = re.compile(r'id="new-link-url"[^>]*value="([^"]+)"')

@@ -9,8 +9,8 @@ import re
 from tests.helpers import assert_error, form_fields, make_tournament, post_form
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services import player_links
-from tournament.services.tournaments import TournamentData, validate
+from tournament.services.people import player_links
+from tournament.services.people.tournaments import TournamentData, validate
 
 GERMAN = {"Accept-Language": "de-DE,de;q=0.9"}  # a language the site does not offer
 

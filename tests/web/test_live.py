@@ -9,8 +9,10 @@ from sqlalchemy import event
 
 from tests.helpers import add_players, login, make_tournament, rename_player, table_ids, win
 from tournament.extensions import db
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, penalties, play
+from tournament.services.play import penalties
+from tournament.services.play import session as play
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 INLINE_SCRIPT = re.compile(r"<script(?![^>]*\bsrc=)[^>]*>")
 
@@ -145,7 +147,7 @@ def test_standings_json_for_the_projector(client, event_):
     assert [r["rank"] for r in data["rows"]] == sorted(r["rank"] for r in data["rows"])
     leader = data["rows"][0]
     assert set(leader) >= {"player_id", "rank_label", "name", "table_points", "score", "last"}
-    from tournament.services.standings import standings
+    from tournament.services.results.standings import standings
 
     assert [r["player_id"] for r in data["rows"]] == standings(t).player_ids
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from tests.helpers import players_of
-from tournament.services.standings import cache as standings_cache
+from tournament.services.results.standings import cache as standings_cache
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 

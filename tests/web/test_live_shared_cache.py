@@ -8,7 +8,7 @@ import pytest
 
 from tests.helpers import token_for
 from tournament.extensions import db
-from tournament.services.visibility import set_standings_hidden
+from tournament.services.results.visibility import set_standings_hidden
 
 SHARED = "public, max-age=0, s-maxage=2"
 

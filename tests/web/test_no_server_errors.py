@@ -3,8 +3,8 @@
 import pytest
 
 from tests.helpers import add_players, csrf_token
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 pytestmark = [pytest.mark.postgres, pytest.mark.slow]
 
@@ -37,9 +37,9 @@ def test_no_route_answers_500(app, client, organiser, tournament, as_organiser):
     session = draw_service.draw_next(tournament, seed=1)
     lifecycle.set_status(session, "published")
     # The session in play with a hand and a penalty, and another tournament whose ids must not leak in.
-    from tournament.services import penalties, scoring
-    from tournament.services.scoring import HandData
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
+    from tournament.services.play import penalties, scoring
+    from tournament.services.play.scoring import HandData
 
     lifecycle.start_session(tournament, 1)
     scoring.enter_hand(tournament, 1, 1, HandData(number=1, result="draw"), None)

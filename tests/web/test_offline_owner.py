@@ -9,8 +9,8 @@ import re
 from tests.helpers import PASSWORD, csrf_token, hand_count, hand_form, login, play_url, players_of, post_form
 from tournament.extensions import db
 from tournament.models import EntryMode
-from tournament.services import player_links
-from tournament.services.tournaments import add_staff
+from tournament.services.people import player_links
+from tournament.services.people.tournaments import add_staff
 from tournament.web import offline
 
 OWNER = re.compile(r'<html\b[^>]*\sdata-offline-owner="([0-9a-f]{32})"')

@@ -4,7 +4,7 @@ other staff pages fetch neither."""
 
 from __future__ import annotations
 
-from tournament.services import clock
+from tournament.services.play import clock
 
 TILES, LIVE = "/static/css/tiles.css", "/static/css/live.css"
 

@@ -11,9 +11,9 @@ from urllib.parse import urlsplit
 from tests.helpers import PASSWORD, OtherBrowser, make_tournament, make_user, post_form
 from tournament.extensions import db
 from tournament.models._common import utcnow
-from tournament.services import password_resets
-from tournament.services import users as user_service
-from tournament.services.tournaments import add_staff
+from tournament.services.people import password_resets
+from tournament.services.people import users as user_service
+from tournament.services.people.tournaments import add_staff
 
 NEW = "violet-lantern-harbour"
 LINK_RE = re.compile(r'id="new-link-url"[^>]*value="([^"]+)"')

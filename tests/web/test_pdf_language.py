@@ -12,7 +12,7 @@ from sqlalchemy import select
 from tests.helpers import pdf_text
 from tournament.extensions import db
 from tournament.models import Player
-from tournament.services import penalties
+from tournament.services.play import penalties
 
 
 def squeezed(text: str) -> str:

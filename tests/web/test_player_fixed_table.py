@@ -2,7 +2,7 @@
 
 from tests.helpers import add_players, post_form
 from tournament.extensions import db
-from tournament.services import draws as draw_service
+from tournament.services.seating import draws as draw_service
 
 
 def test_the_edit_form_sets_and_clears_a_fixed_table(organiser_client, tournament):

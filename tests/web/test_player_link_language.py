@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.helpers import add_players
 from tournament.extensions import db
 from tournament.models import PlayerLink
-from tournament.services import player_links
+from tournament.services.people import player_links
 
 
 def _link(tournament) -> tuple[int, str]:

@@ -12,8 +12,9 @@ from pypdf import PdfReader
 from tests.helpers import VALID_22
 from tournament.extensions import db
 from tournament.models import EntryMode
-from tournament.services import confirmations, player_links, scoring
-from tournament.services.scoring import HandData
+from tournament.services.people import player_links
+from tournament.services.play import confirmations, scoring
+from tournament.services.play.scoring import HandData
 from tournament.web.log_privacy import MaskLinkTokens, mask_link_tokens
 
 
@@ -91,7 +92,7 @@ def test_confirm_and_dispute_from_the_page(client, seated):
 
 def test_another_tables_hand_cannot_be_confirmed_from_the_page(client, in_play):
     t = in_play
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     table1 = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 1)]
     table2 = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 2)]
@@ -138,7 +139,7 @@ def test_in_a_referee_tournament_the_entry_form_sends_players_back(client, seate
 
 def test_the_staff_table_page_and_board_show_a_dispute_first(organiser_client, seated):
     t, ids = seated
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     scoring.enter_hand(t, 1, 1, _win(ids), None)
     other = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 2)]
@@ -222,7 +223,7 @@ def test_gunicorn_access_lines_never_hold_a_token():
 def test_the_public_session_results_mark_unconfirmed_and_disputed_tables(client, in_play):
     t = in_play
     t.entry_mode = EntryMode.PLAYERS
-    from tournament.services import play
+    from tournament.services.play import session as play
 
     table1 = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 1)]
     table2 = [sp.player_id for sp in play.table_players(play.get_session(t, 1), 2)]

@@ -6,8 +6,8 @@ from sqlalchemy import func, select
 from tests.helpers import csrf_token, login, make_user, post_form
 from tournament.extensions import db
 from tournament.models import Player, PlayerImport
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
 
 VALID = {
     "first_name": "Aino",
@@ -130,7 +130,7 @@ def test_status_action_goes_back_only_to_this_site(organiser_client, tournament,
 
 
 def test_referee_cannot_edit_players(referee_client, referee, tournament, app_ctx):
-    from tournament.services.tournaments import add_staff
+    from tournament.services.people.tournaments import add_staff
 
     add_staff(tournament, referee.email, "referee")
     p = add(tournament)
@@ -163,7 +163,7 @@ def test_anonymous_user_is_sent_to_login(client, tournament, app_ctx):
 
 
 def test_player_of_another_tournament_is_404(organiser_client, organiser, tournament, app_ctx):
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
 
     other = create_tournament(organiser, TournamentData(name="Other Open"))
     p = add(other)

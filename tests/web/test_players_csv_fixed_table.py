@@ -4,9 +4,9 @@ and a number beyond the tables, a table kept twice or a cell that is no number r
 
 from tests.helpers import add_players, post_form
 from tournament.extensions import db
-from tournament.services import registration
-from tournament.services.registration import CSV_COLUMNS, PlayerData
-from tournament.services.tournaments import TournamentData, create_tournament
+from tournament.services.people import registration
+from tournament.services.people.registration import CSV_COLUMNS, PlayerData
+from tournament.services.people.tournaments import TournamentData, create_tournament
 
 HEADER = ",".join([*CSV_COLUMNS, "fixed_table"])
 

@@ -21,8 +21,8 @@ from tests.web.race_harness import (
 from tournament.extensions import db
 from tournament.models import Player, PlayerImport
 from tournament.models._common import utcnow
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
 
 pytestmark = pytest.mark.postgres
 
@@ -120,7 +120,7 @@ def test_confirm_imports_the_previewed_file_not_a_later_one(organiser_client, to
 
 
 def test_unknown_or_foreign_import_is_404_and_junk_id_is_400(organiser, organiser_client, tournament, app_ctx):
-    from tournament.services.tournaments import TournamentData, create_tournament
+    from tournament.services.people.tournaments import TournamentData, create_tournament
 
     other = create_tournament(organiser, TournamentData(name="Other Open"))
     db.session.commit()

@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 from tests.helpers import csrf_token
 from tournament.extensions import db
 from tournament.models import Player
-from tournament.services import registration as reg
-from tournament.services.registration import PlayerData
+from tournament.services.people import registration as reg
+from tournament.services.people.registration import PlayerData
 
 MIXED_CSV = ("first_name,last_name,country,substitute\n"
              "Aino,Virtanen,FI,no\n"

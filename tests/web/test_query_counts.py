@@ -14,8 +14,10 @@ from sqlalchemy import event
 from tests.helpers import UNDER_5, add_players, make_tournament
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services import draws, lifecycle, penalties, play, scoring
-from tournament.services.scoring import FalseMahjongData, HandData
+from tournament.services.play import penalties, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import FalseMahjongData, HandData
+from tournament.services.seating import draws, lifecycle
 
 WIN = "123456789m123s5p5p"  # Pure Straight 16 + Concealed 2 + All Chows 2 + Mixed Double Chow 1 + Single Wait 1
 

@@ -25,8 +25,8 @@ from tests.web.race_harness import (
 from tournament.extensions import db
 from tournament.models import Player, PlayerStatus, Role, TournamentSession, TournamentStaff
 from tournament.models.account_links import Invitation
-from tournament.services import draws as draw_service
-from tournament.services import tournaments as tournament_service
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.seating import draws as draw_service
 
 pytestmark = [pytest.mark.postgres, POSTGRES_ONLY]
 

@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
 from tournament.models import TournamentStaff, User
-from tournament.services import invitations, password_resets
-from tournament.services import users as user_service
+from tournament.services.people import invitations, password_resets
+from tournament.services.people import users as user_service
 
 pytestmark = [pytest.mark.postgres, POSTGRES_ONLY]
 

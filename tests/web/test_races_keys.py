@@ -12,7 +12,7 @@ from tests.helpers import csrf_token, make_user
 from tournament.extensions import db
 from tournament.models import IdempotencyKey, Player
 from tournament.models._common import utcnow
-from tournament.services.users import create_api_token
+from tournament.services.people.users import create_api_token
 
 pytestmark = pytest.mark.postgres
 
@@ -85,7 +85,7 @@ def test_a_malformed_key_is_a_400(client, organiser, tournament, key):
 
 def test_keys_belong_to_one_user(client, organiser, tournament):
     other = make_user("oscar@example.org", "organiser")
-    from tournament.services.tournaments import add_staff
+    from tournament.services.people.tournaments import add_staff
 
     add_staff(tournament, other.email, "organiser")
     url = f"/api/v1/tournaments/{tournament.id}/players"

@@ -13,9 +13,11 @@ from sqlalchemy import func, select
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
 from tournament.models import EntryMode, Hand, ScoreChange
-from tournament.services import play, player_links, scoring
-from tournament.services.scoring import HandData
-from tournament.services.users import create_api_token
+from tournament.services.people import player_links
+from tournament.services.people.users import create_api_token
+from tournament.services.play import scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
 
 pytestmark = [pytest.mark.postgres, POSTGRES_ONLY]
 

@@ -16,10 +16,11 @@ from sqlalchemy import func, select
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
 from tournament.models import Hand, Penalty, ScoreChange, Tournament
-from tournament.services import draws as draw_service
-from tournament.services import penalties, play, scoring
-from tournament.services.scoring import HandData
-from tournament.services.users import create_api_token
+from tournament.services.people.users import create_api_token
+from tournament.services.play import penalties, scoring
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandData
+from tournament.services.seating import draws as draw_service
 
 pytestmark = [pytest.mark.postgres, POSTGRES_ONLY]
 

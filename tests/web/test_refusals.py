@@ -9,7 +9,7 @@ from tests.helpers import post_form
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services import ServiceError
-from tournament.services import tournaments as tournament_service
+from tournament.services.people import tournaments as tournament_service
 
 
 def test_building_a_service_error_has_no_side_effect(app):

@@ -14,9 +14,12 @@ from tests.helpers import PASSWORD, login, post_form
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
 from tournament.models import ApiToken, ClockEvent, TableTotal
-from tournament.services import ConflictError, clock, lifecycle, play, scoring
-from tournament.services import draws as draw_service
-from tournament.services import users as user_service
+from tournament.services import ConflictError
+from tournament.services.people import users as user_service
+from tournament.services.play import clock, scoring
+from tournament.services.play import session as play
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 
 NEW_PASSWORD = "tile-wall-dragon-77"
 

@@ -5,7 +5,7 @@ new version reaches the phones at their next page load."""
 from __future__ import annotations
 
 from tests.helpers import PASSWORD, login, players_of
-from tournament.services import player_links
+from tournament.services.people import player_links
 
 
 def test_the_service_worker_is_served_from_the_root_and_never_kept_stale(client):

@@ -14,9 +14,9 @@ from tests.helpers import PASSWORD, OtherBrowser, csrf_token, make_tournament, m
 from tournament.extensions import db
 from tournament.models import TournamentStaff
 from tournament.models.account_links import Invitation, PasswordReset
-from tournament.services import invitations, password_resets
-from tournament.services.errors import NotFound
-from tournament.services.tournaments import add_staff, staff_role
+from tournament.services.core.errors import NotFound
+from tournament.services.people import invitations, password_resets
+from tournament.services.people.tournaments import add_staff, staff_role
 
 LINK_RE = re.compile(r'id="new-link-url"[^>]*value="([^"]+)"')
 

@@ -6,8 +6,8 @@ import re
 
 from tests.helpers import VALID_22
 from tournament.extensions import db
-from tournament.services import penalties, scoring
-from tournament.services.scoring import HandData
+from tournament.services.play import penalties, scoring
+from tournament.services.play.scoring import HandData
 
 
 def test_standings_follow_the_hands_entered(client, seated):  # noqa: F811

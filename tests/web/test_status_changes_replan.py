@@ -10,7 +10,7 @@ import pytest
 from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import DrawAction, PlayerStatus
-from tournament.services import draws as draw_service
+from tournament.services.seating import draws as draw_service
 
 
 def seated_in_every_session(t, player_id: int) -> list[bool]:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from tests.helpers import add_players
 from tournament.extensions import db
-from tournament.services import player_links, substitutions
+from tournament.services.people import player_links
+from tournament.services.seating import substitutions
 
 
 def _out_name(ids) -> str:

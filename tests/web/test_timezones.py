@@ -23,8 +23,11 @@ from tests.helpers import (
 from tournament import timezones
 from tournament.extensions import db
 from tournament.models import ClockEvent, Player, ScoreChange, Tournament
-from tournament.services import clock, lifecycle, penalties, play, player_links, schedule
-from tournament.services import draws as draw_service
+from tournament.services.people import player_links
+from tournament.services.play import clock, penalties
+from tournament.services.play import session as play
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle, schedule
 
 HELSINKI = "Europe/Helsinki"
 STORED = datetime(2026, 1, 16, 8, 0)  # UTC, as every timestamp is stored

@@ -7,7 +7,7 @@ from sqlalchemy import select
 from tests.helpers import csrf_token, login, make_tournament, make_user, post_form
 from tournament.extensions import db
 from tournament.models import Tournament
-from tournament.services.tournaments import list_tournaments, tournaments_for
+from tournament.services.people.tournaments import list_tournaments, tournaments_for
 
 VALID = {
     "name": "Nordic MCR Championship",
@@ -123,7 +123,7 @@ def test_adding_staff_invites_and_the_referee_sees_the_tournament_once_accepted(
     assert response.status_code == 200 and "Invitation for rafael@example.org created" in response.get_data(as_text=True)
     db.session.refresh(tournament)
     assert {m.user.email for m in tournament.staff} == {"olivia@example.org"}  # not before its owner accepts
-    from tournament.services import invitations
+    from tournament.services.people import invitations
     invitations.accept(invitations.pending_for(referee)[0].id, referee)
     db.session.commit()
     db.session.refresh(tournament)

@@ -16,7 +16,7 @@ how to add or update one). The language of a request, first found wins:
 
 The reader's own signals come first: a Swedish visitor at a Finnish tournament reads Swedish, as their browser
 asks; the organiser's default is for those whose browser names none of ours. Printed documents have no
-reader: the standings PDF and the score sheets are in the tournament's language (services/exports.py).
+reader: the standings PDF and the score sheets are in the tournament's language (services/documents/exports.py).
 """
 
 from __future__ import annotations

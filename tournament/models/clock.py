@@ -1,7 +1,7 @@
 """The session clock as a list of events: started, paused, resumed, ended, extra time, time called at a table.
 
 No counter is stored: the remaining time is computed from these events and the server's time, so a
-restart, a reload or a second screen always shows the same time (tournament.services.clock).
+restart, a reload or a second screen always shows the same time (tournament.services.play.clock).
 """
 
 from __future__ import annotations

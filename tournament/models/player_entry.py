@@ -17,7 +17,7 @@ class PlayerLink(db.Model):
     """A player's private link: whoever holds the token is that player on their own page (no account).
 
     The token is not stored: it is an HMAC of the row's random nonce under the app's secret key
-    (`services.player_links`), so the desk can print it again (schedule cards, the links sheet) while a copy of
+    (`services.people.player_links`), so the desk can print it again (schedule cards, the links sheet) while a copy of
     the database alone opens no player's page. Looked up by its SHA-256, then compared in constant time.
     Renewing draws a new nonce: the old token answers 404 from then on."""
 

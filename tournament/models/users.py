@@ -56,7 +56,7 @@ class User(UserMixin, db.Model):
     def check_password(self, password: str) -> bool:
         return check_password_hash(self.password_hash, password)
 
-    # The token of the login session this object was loaded for (set by services.users.start_login /
+    # The token of the login session this object was loaded for (set by services.people.users.start_login /
     # user_for_login): Flask-Login keeps it as the "user id" in the session and remember cookies, so a cookie
     # names one revocable row of login_sessions, never the bare account id.
     # A plain attribute, not a column (hence no annotation).
@@ -64,7 +64,7 @@ class User(UserMixin, db.Model):
 
     def get_id(self) -> str:
         if not self.login_token:
-            raise RuntimeError("Log in through services.users.start_login, which opens a login session.")
+            raise RuntimeError("Log in through services.people.users.start_login, which opens a login session.")
         return self.login_token
 
     @property

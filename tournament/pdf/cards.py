@@ -42,7 +42,7 @@ NO_CARDS = "No player to print a card for."
 
 @dataclass(frozen=True)
 class CardWords:
-    """The cards' words in the document's language (services/exports.py translates them)."""
+    """The cards' words in the document's language (services/documents/exports.py translates them)."""
 
     header: tuple[str, ...] = CARD_HEADER
     starts: str = START_HEADER

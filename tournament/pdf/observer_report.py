@@ -1,6 +1,6 @@
 """The EMA observer's draft report: the tournament, its dates and rules, the MERS weight and how it was
 reached, the sessions, and the players by country, with room for the observer's remarks and signature.
-Built from plain texts in the document's language (`services.ema_pack` reads the values and words them)."""
+Built from plain texts in the document's language (`services.documents.ema_pack` reads the values and words them)."""
 
 from __future__ import annotations
 
@@ -69,7 +69,7 @@ class ObserverReport:
 
 @dataclass(frozen=True)
 class ObserverWords:
-    """The report's words in the document's language (services/ema_pack.py translates them); python-format
+    """The report's words in the document's language (services/documents/ema_pack.py translates them); python-format
     texts where a value is filled in."""
 
     title: str = TITLE

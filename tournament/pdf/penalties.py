@@ -39,7 +39,7 @@ class PenaltyRow:
 
 @dataclass(frozen=True)
 class PenaltyWords:
-    """The list's words in the document's language (services/exports.py translates them); python-format texts."""
+    """The list's words in the document's language (services/documents/exports.py translates them); python-format texts."""
 
     header: tuple[str, ...] = HEADER
     active: str = "active"

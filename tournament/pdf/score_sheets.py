@@ -57,7 +57,7 @@ LEGEND = ("The letter in each player's box is their seat wind in that hand; the 
 
 @dataclass(frozen=True)
 class SheetWords:
-    """The sheets' words in the document's language (services/exports.py translates them); python-format texts
+    """The sheets' words in the document's language (services/documents/exports.py translates them); python-format texts
     take %(wind)s, %(num)d and %(table)d. The letters E S W N in the players' boxes stay: the tiles say them."""
 
     header: tuple[str, ...] = FIXED_HEADER

@@ -31,7 +31,7 @@ SUBSTITUTE_MARK = "%(name)s (substitute)"
 
 @dataclass(frozen=True)
 class SeatingWords:
-    """The document's words in its language (services/exports.py translates them); python-format texts."""
+    """The document's words in its language (services/documents/exports.py translates them); python-format texts."""
 
     by_table: str = "By table"
     by_player: str = "By player"

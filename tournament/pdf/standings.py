@@ -30,7 +30,7 @@ SMALLEST_SIZE = 6.0
 
 @dataclass(frozen=True)
 class StandingsWords:
-    """The document's words in its language (services/exports.py translates them): the header, a session's
+    """The document's words in its language (services/documents/exports.py translates them): the header, a session's
     column (python-format, %(num)d) and the words of every page."""
 
     header: tuple[str, ...] = HEADER
@@ -48,7 +48,7 @@ class SessionLike(Protocol):
 
 
 class RowLike(Protocol):
-    """What a standings row must offer: `tournament.services.ranking.RankedRow` does."""
+    """What a standings row must offer: `tournament.services.results.ranking.RankedRow` does."""
 
     name: str
     country: str

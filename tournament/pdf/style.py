@@ -10,7 +10,7 @@ CID fonts (STSong-Light, HYSMyeongJo-Medium), which the PDF viewer supplies.
 
 The words every page carries ("Generated ...", "Page n of m") come in a `PdfWords`: English here, the
 document's language from the edge that builds it (tournament/pdf imports no Flask, so it translates nothing
-itself: services/exports.py hands it the tournament's language's words).
+itself: services/documents/exports.py hands it the tournament's language's words).
 
 Right-to-left text (Hebrew, Arabic) is shaped (arabic-reshaper: the joined letter forms) and put in
 visual order line by line (python-bidi), since ReportLab draws glyphs left to right as given. Text is

@@ -3,6 +3,6 @@
 Services never read `request` or `session`; the web layer parses input, calls a service and renders.
 """
 
-from tournament.services.errors import ConflictError, NotFound, PermissionDenied, ServiceError
+from tournament.services.core.errors import ConflictError, NotFound, PermissionDenied, ServiceError
 
 __all__ = ["ConflictError", "NotFound", "PermissionDenied", "ServiceError"]

@@ -10,7 +10,7 @@ from wtforms import HiddenField
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import DataRequired
 
-from tournament.services.records import MISSING_VERSION
+from tournament.services.core.records import MISSING_VERSION
 
 
 def choices(options: Mapping[str, str] | list[tuple[str, str]]) -> list[SelectChoice]:

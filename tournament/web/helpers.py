@@ -19,9 +19,9 @@ from tournament.i18n.service_messages import translate
 from tournament.messages import msg
 from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, SessionStatus, Tournament, User
 from tournament.services import ServiceError
-from tournament.services import tournaments as tournament_service
-from tournament.services import users as user_service
-from tournament.services.visibility import HIDDEN_MESSAGE, HIDDEN_TITLE, standings_visible_to
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.people import users as user_service
+from tournament.services.results.visibility import HIDDEN_MESSAGE, HIDDEN_TITLE, standings_visible_to
 from tournament.web import local_time
 from tournament.web.unit import refuse
 

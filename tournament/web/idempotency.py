@@ -2,7 +2,7 @@
 
 A write (POST, PUT, PATCH, DELETE) of a logged-in user or API token may carry a key: the API's
 `Idempotency-Key` header, or a form's hidden `idempotency_key` field (`IdempotentForm`, a new key each time
-the form is shown). The key is claimed before the view runs (`tournament.services.idempotency.claim`) and
+the form is shown). The key is claimed before the view runs (`tournament.services.core.idempotency.claim`) and
 the answer recorded after it, in the request's one transaction, so the answer is stored exactly when the
 write is. A request sent again with the same key gets the first answer back (header `Idempotent-Replayed`),
 without running the view; with the same key but another path or body it is a 422. Bodies are compared as
@@ -11,7 +11,7 @@ a retry is still recognised; any other body byte for byte.
 
 A replay needs the rights the first request was carried out with (checked here, before the view would check
 them, because the view does not run on a replay): a user removed from the tournament's staff, or demoted,
-since then gets a 403, never the stored answer (`tournament.services.idempotency.Rights`).
+since then gets a 403, never the stored answer (`tournament.services.core.idempotency.Rights`).
 
 What is remembered: for the API, any answer below 400; for a form, a redirect (the write is done and the
 browser moves on). A form shown again (errors, a preview) keeps its key free for the corrected send. An
@@ -32,8 +32,9 @@ from wtforms import HiddenField
 
 from tournament.extensions import db
 from tournament.models import Tournament, User
-from tournament.services import idempotency, player_links
-from tournament.services.errors import ServiceError
+from tournament.services.core import idempotency
+from tournament.services.core.errors import ServiceError
+from tournament.services.people import player_links
 from tournament.web.api import auth as api_auth
 from tournament.web.errors import error_response
 

@@ -4,7 +4,7 @@ PostgreSQL refuses a NUL character in text ("cannot contain NUL (0x00) bytes") a
 surrogate ("\\ud800", which only JSON can carry: forms and query strings decode bytes with replacement)
 cannot even be encoded to UTF-8: both were 500s wherever they reached a query. Here they are a 400 naming
 the field, for query strings, form fields, upload names and path segments (uploaded CSV contents are checked
-where they are parsed, tournament.services.registration.csv_io).
+where they are parsed, tournament.services.people.registration.csv_io).
 
 Bodies are read only by whoever has the right to send one:
 - a GET or HEAD carries no body: one is refused unread (a 4 MB JSON body sent with a GET used to be parsed);

@@ -11,7 +11,7 @@ from __future__ import annotations
 from tournament.extensions import db
 from tournament.i18n import offered
 from tournament.models import Tournament
-from tournament.services.standings import cache
+from tournament.services.results.standings import cache
 
 
 def tournament_language(tournament_id: int, marker: object) -> str | None:

@@ -12,7 +12,7 @@ from flask import Flask, Response, g, make_response
 from sqlalchemy.exc import DBAPIError
 
 from tournament.services import ConflictError
-from tournament.services.db import commit
+from tournament.services.core.db import commit
 
 
 def refuse() -> None:

@@ -14,9 +14,10 @@ from flask_login import current_user, login_user
 
 from tournament.i18n.service_messages import translate
 from tournament.models.account_links import Invitation
-from tournament.services import ServiceError, throttle
-from tournament.services import invitations as invitation_service
-from tournament.services import users as user_service
+from tournament.services import ServiceError
+from tournament.services.core import throttle
+from tournament.services.people import invitations as invitation_service
+from tournament.services.people import users as user_service
 from tournament.web.account.link_forms import ExistingAccountForm, JoinForm, NewAccountForm
 from tournament.web.account.link_pages import LINK_REFUSED, link_page, private
 from tournament.web.helpers import client_address, show_service_error

@@ -5,8 +5,8 @@ from flask_wtf import FlaskForm
 from wtforms import EmailField, PasswordField, StringField, SubmitField
 from wtforms.validators import DataRequired, EqualTo, Length
 
-from tournament.services.invitations import MAX_NAME_LENGTH
-from tournament.services.users import MAX_PASSWORD_LENGTH
+from tournament.services.people.invitations import MAX_NAME_LENGTH
+from tournament.services.people.users import MAX_PASSWORD_LENGTH
 
 PASSWORD_RULES = _l("At least 8 characters; not a common password (digits or a year added do not help), no "
                     "mahjong or tournament words, not your email address. A few unrelated words work well.")

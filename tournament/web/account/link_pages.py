@@ -11,8 +11,8 @@ from flask import make_response, render_template
 from flask_babel import gettext
 
 from tournament.i18n.service_messages import translate
-from tournament.services import throttle
-from tournament.services.account_links import LinkClosed, LinkUnknown
+from tournament.services.core import throttle
+from tournament.services.people.account_links import LinkClosed, LinkUnknown
 from tournament.web.helpers import client_address
 from tournament.web.unit import refuse
 

@@ -16,7 +16,7 @@ from flask_login import current_user, login_required, login_user, logout_user
 
 from tournament.i18n import remember_language
 from tournament.services import ServiceError
-from tournament.services import users as user_service
+from tournament.services.people import users as user_service
 from tournament.web.account.forms import (
     LanguageForm,
     LogoutEverywhereForm,

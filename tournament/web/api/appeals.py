@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from tournament.models import HANDS_PER_SESSION, AppealDecision, Tournament
-from tournament.services import appeals as appeal_service
-from tournament.services.appeals import MAX_TEXT, appeal_json
+from tournament.services.play import appeals as appeal_service
+from tournament.services.play.appeals import MAX_TEXT, appeal_json
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import ID, LINES, BodySchema, StrictInteger, documented
 

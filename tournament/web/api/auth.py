@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import abort, g, request
 
 from tournament.models import User
-from tournament.services import users as user_service
+from tournament.services.people import users as user_service
 
 _BEARER = "tournament.bearer_user"
 

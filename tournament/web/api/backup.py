@@ -13,8 +13,8 @@ from flask import abort, jsonify, request
 from marshmallow import Schema, fields
 
 from tournament.models import Tournament
-from tournament.services import backup as backup_service
-from tournament.services.backup import ImportRefused
+from tournament.services.documents import backup as backup_service
+from tournament.services.documents.backup import ImportRefused
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.input_guard import BadInput, NotJson, limit_json_values, parse_json_body
 

@@ -21,8 +21,10 @@ from werkzeug.exceptions import HTTPException
 
 from tournament.extensions import csrf
 from tournament.models import HANDS_PER_SESSION, Tournament
-from tournament.services import ServiceError, clock, play
-from tournament.services import tournaments as tournament_service
+from tournament.services import ServiceError
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.play import clock
+from tournament.services.play import session as play
 from tournament.web.api.auth import authenticate
 from tournament.web.api.common import ApiBlueprint, _http_error, _service_error
 from tournament.web.api.schemas import ID, MAX_ID, BodySchema, EmptySchema, StrictInteger

@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 from tournament.extensions import csrf, db
 from tournament.models import Tournament, User
 from tournament.services import ServiceError
-from tournament.services import tournaments as tournament_service
+from tournament.services.people import tournaments as tournament_service
 from tournament.web.api.auth import authenticate
 from tournament.web.api.schemas import ErrorSchema, first_error
 from tournament.web.helpers import tournament_or_404

@@ -20,11 +20,11 @@ from flask import abort, request
 from marshmallow import Schema, fields
 
 from tournament.models import Tournament
-from tournament.services import ema as ema_service
-from tournament.services import ema_pack
-from tournament.services import exports as export_service
-from tournament.services import tournaments as tournament_service
-from tournament.services.exports import Document
+from tournament.services.documents import ema as ema_service
+from tournament.services.documents import ema_pack
+from tournament.services.documents import exports as export_service
+from tournament.services.documents.exports import Document
+from tournament.services.people import tournaments as tournament_service
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.exports.routes import send
 

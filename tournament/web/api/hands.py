@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from tournament.models import Tournament
-from tournament.services import lifecycle, scoring
-from tournament.services.scoring import FalseMahjongData, HandData
+from tournament.services.play import scoring
+from tournament.services.play.scoring import FalseMahjongData, HandData
+from tournament.services.seating import lifecycle
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import (
     EmptySchema,

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tournament.models import Tournament
-from tournament.services import penalties as penalty_service
-from tournament.services.penalties import penalty_json
+from tournament.services.play import penalties as penalty_service
+from tournament.services.play.penalties import penalty_json
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import CancelPenaltyInSchema, PenaltyInSchema, PenaltySchema
 

@@ -2,7 +2,7 @@
 own routes under /api/v1/p/{token}, where the link's token is the credential (no Authorization header).
 
 An unknown or renewed token answers 404 whatever the route, and counts against the client address like a failed
-login (`services.throttle`): guessing tokens from one address is refused with a 429 long before it could work.
+login (`services.core.throttle`): guessing tokens from one address is refused with a 429 long before it could work.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from typing import Any
 from flask import abort, request, url_for
 
 from tournament.models import Player, Tournament
-from tournament.services import confirmations, player_links
-from tournament.services.errors import NotFound
-from tournament.services.scoring import hand_answer
+from tournament.services.core.errors import NotFound
+from tournament.services.people import player_links
+from tournament.services.play import confirmations
+from tournament.services.play.scoring import hand_answer
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.hands import NEW_HAND, hand_data
 from tournament.web.api.players import player_json, player_or_404

@@ -5,9 +5,10 @@ from __future__ import annotations
 from flask import abort
 
 from tournament.models import Player, PlayerStatus, Tournament
-from tournament.services import ConflictError, registration
-from tournament.services import draws as draw_service
-from tournament.services.registration import PlayerData
+from tournament.services import ConflictError
+from tournament.services.people import registration
+from tournament.services.people.registration import PlayerData
+from tournament.services.seating import draws as draw_service
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import (
     DisqualifyInSchema,

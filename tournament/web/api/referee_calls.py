@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tournament.models import Tournament
-from tournament.services import referee_calls
+from tournament.services.play import referee_calls
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import RefereeCallInSchema, RefereeCallListSchema, RefereeCallSchema
 

@@ -15,10 +15,10 @@ from tournament.constants import LANGUAGES, MAX_ID, MAX_SEED
 from tournament.mcr.wincontext import MAX_FLOWERS
 from tournament.models import HANDS_PER_SESSION
 from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS
-from tournament.services.penalties import MAX_PENALTY
-from tournament.services.registration.players import LIMITS as PLAYER_LIMITS
-from tournament.services.registration.players import MAX_FIXED_TABLE
-from tournament.services.tournaments import LIMITS as TOURNAMENT_LIMITS
+from tournament.services.people.registration.players import LIMITS as PLAYER_LIMITS
+from tournament.services.people.registration.players import MAX_FIXED_TABLE
+from tournament.services.people.tournaments import LIMITS as TOURNAMENT_LIMITS
+from tournament.services.play.penalties import MAX_PENALTY
 from tournament.text import LINES_CONTROLS, ONE_LINE_CONTROLS
 from tournament.timezones import known_zones
 

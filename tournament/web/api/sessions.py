@@ -5,8 +5,8 @@ from __future__ import annotations
 from tournament import timezones
 from tournament.extensions import db
 from tournament.models import SEAT_WINDS, Tournament, TournamentSession
-from tournament.services import draws as draw_service
-from tournament.services import lifecycle, schedule
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle, schedule
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import DrawInSchema, EmptySchema, SessionSchema
 

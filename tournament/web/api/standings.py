@@ -7,9 +7,9 @@ from fractions import Fraction
 from flask import Response, abort, current_app
 
 from tournament.models import Tournament
-from tournament.services import exports as export_service
-from tournament.services import standings as standings_service
-from tournament.services.visibility import HIDDEN_MESSAGE, standings_visible_to
+from tournament.services.documents import exports as export_service
+from tournament.services.results import standings as standings_service
+from tournament.services.results.visibility import HIDDEN_MESSAGE, standings_visible_to
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import StandingsSchema
 from tournament.web.exports.routes import send

@@ -5,8 +5,8 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from tournament.models import HANDS_PER_SESSION, SubstitutionReason, Tournament
-from tournament.services import substitutions as substitution_service
-from tournament.services.substitutions import substitution_json
+from tournament.services.seating import substitutions as substitution_service
+from tournament.services.seating.substitutions import substitution_json
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import ID, ONE_LINE, BodySchema, StrictInteger, documented
 

@@ -7,9 +7,9 @@ from dataclasses import fields
 from flask import abort
 
 from tournament.models import Tournament
-from tournament.services import draws as draw_service
-from tournament.services import tournaments as tournament_service
-from tournament.services.tournaments import TournamentData
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.people.tournaments import TournamentData
+from tournament.services.seating import draws as draw_service
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import TournamentInSchema, TournamentListSchema, TournamentSchema, UserSchema
 

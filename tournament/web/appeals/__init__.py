@@ -1,1 +1,1 @@
-"""The staff's Appeals page: file a player's appeal, decide it (services.appeals)."""
+"""The staff's Appeals page: file a player's appeal, decide it (services.play.appeals)."""

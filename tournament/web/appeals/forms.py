@@ -8,7 +8,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from tournament.constants import MAX_ID
 from tournament.models import HANDS_PER_SESSION, AppealDecision
-from tournament.services.appeals import MAX_TEXT
+from tournament.services.play.appeals import MAX_TEXT
 from tournament.web.idempotency import IdempotentForm
 
 

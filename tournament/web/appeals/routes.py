@@ -8,9 +8,9 @@ from flask_login import current_user, login_required
 
 from tournament.i18n.service_messages import translate
 from tournament.models import SessionStatus, Tournament
-from tournament.services import appeals as appeal_service
-from tournament.services import draws as draw_service
-from tournament.services.errors import NotFound, ServiceError
+from tournament.services.core.errors import NotFound, ServiceError
+from tournament.services.play import appeals as appeal_service
+from tournament.services.seating import draws as draw_service
 from tournament.web.appeals.forms import AppealForm, DecisionForm
 from tournament.web.helpers import refereed_tournament, show_service_error
 

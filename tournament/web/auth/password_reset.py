@@ -2,7 +2,7 @@
 
     GET/POST /forgot-password          "Forgot your password?": mails a link when this site sends mail; the same
                                        answer whether or not an account uses the address; limited per network
-                                       address (tournament.services.throttle) and per account
+                                       address (tournament.services.core.throttle) and per account
     GET/POST /reset-password/<token>   choose a new password (the link works once, for an hour); every login and
                                        API token of the account ends, and this browser is logged in anew
 """
@@ -16,9 +16,11 @@ from flask_login import login_user
 
 from tournament.i18n.service_messages import translate
 from tournament.models.account_links import PasswordReset
-from tournament.services import ServiceError, password_resets, throttle
-from tournament.services import users as user_service
-from tournament.services.password_resets import RESET_LIFETIME
+from tournament.services import ServiceError
+from tournament.services.core import throttle
+from tournament.services.people import password_resets
+from tournament.services.people import users as user_service
+from tournament.services.people.password_resets import RESET_LIFETIME
 from tournament.web import mailer
 from tournament.web.account.link_forms import ForgotPasswordForm, NewPasswordForm
 from tournament.web.account.link_pages import LINK_REFUSED, link_page, private

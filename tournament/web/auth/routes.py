@@ -2,7 +2,7 @@
 
     GET/POST /login     log in (slowed down per account, per trusted device and per client address: 429 with
                         Retry-After while a delay runs; an address over its limit is answered 429 for wrong
-                        passwords only; see tournament.services.throttle)
+                        passwords only; see tournament.services.core.throttle)
     POST     /logout    log out this device (its session and remember cookies stop working everywhere); while the
                         account has hands kept on this device and not sent (the offline queue's count, see
                         tournament.web.offline), first to the page below
@@ -16,8 +16,8 @@ from flask_babel import gettext
 from flask_login import current_user, login_user, logout_user
 
 from tournament.i18n.service_messages import translate
-from tournament.services import throttle
-from tournament.services import users as user_service
+from tournament.services.core import throttle
+from tournament.services.people import users as user_service
 from tournament.web import offline
 from tournament.web.auth import devices
 from tournament.web.auth.forms import LoginForm

@@ -13,7 +13,7 @@ from tournament.draws.model import SEAT_WIND_NAMES, SEAT_WINDS
 from tournament.i18n import N_
 from tournament.mcr import WIN_FLAGS, WinContext
 from tournament.mcr.rulesets import RULESETS
-from tournament.services.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH
+from tournament.services.play.hand_check import MAX_FLOWERS, MAX_HAND_LENGTH
 
 FLAGS = WIN_FLAGS
 # Labels in English, marked for the catalogues with N_ and translated where they are shown.
@@ -44,7 +44,7 @@ class CheckRequest(WinContext):
     ruleset: str = "ema"
 
     def flags(self) -> dict:
-        """The keyword arguments of :func:`tournament.services.hand_check.check_hand`, hand excepted."""
+        """The keyword arguments of :func:`tournament.services.play.hand_check.check_hand`, hand excepted."""
         values = asdict(self)
         del values["hand"]
         return values

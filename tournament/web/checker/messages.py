@@ -1,6 +1,6 @@
 """The checker's verdicts in the reader's language.
 
-The reasons are worded once, below the pages, as messages (tournament.services.hand_check:
+The reasons are worded once, below the pages, as messages (tournament.services.play.hand_check:
 ``HandCheck.reason_message``, one sentence per verdict and engine error code), so the score entry refusals
 that quote a reason say it the same way. An English reader keeps the engine's own sentence, which also names
 the very character or tile at fault.
@@ -9,7 +9,7 @@ the very character or tile at fault.
 from __future__ import annotations
 
 from tournament.i18n.service_messages import translate
-from tournament.services.hand_check import HandCheck
+from tournament.services.play.hand_check import HandCheck
 
 
 def reason_text(result: HandCheck) -> str:

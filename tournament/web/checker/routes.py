@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, get_template_attribute, jsonify, render_template, request, url_for
 
-from tournament.services.hand_check import check_hand
+from tournament.services.play.hand_check import check_hand
 from tournament.web.checker import tiles
 from tournament.web.checker.forms import (
     FLAG_LABELS,

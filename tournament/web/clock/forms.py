@@ -8,7 +8,7 @@ from wtforms import IntegerField, SelectField
 from wtforms.validators import InputRequired, NumberRange
 
 from tournament.models import HANDS_PER_SESSION
-from tournament.services.clock import MAX_EXTRA_SECONDS
+from tournament.services.play.clock import MAX_EXTRA_SECONDS
 from tournament.web.forms import choices
 
 NO_HAND = "none"

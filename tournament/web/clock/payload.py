@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from tournament.services.clock import BoardRow, ClockState
+from tournament.services.play.clock import BoardRow, ClockState
 
 
 def iso_utc(moment: datetime | None) -> str | None:

@@ -24,8 +24,9 @@ from flask_login import current_user, login_required
 from tournament.i18n import N_
 from tournament.messages import msg
 from tournament.models import EndRule
-from tournament.services import clock, play
-from tournament.services import tournaments as tournament_service
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.play import clock
+from tournament.services.play import session as play
 from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
 from tournament.web.clock.payload import board_json, clock_json
 from tournament.web.helpers import form_post, managed_tournament, refereed_tournament, tournament_or_404

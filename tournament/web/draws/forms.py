@@ -4,7 +4,7 @@ from wtforms import HiddenField, IntegerField, SelectField, SubmitField
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from tournament.models import DRAW_SEPARATIONS
-from tournament.services.draws import MAX_SEED
+from tournament.services.seating.draws import MAX_SEED
 from tournament.web.forms import VersionedForm, choices
 from tournament.web.idempotency import IdempotentForm
 

@@ -20,9 +20,10 @@ from flask_login import current_user
 from tournament.i18n.labels import status_text
 from tournament.i18n.service_messages import translate
 from tournament.models import Player, PlayerStatus, SessionStatus
-from tournament.services import ConflictError, ServiceError, lifecycle
-from tournament.services import draws as draw_service
-from tournament.services import registration as registration_service
+from tournament.services import ConflictError, ServiceError
+from tournament.services.people import registration as registration_service
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle
 from tournament.web.draws.forms import (
     DrawForm,
     PlanForm,

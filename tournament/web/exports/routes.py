@@ -25,12 +25,12 @@ from wtforms import HiddenField
 from wtforms.validators import AnyOf
 
 from tournament.pdf import save_export
-from tournament.services import draws as draw_service
-from tournament.services import ema as ema_service
-from tournament.services import ema_pack
-from tournament.services import exports as export_service
-from tournament.services.exports import Document
-from tournament.services.visibility import set_standings_hidden
+from tournament.services.documents import ema as ema_service
+from tournament.services.documents import ema_pack
+from tournament.services.documents import exports as export_service
+from tournament.services.documents.exports import Document
+from tournament.services.results.visibility import set_standings_hidden
+from tournament.services.seating import draws as draw_service
 from tournament.web.helpers import managed_tournament, refereed_tournament
 
 bp = Blueprint("exports", __name__, url_prefix="/manage/tournaments/<int:tournament_id>/exports")

@@ -24,8 +24,8 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 from tournament.constants import MAX_INT, MIN_INT
 from tournament.i18n import DEFAULT_LANGUAGE, current_language
 from tournament.models import HANDS_PER_SESSION
-from tournament.services.play import SeatedPlayer
-from tournament.services.scoring import FalseMahjongData, HandData
+from tournament.services.play.scoring import FalseMahjongData, HandData
+from tournament.services.play.session import SeatedPlayer
 from tournament.web.checker.picker import picker_texts
 from tournament.web.idempotency import IdempotentForm
 

@@ -38,22 +38,13 @@ from tournament.models import (
     TableMode,
     Tournament,
 )
-from tournament.services import (
-    ConflictError,
-    NotFound,
-    ServiceError,
-    confirmations,
-    ema,
-    lifecycle,
-    penalties,
-    play,
-    referee_calls,
-    scoring,
-    substitutions,
-    time_calls,
-)
-from tournament.services import draws as draw_service
-from tournament.services.scoring import HandRefused
+from tournament.services import ConflictError, NotFound, ServiceError
+from tournament.services.documents import ema
+from tournament.services.play import confirmations, penalties, referee_calls, scoring, time_calls
+from tournament.services.play import session as play
+from tournament.services.play.scoring import HandRefused
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import lifecycle, substitutions
 from tournament.web.hands.forms import (
     FALSE_MAHJONG_FLAGS,
     SELF_DRAWN,

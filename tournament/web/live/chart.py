@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from flask_babel import gettext
 
-from tournament.services.progress import RankAfter
+from tournament.services.results.progress import RankAfter
 
 HEIGHT = 220                    # px
 TOP, BOTTOM = 22, 34            # px kept free above and below the plot

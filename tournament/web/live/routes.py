@@ -28,14 +28,14 @@ from flask_login import current_user
 
 from tournament.i18n import current_language
 from tournament.models import SessionStatus, Tournament
-from tournament.services import draws as draw_service
-from tournament.services import play
-from tournament.services import progress as progress_service
-from tournament.services import standings as standings_service
-from tournament.services import statistics as statistics_service
-from tournament.services.ranking import points_number
-from tournament.services.standings import cache as standings_cache
-from tournament.services.visibility import standings_visible_to
+from tournament.services.play import session as play
+from tournament.services.results import progress as progress_service
+from tournament.services.results import standings as standings_service
+from tournament.services.results import statistics as statistics_service
+from tournament.services.results.ranking import points_number
+from tournament.services.results.standings import cache as standings_cache
+from tournament.services.results.visibility import standings_visible_to
+from tournament.services.seating import draws as draw_service
 from tournament.web.helpers import tournament_or_404, visible_standings_or_404
 from tournament.web.live.chart import rank_chart
 

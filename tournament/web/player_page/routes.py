@@ -22,12 +22,15 @@ from tournament.i18n import offered, use_player_language, use_tournament_languag
 from tournament.i18n.service_messages import translate
 from tournament.models import EntryMode, Player
 from tournament.rotation import HANDS_PER_SESSION
-from tournament.services import confirmations, ics, player_links, substitutions
-from tournament.services import schedule as schedule_service
-from tournament.services import standings as standings_service
-from tournament.services.errors import ConflictError, NotFound, ServiceError
-from tournament.services.scoring import HandRefused
-from tournament.services.visibility import standings_visible_to
+from tournament.services.core.errors import ConflictError, NotFound, ServiceError
+from tournament.services.documents import ics
+from tournament.services.people import player_links
+from tournament.services.play import confirmations
+from tournament.services.play.scoring import HandRefused
+from tournament.services.results import standings as standings_service
+from tournament.services.results.visibility import standings_visible_to
+from tournament.services.seating import schedule as schedule_service
+from tournament.services.seating import substitutions
 from tournament.web.hands.forms import HandForm
 from tournament.web.hands.routes import (
     SELF_DRAWN,

@@ -14,8 +14,8 @@ from wtforms.widgets import HiddenInput
 
 from tournament.constants import MAX_ID
 from tournament.models import PlayerStatus
-from tournament.services.registration import LIMITS, MAX_IMPORT_ROWS, STATUS_LABELS, PlayerData
-from tournament.services.registration.players import MAX_FIXED_TABLE
+from tournament.services.people.registration import LIMITS, MAX_IMPORT_ROWS, STATUS_LABELS, PlayerData
+from tournament.services.people.registration.players import MAX_FIXED_TABLE
 from tournament.web.forms import VersionedForm, choices
 from tournament.web.idempotency import IdempotentForm
 

@@ -39,12 +39,13 @@ from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
 from tournament.messages import msg
 from tournament.models import Player, Tournament
-from tournament.services import ConflictError, ServiceError, player_links
-from tournament.services import draws as draw_service
-from tournament.services import registration as registration_service
-from tournament.services import tournaments as tournament_service
-from tournament.services.registration import IMPORT_COLUMNS, STATUS_LABELS, PlayerData
-from tournament.services.registration import csv_io as import_service
+from tournament.services import ConflictError, ServiceError
+from tournament.services.people import player_links
+from tournament.services.people import registration as registration_service
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.people.registration import IMPORT_COLUMNS, STATUS_LABELS, PlayerData
+from tournament.services.people.registration import csv_io as import_service
+from tournament.services.seating import draws as draw_service
 from tournament.web.errors import wants_json
 from tournament.web.forms import form_version
 from tournament.web.helpers import (

@@ -10,8 +10,8 @@ from __future__ import annotations
 from flask import Blueprint, render_template
 
 from tournament.models import PlayerStatus
-from tournament.services import registration as registration_service
-from tournament.services import tournaments as tournament_service
+from tournament.services.people import registration as registration_service
+from tournament.services.people import tournaments as tournament_service
 from tournament.web.helpers import tournament_or_404
 
 bp = Blueprint("public", __name__)

@@ -12,8 +12,8 @@ from flask import Blueprint, current_app, render_template, url_for
 from flask_babel import gettext
 
 from tournament import timezones
-from tournament.services import ics
-from tournament.services import schedule as schedule_service
+from tournament.services.documents import ics
+from tournament.services.seating import schedule as schedule_service
 from tournament.web.helpers import managed_tournament, organiser_required, submit_form, tournament_or_404
 from tournament.web.schedule.forms import timetable_form
 

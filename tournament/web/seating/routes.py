@@ -11,11 +11,11 @@ from __future__ import annotations
 from flask import Blueprint, abort, render_template, request
 
 from tournament.messages import msg
-from tournament.services import draws as draw_service
-from tournament.services import play
-from tournament.services import registration as registration_service
-from tournament.services import schedule as schedule_service
-from tournament.services import substitutions as substitution_service
+from tournament.services.people import registration as registration_service
+from tournament.services.play import session as play
+from tournament.services.seating import draws as draw_service
+from tournament.services.seating import schedule as schedule_service
+from tournament.services.seating import substitutions as substitution_service
 from tournament.web.helpers import tournament_or_404
 
 bp = Blueprint("seating", __name__, url_prefix="/t/<int:tournament_id>/seating")

@@ -13,10 +13,11 @@ from flask_login import login_required
 
 from tournament.messages import msg
 from tournament.models import SessionStatus
-from tournament.services import NotFound, confirmations
-from tournament.services import draws as draw_service
-from tournament.services import exports as export_service
-from tournament.services import standings as standings_service
+from tournament.services import NotFound
+from tournament.services.documents import exports as export_service
+from tournament.services.play import confirmations
+from tournament.services.results import standings as standings_service
+from tournament.services.seating import draws as draw_service
 from tournament.text import format_points
 from tournament.web.exports.routes import send
 from tournament.web.helpers import refereed_tournament, tournament_or_404, visible_standings_or_404

@@ -18,8 +18,8 @@ from tournament.models.tournaments import (
     DEFAULT_TABLE_POINTS,
     DEFAULT_TIE_BREAKS,
 )
-from tournament.services.tournaments import LIMITS, TournamentData
-from tournament.services.tournaments import validate as validate_tournament
+from tournament.services.people.tournaments import LIMITS, TournamentData
+from tournament.services.people.tournaments import validate as validate_tournament
 from tournament.timezones import DEFAULT_TIME_ZONE, zone_choices
 from tournament.web.forms import VersionedForm, choices
 

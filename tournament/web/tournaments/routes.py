@@ -21,10 +21,11 @@ from flask_babel import gettext
 from flask_login import current_user, login_required
 
 from tournament.i18n.service_messages import translate
-from tournament.services import ConflictError, ServiceError, password_resets
-from tournament.services import invitations as invitation_service
-from tournament.services import tournaments as tournament_service
-from tournament.services.tournaments import TournamentData
+from tournament.services import ConflictError, ServiceError
+from tournament.services.people import invitations as invitation_service
+from tournament.services.people import password_resets
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.people.tournaments import TournamentData
 from tournament.web import mailer
 from tournament.web.forms import form_version
 from tournament.web.helpers import (

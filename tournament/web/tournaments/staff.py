@@ -17,12 +17,12 @@ from wtforms import EmailField, SelectField, SubmitField
 from wtforms.validators import DataRequired, Length
 
 from tournament.models import Role, Tournament, User
-from tournament.services import invitations as invitation_service
-from tournament.services import password_resets
-from tournament.services import tournaments as tournament_service
-from tournament.services.invitations import INVITATION_LIFETIME
-from tournament.services.password_resets import RESET_LIFETIME
-from tournament.services.staff_activity import staff_activity
+from tournament.services.people import invitations as invitation_service
+from tournament.services.people import password_resets
+from tournament.services.people import tournaments as tournament_service
+from tournament.services.people.invitations import INVITATION_LIFETIME
+from tournament.services.people.password_resets import RESET_LIFETIME
+from tournament.services.people.staff_activity import staff_activity
 from tournament.web import mailer
 from tournament.web.forms import choices
 from tournament.web.tournaments.forms import ROLE_LABELS, ConfirmForm

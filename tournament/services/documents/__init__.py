@@ -1,0 +1,1 @@
+"""What leaves the house: exports, the EMA pack, calendars, backups, the demo."""

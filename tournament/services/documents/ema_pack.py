@@ -1,0 +1,389 @@
+"""The EMA submission pack: the results workbook, the MERS weight and the observer's draft report.
+
+The results CSV (`services.documents.ema`) stays as it is; this module adds what the EMA's own results workbook holds.
+
+**The workbook** is laid out as EMA's results template is read by the public importer
+`Jesterboxboy/ema_scraper`, file `calculators/get_results.py` (`results_to_db`): we followed that reader's
+cell addresses, not its code (it reads, we write). One sheet, "Results"; rows and columns counted from 0 as
+xlrd counts them (openpyxl adds 1):
+
+- row 2, the tournament: column 0 the title, 1 the number of players (the importer reads exactly that many
+  player rows), 11 the country (3 letters), 12 the place (city), 13 the MERS weight, 15 the ruleset ("MCR";
+  the importer takes anything but "riichi" as MCR), 16 the dates as text ("5-7 June 2026"), 17 the days;
+  row 1 holds the labels of those columns, row 0 the labels of the player columns;
+- rows 1 .. N, one per ranked player in standings order: column 2 the position, 3 first name, 4 last name,
+  5 the EMA number, 6 table points, 7 score, 8 the EMA-member flag, 9 the country (3 letters).
+
+Columns 10 and 14 are not read by the importer: 14 carries the number of countries (the observer's
+figure), 10 stays empty. Row 2 therefore holds both the tournament and the second player, as the template
+does.
+
+Cell types follow what the importer does with them: it reads the EMA number as `str(int(cell))` (so a
+non-member's cell must still be a number: we write 0 there, and the member flag 0 tells it to ignore it;
+a member's number is written as its 8-digit text, which `int()` reads the same and which keeps the leading
+zero for a human reader), the position and score through `int()`, the member flag by truth (1 or 0: a
+"No" would read as true), the days as a number of days.
+
+**EMA member** (our rule): a player whose EMA number is a valid 8-digit number (`ema.EMA_NUMBER`) is an EMA
+member; anyone else (no number, or a malformed one the check flags) is not, and the importer files them
+without an EMA id.
+
+**Country codes**: the importer matches column 9 and 11 against `Country.old3`, the 3-letter code in the
+links of EMA's own ranking site (`Country/NED_Information.html` next to the flag `nl.png`): IOC-style codes
+(NED, GER, DEN, SUI, POR ...), not ISO alpha-3 (NLD, DEU ...). We keep ISO 3166-1 alpha-2 per player and
+write the IOC code where it differs from ISO alpha-3 (`IOC_CODES`), ISO alpha-3 (pycountry) otherwise.
+
+**The dates** (column 16) are parsed by the importer with `daterangeparser` then `dateutil`: we write
+"5 June 2026", "5-7 June 2026", "31 May - 2 June 2026" or "30 December 2026 - 2 January 2027". The days
+(column 17) are the tournament's days counted inclusively, as EMA's weight counts them; the importer
+compares start + days with the end date and only logs a warning on the difference (it counts one day less).
+"""
+
+from __future__ import annotations
+
+import io
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import pycountry
+from flask_babel import force_locale, gettext, ngettext
+from openpyxl import Workbook
+from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
+from sqlalchemy import select
+
+from tournament import timezones
+from tournament.extensions import db
+from tournament.i18n import DEFAULT_LANGUAGE, days, number
+from tournament.i18n import country as country_name
+from tournament.i18n.labels import status_text, translated
+from tournament.messages import msg
+from tournament.models import (
+    END_RULES,
+    TIE_BREAKS,
+    Player,
+    Seat,
+    SessionStatus,
+    Tournament,
+    TournamentSession,
+)
+from tournament.models._common import utcnow
+from tournament.pdf.observer_report import (
+    CountryLine,
+    ObserverReport,
+    ObserverWords,
+    SessionLine,
+    build_observer_report_pdf,
+)
+from tournament.services.core.errors import ServiceError
+from tournament.services.documents import ema as ema_service
+from tournament.services.documents.exports import Document, page_words
+
+SHEET = "Results"
+XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+# Where the importer reads each value (0-based, as xlrd counts).
+HEADER_ROW = 2
+TITLE_COL, PLAYERS_COL, COUNTRY_COL, PLACE_COL, MERS_COL, COUNTRIES_COL, RULES_COL, DATES_COL, DAYS_COL = (
+    0, 1, 11, 12, 13, 14, 15, 16, 17)
+POSITION_COL, FIRST_COL, LAST_COL, EMA_COL, POINTS_COL, SCORE_COL, MEMBER_COL, PLAYER_COUNTRY_COL = range(2, 10)
+PLAYER_LABELS = ("Position", "First name", "Last name", "EMA number", "Table points", "Score", "EMA member",
+                 "Country")
+TOURNAMENT_LABELS = {TITLE_COL: "Tournament", PLAYERS_COL: "Players", COUNTRY_COL: "Country", PLACE_COL: "Place",
+                     MERS_COL: "MERS", COUNTRIES_COL: "Countries", RULES_COL: "Rules", DATES_COL: "Dates",
+                     DAYS_COL: "Days"}
+
+# IOC codes that differ from ISO 3166-1 alpha-3, for the countries an EMA tournament meets (EMA members and
+# the usual guests). Every other country: its ISO alpha-3 code.
+IOC_CODES = {
+    "BG": "BUL", "CH": "SUI", "CL": "CHI", "DE": "GER", "DK": "DEN", "DZ": "ALG", "GR": "GRE", "HR": "CRO",
+    "ID": "INA", "LV": "LAT", "MC": "MON", "MN": "MGL", "MY": "MAS", "NL": "NED", "PH": "PHI", "PT": "POR",
+    "SI": "SLO", "TW": "TPE", "VN": "VIE", "ZA": "RSA",
+}
+
+
+def country3(alpha2: str) -> str:
+    """The 3-letter code EMA's results use for an ISO alpha-2 code; "" for none or an unknown one."""
+    code = (alpha2 or "").strip().upper()
+    if not code:
+        return ""
+    if code in IOC_CODES:
+        return IOC_CODES[code]
+    found = pycountry.countries.get(alpha_2=code)
+    return found.alpha_3 if found is not None else ""
+
+
+def is_ema_member(ema_number: str | None) -> bool:
+    """An EMA member is a player with a valid 8-digit EMA number (see the module's docstring)."""
+    return bool(ema_service.EMA_NUMBER.match((ema_number or "").strip()))
+
+
+# ----------------------------------------------------------------------------- the MERS weight
+
+
+def mers_weight(days: int, players: int, countries: int, qualification: bool = False) -> float:
+    """The weight of a MERS tournament, as EMA's "Basics for ranking system" page defines it
+    (mahjong-europe.org/ranking/Basicsranking.html, "Last update = EMA General Assembly May 25th, 2017",
+    in force since January 1st, 2018):
+
+        "The weight of the tournament corresponds to TOTAL_MERS = Weight_duration + Weight_players +
+        Weight_countries + Weight_qualif."
+
+        Duration: 1 Day +1, 2 Days +2, 3 Days +3.
+        Players: X <= 40 +0, 41 <= X <= 80 +0.5, X > 80 +1.
+        Countries: X <= 5 +0, 6 <= X <= 9 +0.5, X >= 10 +1.
+        Qualification: NO +0, YES +1.
+        "Substitute players (maximum 3) are accounted in the calculation of participating players."
+
+    The page's older version (Basicsranking2018.html) put 10 countries in the +0.5 band (6 <= X <= 10, then
+    X > 10); we follow the current page. The table stops at 3 days: a longer event counts 3. The page gives
+    no worked examples; tests/services/test_ema_pack.py checks every band edge of the table.
+    """
+    return sum(mers_parts(days, players, countries, qualification))
+
+
+def mers_parts(days: int, players: int, countries: int, qualification: bool = False
+               ) -> tuple[float, float, float, float]:
+    """Weight_duration, Weight_players, Weight_countries and Weight_qualif (see `mers_weight`)."""
+    if days < 1:
+        raise ServiceError(msg("A tournament lasts at least one day."), field="days")
+    by_players = 1.0 if players > 80 else 0.5 if players > 40 else 0.0
+    by_countries = 1.0 if countries >= 10 else 0.5 if countries > 5 else 0.0
+    return float(min(days, 3)), by_players, by_countries, 1.0 if qualification else 0.0
+
+
+@dataclass(frozen=True)
+class Mers:
+    weight: float
+    days: int
+    players: int            # ranked players plus the substitutes who played, at most 3 of them
+    countries: int          # distinct countries of the ranked players
+    qualification: bool
+    ranked: int
+    substitutes: int        # substitutes who played (all of them; at most 3 count)
+    start_date: date | None
+    end_date: date | None
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "weight": self.weight, "days": self.days, "players": self.players, "countries": self.countries,
+            "qualification": self.qualification, "ranked_players": self.ranked,
+            "parts": dict(zip(("duration", "players", "countries", "qualification"),
+                              mers_parts(self.days, self.players, self.countries, self.qualification), strict=True)),
+            "substitutes_played": self.substitutes,
+            "start_date": self.start_date.isoformat() if self.start_date else None,
+            "end_date": self.end_date.isoformat() if self.end_date else None,
+            "source": "EMA, Basics for ranking system (mahjong-europe.org/ranking/Basicsranking.html)",
+        }
+
+
+def _played_session_ids(t: Tournament) -> list[int]:
+    return list(db.session.scalars(select(TournamentSession.id).where(
+        TournamentSession.tournament_id == t.id,
+        TournamentSession.status.in_((SessionStatus.IN_PLAY, SessionStatus.FINISHED)))))
+
+
+def _substitutes_played(t: Tournament) -> int:
+    ids = _played_session_ids(t)
+    if not ids:
+        return 0
+    return len(set(db.session.scalars(
+        select(Seat.player_id).join(Player, Player.id == Seat.player_id)
+        .where(Seat.session_id.in_(ids), Player.is_substitute.is_(True)))))
+
+
+def tournament_days(t: Tournament) -> int:
+    """Days from the start to the end date, both counted; one day when the dates are not set."""
+    if t.start_date and t.end_date and t.end_date >= t.start_date:
+        return (t.end_date - t.start_date).days + 1
+    return 1
+
+
+def mers(t: Tournament, qualification: bool = False, rows: Sequence[ema_service.EmaRow] | None = None) -> Mers:
+    """The tournament's weight from what is recorded: days from its dates, the ranked players (no-shows are
+    not, the disqualified are) plus the substitutes who played (at most 3), the countries of the ranked
+    players. Whether players had to qualify is not recorded: the caller says."""
+    rows = ema_service.ema_rows(t) if rows is None else rows
+    substitutes = _substitutes_played(t)
+    players = len(rows) + min(substitutes, 3)
+    countries = len({row.country for row in rows if row.country})
+    days = tournament_days(t)
+    return Mers(weight=mers_weight(days, players, countries, qualification), days=days, players=players,
+                countries=countries, qualification=qualification, ranked=len(rows), substitutes=substitutes,
+                start_date=t.start_date, end_date=t.end_date)
+
+
+# ----------------------------------------------------------------------------- the workbook
+
+
+def date_text(start: date | None, end: date | None) -> str:
+    """The dates as the importer's date parser reads them: "5-7 June 2026", "31 May - 2 June 2026"."""
+    if start is None:
+        return ""
+    end = end if end is not None and end >= start else start
+    if start == end:
+        return f"{start.day} {start:%B %Y}"
+    if (start.year, start.month) == (end.year, end.month):
+        return f"{start.day}-{end.day} {end:%B %Y}"
+    if start.year == end.year:
+        return f"{start.day} {start:%B} - {end.day} {end:%B %Y}"
+    return f"{start.day} {start:%B %Y} - {end.day} {end:%B %Y}"
+
+
+def host_country(t: Tournament, rows: Sequence[ema_service.EmaRow], given: str | None = None) -> str:
+    """The tournament's country (alpha-2): the one given, else the country most of the ranked players come
+    from (the host's players are nearly always the most numerous; ties go to the first code)."""
+    if given is not None:
+        code = given.strip().upper()
+        if len(code) != 2 or pycountry.countries.get(alpha_2=code) is None:
+            raise ServiceError(msg("%(given)s is not an ISO 3166-1 alpha-2 country code.", given=repr(given)),
+                               field="country")
+        return code
+    counts = Counter(row.country for row in rows if row.country)
+    if not counts:
+        return ""
+    return min(counts.items(), key=lambda item: (-item[1], item[0]))[0]
+
+
+def workbook_bytes(title: str, place: str, country: str, weight: Mers, rules: str,
+                   rows: Sequence[ema_service.EmaRow]) -> bytes:
+    """The results workbook from plain rows (see the module's docstring for the layout)."""
+    book = Workbook()
+    sheet = book.active
+    sheet.title = SHEET
+
+    def put(row: int, col: int, value: Any, text: bool = False) -> None:
+        if isinstance(value, str):  # a control character typed into a name: a worksheet cannot hold it
+            value = ILLEGAL_CHARACTERS_RE.sub("", value)
+        target = sheet.cell(row=row + 1, column=col + 1, value=value)
+        if isinstance(value, str):
+            # openpyxl takes any text starting with "=" for a formula (a first name "=HYPERLINK(...)" would be a
+            # live link, a venue "=cmd|' /C calc'!A0" a command), whatever the number format: text is text.
+            target.data_type = "s"
+        if text:
+            target.number_format = "@"
+
+    for offset, label in enumerate(PLAYER_LABELS):
+        put(0, POSITION_COL + offset, label)
+    put(0, TITLE_COL, "Tournament")
+    for col, label in TOURNAMENT_LABELS.items():
+        put(1, col, label)
+    header = {TITLE_COL: title, PLAYERS_COL: len(rows), COUNTRY_COL: country3(country), PLACE_COL: place,
+              MERS_COL: weight.weight, COUNTRIES_COL: weight.countries, RULES_COL: rules,
+              DATES_COL: date_text(weight.start_date, weight.end_date), DAYS_COL: weight.days}
+    for col, value in header.items():
+        put(HEADER_ROW, col, value)
+    for index, row in enumerate(rows, start=1):
+        member = is_ema_member(row.ema_number)
+        put(index, POSITION_COL, row.place)
+        put(index, FIRST_COL, row.first_name, text=True)
+        put(index, LAST_COL, row.last_name, text=True)
+        put(index, EMA_COL, row.ema_number if member else 0, text=member)
+        put(index, POINTS_COL, row.table_points)
+        put(index, SCORE_COL, row.score)
+        put(index, MEMBER_COL, 1 if member else 0)
+        put(index, PLAYER_COUNTRY_COL, country3(row.country))
+    buffer = io.BytesIO()
+    book.save(buffer)
+    return buffer.getvalue()
+
+
+def results_workbook(t: Tournament, qualification: bool = False, country: str | None = None,
+                     place: str | None = None) -> Document:
+    rows = ema_service.ema_rows(t)
+    weight = mers(t, qualification, rows)
+    data = workbook_bytes(t.name, (place if place is not None else t.venue or "").strip(),
+                          host_country(t, rows, country), weight, "MCR", rows)
+    return Document(data, f"ema-results-{t.id}.xlsx", XLSX_MIMETYPE)
+
+
+# ----------------------------------------------------------------------------- the observer's report
+
+
+def _session_lines(t: Tournament) -> list[SessionLine]:
+    sessions = list(db.session.scalars(select(TournamentSession).where(TournamentSession.tournament_id == t.id)
+                                       .order_by(TournamentSession.number)))
+    seated: Counter[int] = Counter(db.session.scalars(
+        select(Seat.session_id).where(Seat.session_id.in_([s.id for s in sessions])))) if sessions else Counter()
+    return [SessionLine(number=s.number, status=status_text(s.status), players=seated[s.id],
+                        tables=seated[s.id] // 4, finished_at=timezones.to_local(s.finished_at, t.time_zone))
+            for s in sessions]
+
+
+def _observer_words() -> ObserverWords:
+    """The report's words in the language in force (force_locale)."""
+    return ObserverWords(
+        title=gettext("EMA observer report (draft)"), header=(gettext("Item"), gettext("Value")),
+        tournament=gettext("Tournament"), name=gettext("Name"), place=gettext("Place"), country=gettext("Country"),
+        dates=gettext("Dates"), days=gettext("Days"), rules=gettext("Rules"), ruleset=gettext("Ruleset"),
+        sessions=gettext("Sessions"), end_rule=gettext("End of session"), table_points=gettext("Table points"),
+        tie_breaks=gettext("Tie-breaks"), penalties=gettext("Penalties move table points"),
+        weight=gettext("MERS weight: %(weight)s"), duration=gettext("Duration"), players=gettext("Players"),
+        countries=gettext("Countries"), qualification=gettext("Qualification"),
+        formula=gettext("EMA, Basics for ranking system: TOTAL_MERS = Weight_duration + Weight_players + "
+                        "Weight_countries + Weight_qualif."),
+        session_header=(gettext("Session"), gettext("Status"), gettext("Tables"), gettext("Players"),
+                        gettext("Closed at")),
+        by_country=gettext("Ranked players by country"),
+        country_header=(gettext("Code"), gettext("Country"), gettext("Players")),
+        remarks=gettext("Observer's remarks"),
+        signature=gettext("Observer: ______________________________   Signature: ____________________   "
+                          "Date: ____________"),
+        page=page_words())
+
+
+def observer_report(t: Tournament, qualification: bool = False, country: str | None = None,
+                    place: str | None = None) -> Document:
+    """The observer's draft report, in the tournament's language: a printed document has no reader to ask."""
+    rows = ema_service.ema_rows(t)
+    weight = mers(t, qualification, rows)
+    by_country = Counter(row.country for row in rows)
+    host = host_country(t, rows, country)
+    duration, by_players, by_countries, by_qualification = mers_parts(weight.days, weight.players,
+                                                                      weight.countries, qualification)
+    with force_locale(t.language):
+        not_given = gettext("not given")
+        yes, no = gettext("yes"), gettext("no")
+        # English keeps the EMA's own date style, the results workbook's; the other languages their own
+        dates = (date_text(t.start_date, t.end_date) if t.language == DEFAULT_LANGUAGE
+                 else days(t.start_date, t.end_date)) or gettext("not set")
+        report = ObserverReport(
+            tournament=t.name, place=(place if place is not None else t.venue or "").strip() or not_given,
+            country=f"{country_name(host)} ({country3(host)})" if host else not_given,
+            dates=dates, days=weight.days, ruleset=translated(t.ruleset_label),
+            end_rule=translated(END_RULES.get(t.end_rule, str(t.end_rule))),
+            sessions_played=ngettext("%(num)d session of %(minutes)d minutes",
+                                     "%(num)d sessions of %(minutes)d minutes", t.session_count,
+                                     minutes=t.session_minutes),
+            table_points="-".join(str(p) for p in t.table_points_list),
+            tie_breaks=", ".join(translated(TIE_BREAKS.get(k, k)) for k in t.tie_break_list) or gettext("none"),
+            penalties_affect_table_points=yes if t.penalties_affect_table_points else no,
+            weight=number(weight.weight),
+            duration=ngettext("%(num)d day: +%(points)s", "%(num)d days: +%(points)s", weight.days,
+                              points=number(duration)),
+            players=ngettext("%(players)d (%(ranked)d ranked, %(num)d substitute played, at most 3 count): "
+                             "+%(points)s",
+                             "%(players)d (%(ranked)d ranked, %(num)d substitutes played, at most 3 count): "
+                             "+%(points)s", weight.substitutes, players=weight.players, ranked=weight.ranked,
+                             points=number(by_players)),
+            countries=f"{weight.countries}: +{number(by_countries)}",
+            qualification=f"{yes if qualification else no}: +{number(by_qualification)}",
+            sessions=_session_lines(t),
+            by_country=[CountryLine(code=country3(code) or "—", name=country_name(code) or not_given, players=count)
+                        for code, count in sorted(by_country.items(), key=lambda item: (-item[1], item[0]))],
+        )
+        data = build_observer_report_pdf(report, timezones.to_local(utcnow(), t.time_zone), _observer_words())
+    return Document(data, f"ema-observer-report-{t.id}.pdf")
+
+
+def parse_flag(value: str | None, field: str) -> bool:
+    """A yes/no query parameter: absent, "0", "false", "no" are no; "1", "true", "yes" are yes."""
+    if value is None or value.strip().lower() in ("0", "false", "no"):
+        return False
+    if value.strip().lower() in ("1", "true", "yes"):
+        return True
+    raise ServiceError(msg("%(field)s is 1 or 0 (true or false), not %(value)s.", field=field, value=repr(value)),
+                       field=field)
+

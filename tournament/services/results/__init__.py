@@ -1,0 +1,1 @@
+"""What the play adds up to: standings, ranking, progress, statistics."""

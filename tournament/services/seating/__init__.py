@@ -1,0 +1,1 @@
+"""Who sits where: draws, a session's life (lifecycle), the schedule, substitutions."""
