@@ -315,3 +315,27 @@ def axe_page(browser, live_server):
     context.set_default_timeout(10_000)
     yield context.new_page()
     context.close()
+
+
+# --- the offline queue's tests (test_offline_queue*.py) ------------------------------------------------------
+
+PLAIN_WIN = "123456789m123s55p"
+
+
+def enter_win(page, hand: str, winner, discarder) -> None:
+    page.get_by_label("Winning hand").fill(hand)
+    page.get_by_role("group", name="Winner").get_by_label(winner.player.full_name).check()
+    page.get_by_role("group", name="Discarded by").get_by_label(discarder.player.full_name).check()
+    page.get_by_role("button", name="Save hand").last.click()
+
+
+def kept_keys(page, owner: str) -> list[str]:
+    """The idempotency keys of the hands this browser keeps for `owner` (each owner's own database)."""
+    return page.evaluate("""owner => new Promise(resolve => {
+        indexedDB.open('mcr-offline-' + owner).onsuccess = event => {
+            const db = event.target.result;
+            if (!db.objectStoreNames.contains('hands')) return resolve([]);
+            db.transaction('hands').objectStore('hands').getAll().onsuccess =
+                e => resolve(e.target.result.map(row => row.key));
+        };
+    })""", owner)

@@ -8,35 +8,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import commit_setup, go_offline
+from tests.browser.conftest import PLAIN_WIN, commit_setup, enter_win, go_offline, kept_keys
 from tests.helpers import NOT_WINNING
 from tournament.extensions import db
 from tournament.services.play import scoring
 from tournament.services.play.scoring import HandData
 
 pytestmark = pytest.mark.browser
-
-PLAIN_WIN = "123456789m123s55p"
-
-
-def enter_win(page, hand: str, winner, discarder) -> None:
-    page.get_by_label("Winning hand").fill(hand)
-    page.get_by_role("group", name="Winner").get_by_label(winner.player.full_name).check()
-    page.get_by_role("group", name="Discarded by").get_by_label(discarder.player.full_name).check()
-    page.get_by_role("button", name="Save hand").last.click()
-
-
-def kept_keys(page, owner: str) -> list[str]:
-    """The idempotency keys of the hands this browser keeps for `owner` (each owner's own database)."""
-    return page.evaluate("""owner => new Promise(resolve => {
-        indexedDB.open('mcr-offline-' + owner).onsuccess = event => {
-            const db = event.target.result;
-            if (!db.objectStoreNames.contains('hands')) return resolve([]);
-            db.transaction('hands').objectStore('hands').getAll().onsuccess =
-                e => resolve(e.target.result.map(row => row.key));
-        };
-    })""", owner)
-
 
 def stored(t) -> list[tuple[int, int, str]]:
     db.session.expire_all()
@@ -193,6 +171,9 @@ def test_the_worker_never_shows_a_kept_staff_page_to_someone_logged_out(offline_
     page.goto(table_url)
     page.get_by_role("button", name="Log out").click()
     expect(page.get_by_role("link", name="Log in")).to_be_visible()
+    # the worker active again before the network goes (on a loaded machine it may still be starting up after the
+    # logout's navigation; a navigation it does not take would be the browser's own offline error)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
     context.set_offline(True)
     for url in (table_url, table_url + "/hands/new?hand=1", table_url + "/hands/new"):
         page.goto(url)

@@ -7,14 +7,12 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PLAIN_WIN, kept_keys
 from tests.helpers import database_down
 from tournament.extensions import db
 from tournament.services.play import scoring
 
 pytestmark = pytest.mark.browser
-
-PLAIN_WIN = "123456789m123s55p"
-
 
 def stored(t) -> list[tuple[int, int, str]]:
     db.session.rollback()
@@ -38,14 +36,7 @@ def test_a_hand_answered_503_is_kept_and_sent_once_the_database_is_back(app, off
         page.get_by_role("group", name="Discarded by").get_by_label(discarder).check()
         page.get_by_role("button", name="Save hand").last.click()
         expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
-        kept = page.evaluate("""owner => new Promise(resolve => {
-            indexedDB.open('mcr-offline-' + owner).onsuccess = event => {
-                const db = event.target.result;
-                if (!db.objectStoreNames.contains('hands')) return resolve([]);
-                db.transaction('hands').objectStore('hands').getAll().onsuccess =
-                    e => resolve(e.target.result.map(row => row.key));
-            };
-        })""", owner)
+        kept = kept_keys(page, owner)
         assert owner and kept == [key]
     assert stored(t) == []
     page.reload()  # the next try (a page load, the online event or the timer)

@@ -9,8 +9,15 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import commit_setup, go_offline, log_in, phone_context
-from tests.browser.test_offline_queue import PLAIN_WIN, enter_win, kept_keys
+from tests.browser.conftest import (
+    PLAIN_WIN,
+    commit_setup,
+    enter_win,
+    go_offline,
+    kept_keys,
+    log_in,
+    phone_context,
+)
 from tests.browser.test_players_phones import enter_win as enter_players_win
 from tests.browser.test_players_phones import hands_at, players_tournament
 from tests.helpers import NOT_WINNING, PASSWORD, Api, token_for

@@ -106,6 +106,16 @@ def withdraw(t: Tournament, invitation_id: int) -> Invitation:
     return invitation
 
 
+def _still_open(invitation: Invitation) -> Invitation:
+    """The invitation, unless it was accepted already or has expired (LinkClosed, 410)."""
+    if invitation.is_accepted:
+        raise LinkClosed(msg("This invitation has already been used: each link works once."), reason="used")
+    if invitation.is_expired():
+        raise LinkClosed(msg("This invitation expired on %(expires_at)s UTC.", expires_at=f"{invitation.expires_at:%Y-%m-%d %H:%M}"),
+                         reason="expired")
+    return invitation
+
+
 def invitation_for_token(token: str) -> Invitation:
     """The invitation the link names, if it may still be accepted; else LinkUnknown (404) or LinkClosed (410)."""
     digest = token_digest(token)
@@ -113,12 +123,7 @@ def invitation_for_token(token: str) -> Invitation:
     if invitation is None:
         raise LinkUnknown(msg("This invitation link is not valid: it may be mistyped or cut short, or the"
                               " invitation was withdrawn or replaced by a newer one."))
-    if invitation.is_accepted:
-        raise LinkClosed(msg("This invitation has already been used: each link works once."), reason="used")
-    if invitation.is_expired():
-        raise LinkClosed(msg("This invitation expired on %(expires_at)s UTC.", expires_at=f"{invitation.expires_at:%Y-%m-%d %H:%M}"),
-                         reason="expired")
-    return invitation
+    return _still_open(invitation)
 
 
 def account_for(invitation: Invitation) -> User | None:
@@ -188,12 +193,7 @@ def _owned_invitation(invitation_id: int, user: User) -> Invitation:
     invitation = get_or_404(Invitation, invitation_id, "No such invitation.")
     if invitation.email != user.email.strip().lower():
         raise NotFound(msg("No such invitation."))
-    if invitation.is_accepted:
-        raise LinkClosed(msg("This invitation has already been used: each link works once."), reason="used")
-    if invitation.is_expired():
-        raise LinkClosed(msg("This invitation expired on %(expires_at)s UTC.", expires_at=f"{invitation.expires_at:%Y-%m-%d %H:%M}"),
-                         reason="expired")
-    return invitation
+    return _still_open(invitation)
 
 
 def accept(invitation_id: int, user: User) -> TournamentStaff:
