@@ -22,11 +22,11 @@ DUPLICATE_MESSAGE = "This was saved by someone else at the same moment. Reload t
 
 
 @contextmanager
-def changes() -> Iterator[None]:
-    """A service's writes: flushed at the end, not committed. On any error the unit is rolled back."""
+def _unit_or_rollback() -> Iterator[None]:
+    """What `changes` and `commit` share: any error rolls the unit back; a stale version or a duplicate key (a
+    lost race) becomes a ConflictError with the message a person can act on."""
     try:
         yield
-        db.session.flush()
     except StaleDataError as exc:
         db.session.rollback()
         raise ConflictError(STALE_MESSAGE) from exc
@@ -36,21 +36,20 @@ def changes() -> Iterator[None]:
     except BaseException:
         db.session.rollback()
         raise
+
+
+@contextmanager
+def changes() -> Iterator[None]:
+    """A service's writes: flushed at the end, not committed. On any error the unit is rolled back."""
+    with _unit_or_rollback():
+        yield
+        db.session.flush()
 
 
 def commit() -> None:
     """End the unit of work (the edge calls this once); a late conflict becomes a ConflictError."""
-    try:
+    with _unit_or_rollback():
         db.session.commit()
-    except StaleDataError as exc:
-        db.session.rollback()
-        raise ConflictError(STALE_MESSAGE) from exc
-    except IntegrityError as exc:
-        db.session.rollback()
-        raise ConflictError(DUPLICATE_MESSAGE) from exc
-    except BaseException:
-        db.session.rollback()
-        raise
 
 
 def rollback() -> None:

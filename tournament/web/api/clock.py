@@ -12,8 +12,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import wraps
-from typing import Any
 
 from flask import abort, g, request
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
@@ -26,7 +24,7 @@ from tournament.services.people import tournaments as tournament_service
 from tournament.services.play import clock
 from tournament.services.play import session as play
 from tournament.web.api.auth import authenticate
-from tournament.web.api.common import ApiBlueprint, _http_error, _service_error
+from tournament.web.api.common import ApiBlueprint, _http_error, _service_error, for_tournament, require_user
 from tournament.web.api.schemas import ID, MAX_ID, BodySchema, EmptySchema, StrictInteger
 from tournament.web.clock.payload import board_json, clock_json
 from tournament.web.helpers import tournament_or_404
@@ -114,31 +112,6 @@ bp.register_error_handler(HTTPException, _http_error)
 bp.register_error_handler(ServiceError, _service_error)
 
 
-def _require_user():
-    if g.get("api_user") is None:
-        abort(401, "Send an API token: Authorization: Bearer <token>.")
-    return g.api_user
-
-
-def staff_only(permission: str) -> Callable:
-    """The token's user must be on the tournament's staff ("referee") or one of its organisers ("manage")."""
-
-    def decorator(view: Callable) -> Callable:
-        @wraps(view)
-        def wrapped(*args: Any, tournament_id: int, **kwargs: Any) -> Any:
-            user = _require_user()
-            t: Tournament = tournament_or_404(tournament_id)
-            if permission == "manage" and not tournament_service.can_manage(user, t):
-                abort(403, "You are not an organiser of this tournament.")
-            if permission == "referee" and not tournament_service.can_referee(user, t):
-                abort(403, "You are not on the staff of this tournament.")
-            return view(*args, t=t, **kwargs)
-
-        return wrapped
-
-    return decorator
-
-
 # ----------------------------------------------------------------------------- routes
 
 
@@ -151,7 +124,7 @@ def get_clock(tournament_id: int, number: int):
     t = tournament_or_404(tournament_id)
     session = play.get_session(t, number)
     if not session.is_published:
-        user = _require_user()
+        user = require_user()
         if not tournament_service.can_referee(user, t):
             abort(403, "This session is not published: its clock is for the tournament's staff.")
     return clock_json(clock.state_of(t, session))
@@ -160,7 +133,7 @@ def get_clock(tournament_id: int, number: int):
 def _action(name: str, action: Callable[..., clock.ClockState], doc: str) -> None:
     @bp.route(f"{SESSION}/clock/{name}", methods=["POST"], endpoint=f"clock_{name}")
     @bp.doc(summary=doc.split(":")[0].split(";")[0].rstrip("."), description=doc)
-    @staff_only("referee")
+    @for_tournament("referee")
     @bp.arguments(EmptySchema, required=False)
     @bp.response(200, ClockSchema)
     def view(_: dict, t: Tournament, number: int):
@@ -179,7 +152,7 @@ _action("end", clock.end, "Call time for everyone: the clock stops at zero for e
 
 
 @bp.route(f"{SESSION}/clock/end/undo", methods=["POST"])
-@staff_only("referee")
+@for_tournament("referee")
 @bp.arguments(EmptySchema, required=False)
 @bp.response(200, ClockSchema)
 def undo_end(_: dict, t: Tournament, number: int):
@@ -189,7 +162,7 @@ def undo_end(_: dict, t: Tournament, number: int):
 
 
 @bp.route(f"{SESSION}/clock/extend", methods=["POST"])
-@staff_only("referee")
+@for_tournament("referee")
 @bp.arguments(ExtendInSchema)
 @bp.response(200, ClockSchema)
 def extend(body: dict, t: Tournament, number: int):
@@ -200,7 +173,7 @@ def extend(body: dict, t: Tournament, number: int):
 
 
 @bp.route(f"{SESSION}/tables/<int:table>/time", methods=["POST"])
-@staff_only("referee")
+@for_tournament("referee")
 @bp.arguments(TimeCallInSchema)
 @bp.response(200, ClockSchema)
 def call_time(body: dict, t: Tournament, number: int, table: int):
@@ -212,7 +185,7 @@ def call_time(body: dict, t: Tournament, number: int, table: int):
 
 
 @bp.route(f"{SESSION}/tables/<int:table>/time/undo", methods=["POST"])
-@staff_only("manage")
+@for_tournament("manage")
 @bp.arguments(EmptySchema, required=False)
 @bp.response(200, ClockSchema)
 def undo_time_call(_: dict, t: Tournament, number: int, table: int):
@@ -221,7 +194,7 @@ def undo_time_call(_: dict, t: Tournament, number: int, table: int):
 
 
 @bp.route(f"{SESSION}/board", methods=["GET"])
-@staff_only("referee")
+@for_tournament("referee")
 @bp.response(200, BoardSchema)
 def get_board(t: Tournament, number: int):
     """The referee board: every table's clock and progress, the tables needing a referee first."""

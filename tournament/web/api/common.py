@@ -130,16 +130,24 @@ def current_user() -> User:
     return g.api_user
 
 
+def require_user() -> User:
+    """The token's user; a 401 without one (the routes whose reading needs no token, e.g. a published
+    session's clock, ask for it only where they act)."""
+    if g.get("api_user") is None:
+        abort(401, "Send an API token: Authorization: Bearer <token>.")
+    return g.api_user
+
+
 def for_tournament(permission: str | None = None) -> Callable:
-    """Look the tournament up (404) and check the token's user may act on it (403) before the body is
-    parsed; the view receives it as `t`. permission: None (any token), "manage" (its organisers) or
-    "referee" (its staff)."""
+    """Check there is a token (401), look the tournament up (404) and check the token's user may act on it
+    (403) before the body is parsed; the view receives it as `t`. permission: None (any token), "manage" (its
+    organisers) or "referee" (its staff)."""
 
     def decorator(view: Callable) -> Callable:
         @wraps(view)
         def wrapped(*args: Any, tournament_id: int, **kwargs: Any) -> Any:
+            user = require_user()
             t: Tournament = tournament_or_404(tournament_id)
-            user = current_user()
             if permission == "manage" and not tournament_service.can_manage(user, t):
                 abort(403, "You are not an organiser of this tournament.")
             if permission == "referee" and not tournament_service.can_referee(user, t):
