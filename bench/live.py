@@ -27,6 +27,7 @@ from tournament.models import Seat, Tournament, TournamentSession  # noqa: E402
 from tournament.services.results import progress  # noqa: E402
 from tournament.services.results import statistics as stats_service  # noqa: E402
 from tournament.services.results.standings import cache  # noqa: E402
+from tournament.web.live import cache as live_cache  # noqa: E402
 
 
 def measure(label: str, action, runs: int) -> None:
@@ -83,7 +84,7 @@ def main() -> None:
         }
         for label, page_url in pages.items():
             def cold(page_url=page_url):
-                cache.clear_live()  # the pages and the rankings, not the standings
+                live_cache.clear()  # the pages and the rankings, not the standings
                 cache.rankings.clear()
                 assert client.get(page_url).status_code == 200
 

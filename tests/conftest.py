@@ -43,6 +43,8 @@ from tournament.models import Tournament  # noqa: E402
 from tournament.services.core import idempotency
 from tournament.services.results.standings import cache as standings_cache
 from tournament.services.seating import lifecycle
+from tournament.web import languages as tournament_languages
+from tournament.web.live import cache as live_cache
 
 pytest_plugins = ["pytester"]  # tests/test_markers.py runs a small suite of its own
 
@@ -131,6 +133,8 @@ def app(shared_app, tmp_path):
     app.config["EXPORT_DIR"] = str(tmp_path / "exports")
     os.makedirs(app.config["EXPORT_DIR"], exist_ok=True)
     standings_cache.clear()
+    live_cache.clear()
+    tournament_languages.clear()
     idempotency._swept_at.clear()
     with app.app_context():
         empty_tables()

@@ -12,7 +12,7 @@ import pytest
 
 from tests.deploy.servers import NGINX, nginx
 from tests.deploy.servers import app_gunicorn as gunicorn
-from tournament.services.results.standings import cache as standings_cache
+from tournament.web.live import cache as live_cache
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(NGINX is None, reason="nginx is not installed (Debian package nginx)")]
@@ -34,8 +34,8 @@ def get(base: str, path: str, headers: dict[str, str] | None = None) -> tuple[in
 
 
 def sent_by_the_app(body: bytes) -> bool:
-    """Whether gzip bytes are the app's own (standings.cache.live_gzip: its level, no time in the header)."""
-    return body == gzip.compress(gzip.decompress(body), compresslevel=standings_cache.LIVE_GZIP_LEVEL, mtime=0)
+    """Whether gzip bytes are the app's own (web/live/cache.gzipped: its level, no time in the header)."""
+    return body == gzip.compress(gzip.decompress(body), compresslevel=live_cache.GZIP_LEVEL, mtime=0)
 
 
 FROM_THE_COPY = ("HIT", "REVALIDATED")  # REVALIDATED: the 2 s were over, the app said 304, the copy was sent

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from tests.helpers import players_of
-from tournament.services.results.standings import cache as standings_cache
+from tournament.web.live import cache as live_cache
 
 GZIP = {"Accept-Encoding": "gzip, deflate, br"}
 
@@ -63,7 +63,7 @@ def test_a_304_never_confirms_the_other_encoding(client, played):
 
 
 def test_a_page_is_compressed_once_however_often_it_is_asked_for(client, played, monkeypatch):
-    standings_cache.clear()
+    live_cache.clear()
     calls = []
     compress = gzip.compress
 
@@ -71,7 +71,7 @@ def test_a_page_is_compressed_once_however_often_it_is_asked_for(client, played,
         calls.append(len(data))
         return compress(data, *args, **kwargs)
 
-    monkeypatch.setattr(standings_cache.gzip, "compress", counted)
+    monkeypatch.setattr(live_cache.gzip, "compress", counted)
     url = f"/t/{played.id}/standings"
     answers = [client.get(url, headers=GZIP).get_data() for _ in range(3)]
     assert len(calls) == 1 and answers[0] == answers[1] == answers[2]
@@ -86,12 +86,21 @@ def test_a_page_is_compressed_once_however_often_it_is_asked_for(client, played,
 
 
 def test_the_kept_compressed_bytes_are_bounded(monkeypatch):
-    standings_cache.clear()
-    monkeypatch.setattr(standings_cache, "LIVE_GZIP_BYTES", 300)
+    live_cache.clear()
+    monkeypatch.setattr(live_cache, "GZIP_BYTES", 300)
     bodies = [random.Random(i).randbytes(1000) for i in range(5)]  # incompressible: ~1 KB each kept
-    packed = [standings_cache.live_gzip(body) for body in bodies]
+    packed = [live_cache.gzipped(body) for body in bodies]
     assert [gzip.decompress(p) for p in packed] == bodies
-    assert len(standings_cache._live_gzip) == 1  # over the bound: only the newest is kept
-    assert standings_cache.live_gzip(bodies[-1]) is packed[-1]
-    standings_cache.clear()
-    assert not standings_cache._live_gzip and standings_cache._live_gzip_size == 0
+    assert len(live_cache._gzipped) == 1  # over the bound: only the newest is kept
+    assert live_cache.gzipped(bodies[-1]) is packed[-1]
+    live_cache.clear()
+    assert not live_cache._gzipped and live_cache._gzipped_size == 0
+
+
+def test_the_live_cache_keeps_a_page_until_cleared(in_play, client):
+    """The live pages' content is kept beside them (web/live/cache.py), apart from the standings' cache."""
+    t = in_play
+    assert client.get(f"/t/{t.id}/statistics").status_code == 200
+    assert live_cache.lookup(("statistics", t.id), lambda entry: True) is not None
+    live_cache.clear()
+    assert live_cache.lookup(("statistics", t.id), lambda entry: True) is None

@@ -11,7 +11,7 @@ conditional GET cheaply: its ETag comes from one small "what changed" query, so 
 nothing new costs that query and a 304, before the view runs. static/js/live.js polls them.
 
 A client that takes gzip gets them compressed by the app, once per page, language and state
-(standings.cache.live_gzip), with an ETag of their own: nginx keeps that compressed copy in its micro-cache
+(web/live/cache.py), with an ETag of their own: nginx keeps that compressed copy in its micro-cache
 and serves it as it is (deploy/nginx-site.conf), instead of compressing a 170 KB standings page for every
 answer.
 """
@@ -33,10 +33,10 @@ from tournament.services.results import progress as progress_service
 from tournament.services.results import standings as standings_service
 from tournament.services.results import statistics as statistics_service
 from tournament.services.results.ranking import points_number
-from tournament.services.results.standings import cache as standings_cache
 from tournament.services.results.visibility import standings_visible_to
 from tournament.services.seating import draws as draw_service
 from tournament.web.helpers import tournament_or_404, visible_standings_or_404
+from tournament.web.live import cache as live_cache
 from tournament.web.live.chart import rank_chart
 
 bp = Blueprint("live", __name__)
@@ -132,11 +132,11 @@ def tag_live_page(response: Response) -> Response:
 
 def _compress(response: Response) -> None:
     """The body gzip-compressed for a client that takes it, compressed once per distinct body (kept in
-    standings.cache): nginx keeps the compressed copy and sends it as it is, without compressing it again."""
+    web/live/cache.py): nginx keeps the compressed copy and sends it as it is, without compressing it again."""
     if (not _gzip_wanted() or response.direct_passthrough or response.is_streamed
             or "Content-Encoding" in response.headers):
         return
-    response.set_data(standings_cache.live_gzip(response.get_data()))
+    response.set_data(live_cache.gzipped(response.get_data()))
     response.headers["Content-Encoding"] = "gzip"
 
 
@@ -164,13 +164,13 @@ def _cached(name: str, t: Tournament, build: Callable[[Tournament], Any]) -> Any
     key = (name, t.id)
     now = time.monotonic()
     least = current_app.config.get("LIVE_MIN_RECOMPUTE_SECONDS", MIN_RECOMPUTE_SECONDS)
-    entry = standings_cache.live_lookup(key, lambda kept: kept.marker == marker or now - kept.at < least)
+    entry = live_cache.lookup(key, lambda kept: kept.marker == marker or now - kept.at < least)
     if entry is not None:
         if entry.marker != marker:
             g.live_etag = _etag(entry.marker)
         return entry.value
     value = build(t)
-    standings_cache.live_keep(key, standings_cache.LiveEntry(marker=marker, at=now, value=value))
+    live_cache.keep(key, live_cache.LiveEntry(marker=marker, at=now, value=value))
     return value
 
 
