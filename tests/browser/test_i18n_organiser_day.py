@@ -127,7 +127,7 @@ def import_and_check_in(day: Day) -> None:
     expect(page.locator(".flashes")).to_contain_text("Tuotiin 8 pelaajaa.")
     day.check()
 
-    day.nav("Ilmoittautuminen")
+    day.nav("Saapumisen kirjaus")
     for first, last in NAMES:
         page.get_by_role("button", name=f"Merkitse paikalle {first} {last}").click()
     expect(page.get_by_role("button", name=re.compile("^Merkitse paikalle"))).to_have_count(0)

@@ -190,7 +190,7 @@ def test_the_desk_script_is_given_the_readers_words(organiser_client, demo_tourn
 def test_a_finnish_organiser_reads_finnish_words(organiser_client, demo_tournament):
     base = f"/manage/tournaments/{demo_tournament.id}"
     desk = visible_text(organiser_client.get(f"{base}/checkin?lang=fi").get_data(as_text=True))
-    for words in ("Ilmoittautumispiste", "Etsi pelaaja", "Varapelaajia paikalla", "täyttä pöytää"):
+    for words in ("Saapumisen kirjauspiste", "Etsi pelaaja", "Varapelaajia paikalla", "täyttä pöytää"):
         assert words in desk, words
     assert "Italia" in desk and "Italy" not in desk  # the countries by the reader's language (Babel's names)
     form = visible_text(organiser_client.get(f"{base}/players/new?lang=zh").get_data(as_text=True))

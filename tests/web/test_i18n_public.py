@@ -135,14 +135,14 @@ def test_a_finnish_page_in_finnish_words(client, quarter_points):
         assert words in body, words
     players = visible_text(client.get(f"/t/{t.id}/players?lang=fi").get_data(as_text=True))
     assert "8 pelaajaa" in players
-    assert "Kierroksen 1 paikat" in visible_text(client.get(f"/t/{t.id}/seating/1?lang=fi").get_data(as_text=True))
+    assert "Kierroksen 1 istumajärjestys" in visible_text(client.get(f"/t/{t.id}/seating/1?lang=fi").get_data(as_text=True))
 
 
 # One language a test: a test's requests share its application context, where Flask-Babel keeps the locale.
 @pytest.mark.parametrize(("lang", "message"), [
     ("en", "In this tournament the referees enter the hands: confirm them or dispute them here."),
     ("sv", "I den här turneringen registrerar domarna händerna: bekräfta eller bestrid dem här."),
-    ("zh", "本次比赛由裁判录入牌局：请在此确认或申诉。"),
+    ("zh", "本次比赛由裁判录入牌局：请在此确认或提出异议。"),
 ])
 def test_a_player_page_flash_in_the_readers_language(client, seated, lang, message):
     t, ids = seated

@@ -76,7 +76,7 @@ def _other_pdfs(client, t) -> dict[str, str]:
             "schedule-cards.pdf": ("Helsinki Open: schedule cards", "Your table and seat in every session"),
             "player-links.pdf": ("Helsinki Open: player links", "Private: each code"),
             "penalties.pdf": ("Helsinki Open: penalties", "1 active, 0 cancelled", "Reason", "active")}),
-    ("fi", {"sessions/1/seating.pdf": ("Helsinki Open: paikat", "Pöydittäin", "Pelaajittain", "Kierros 1"),
+    ("fi", {"sessions/1/seating.pdf": ("Helsinki Open: istumajärjestys", "Pöydittäin", "Pelaajittain", "Kierros 1"),
             "schedule-cards.pdf": ("Helsinki Open: aikataulukortit", "Pöytäsi ja paikkasi joka kierroksella"),
             "player-links.pdf": ("Helsinki Open: pelaajien linkit", "Yksityinen:"),
             "penalties.pdf": ("Helsinki Open: rangaistukset", "1 voimassa, 0 peruttu", "Syy", "Sivu 1 / 1")}),
