@@ -15,14 +15,14 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from tournament.i18n import offered, use_player_language, use_tournament_language
 from tournament.i18n.service_messages import translate
 from tournament.models import EntryMode, Player
 from tournament.rotation import HANDS_PER_SESSION
-from tournament.services.core.errors import ConflictError, NotFound, ServiceError
+from tournament.services.core.errors import ConflictError, ServiceError
 from tournament.services.documents import ics
 from tournament.services.people import player_links
 from tournament.services.play import confirmations
@@ -33,7 +33,7 @@ from tournament.services.seating import schedule as schedule_service
 from tournament.services.seating import substitutions
 from tournament.web.hands.forms import SELF_DRAWN, HandForm
 from tournament.web.hands.hand_form import labels, offer_false_mahjong, place_errors, seats, winds_map
-from tournament.web.helpers import client_address, form_post
+from tournament.web.helpers import form_post, linked_player
 from tournament.web.player_page.forms import ConfirmForm, DisputeForm
 from tournament.web.schedule.routes import calendar_response
 
@@ -41,13 +41,14 @@ bp = Blueprint("player_page", __name__, url_prefix="/p/<link_token>")
 
 
 def by_link(view: Callable) -> Callable:
+    """The view of the player whose link is in the path (`helpers.linked_player`, the API's check too), in their
+    tournament's language or the one they chose."""
+
     @wraps(view)
     def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
-        try:
-            player = player_links.open_link(link_token, client_address())
-        except NotFound as exc:
-            abort(exc.status_code)  # the site's own 404 page
-        # A LinkThrottled goes on to the site's error handler: its 429 page says how long, Retry-After too.
+        # The site's own 404 page; a LinkThrottled goes on to the site's error handler: its 429 page says how
+        # long, Retry-After too.
+        player = linked_player(link_token, say_why=False)
         use_tournament_language(player.tournament)  # the tournament's default: no tournament_id to find it by
         # The footer's switcher on the player's own page: their choice is kept with the link too.
         if chosen := offered(request.args.get("lang")):
