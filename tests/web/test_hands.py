@@ -105,6 +105,8 @@ def test_double_submit_stores_the_hand_once(organiser_client, seated):
     second = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids)})
     assert first.status_code == 302 and second.status_code == 302
     assert hand_count() == 1
+    assert second.location == first.location.split("#")[0]  # the table page, with the notice
+    assert "the second submit stored nothing" in organiser_client.get(second.location).get_data(as_text=True)
     # A different hand with the same number is a conflict, not an overwrite.
     other = organiser_client.post(url, data={"csrf_token": token, **hand_form(ids, result="draw", winner_id="",
                                                                               discarder_id="", hand="")})

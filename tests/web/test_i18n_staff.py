@@ -20,9 +20,14 @@ from tournament.services.play import session as play
 STAFF_TEMPLATES = (*sorted((TEMPLATES / "hands").glob("*.html")), TEMPLATES / "clock/staff.html",
                    TEMPLATES / "clock/board.html", TEMPLATES / "clock/_bits.html",
                    TEMPLATES / "tournaments/_nav.html", TEMPLATES / "exports/_session_links.html")
-# The Python files whose texts these pages show: form labels and choices, the labels of statuses and actions.
-PAGE_SOURCES = ("tournament/i18n/labels.py", "tournament/web/hands/forms.py", "tournament/web/hands/routes.py",
+# The Python files whose texts these pages show: form labels and choices, the labels of statuses and actions
+# (every module of the hands blueprint: the catalogue names the one a text is in).
+HANDS = TEMPLATES.parent / "tournament/web/hands"
+PAGE_SOURCES = ("tournament/i18n/labels.py",
+                *sorted(path.relative_to(TEMPLATES.parent).as_posix() for path in HANDS.glob("*.py")),
                 "tournament/web/clock/forms.py", "tournament/web/clock/routes.py")
+
+
 def without_data(text: str, t) -> str:
     """The page's text without what people typed: names, the tournament's, the accounts', penalty reasons,
     what a referee call says ("Slow play" typed as a reason is data, the foul "Slow play" is not)."""

@@ -50,6 +50,12 @@ def test_the_page_shows_table_seat_wind_hands_and_schedule(client, seated):
 def test_an_unknown_link_is_a_404_page(client, seated):
     assert client.get("/p/" + "x" * 43).status_code == 404
     assert client.get("/p/short").status_code == 404
+    # The page is the site's own 404, saying nothing about links; the API's player routes, through the same
+    # check (helpers.linked_player), say the link is not valid.
+    page = client.get("/p/" + "y" * 43).get_data(as_text=True)
+    assert "There is no page at this address." in page and "link is not valid" not in page
+    api = client.get("/api/v1/p/" + "y" * 43)
+    assert api.status_code == 404 and api.get_json()["error"] == player_links.NOT_VALID
 
 
 def test_guessing_links_is_slowed_down_but_a_valid_link_always_opens(client, seated):

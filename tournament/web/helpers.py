@@ -17,8 +17,18 @@ from tournament.extensions import login_manager
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
 from tournament.messages import msg
-from tournament.models import SEAT_WIND_NAMES, TIE_BREAKS, PlayerStatus, SessionStatus, Tournament, User
+from tournament.models import (
+    SEAT_WIND_NAMES,
+    TIE_BREAKS,
+    Player,
+    PlayerStatus,
+    SessionStatus,
+    Tournament,
+    User,
+)
 from tournament.services import ServiceError
+from tournament.services.core import errors
+from tournament.services.people import player_links
 from tournament.services.people import tournaments as tournament_service
 from tournament.services.people import users as user_service
 from tournament.services.results.visibility import HIDDEN_MESSAGE, HIDDEN_TITLE, standings_visible_to
@@ -164,3 +174,15 @@ def init_app(app: Flask) -> None:
 def client_address() -> str:
     """The client's address (behind a reverse proxy, set TRUSTED_PROXIES so that this is not the proxy's)."""
     return request.remote_addr or "unknown"
+
+
+def linked_player(link_token: str, *, say_why: bool) -> Player:
+    """The player whose private link `link_token` is: the one check of the player's page and the API's player
+    routes. An unknown or renewed token is a 404, counted against the client's address
+    (`player_links.open_link`); with `say_why` (the API) its description says the link is not valid, without
+    (the page) it is the site's own 404, which says nothing about links. An address that tried too many gets
+    the service's LinkThrottled (429, Retry-After), which goes on to the error handlers."""
+    try:
+        return player_links.open_link(link_token, client_address())
+    except errors.NotFound as exc:
+        abort(exc.status_code, exc.message if say_why else None)

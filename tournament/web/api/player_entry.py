@@ -11,10 +11,9 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import abort, request, url_for
+from flask import url_for
 
 from tournament.models import Player, Tournament
-from tournament.services.core.errors import NotFound
 from tournament.services.people import player_links
 from tournament.services.play import confirmations
 from tournament.services.play.scoring import hand_answer
@@ -30,7 +29,7 @@ from tournament.web.api.schemas import (
     PlayerLinkSchema,
     PlayerViewSchema,
 )
-from tournament.web.helpers import client_address
+from tournament.web.helpers import linked_player
 
 bp = api_blueprint("api_player_links", "Players at the table: private player links and the referees' queue of "
                                        "disputes (its staff).")
@@ -94,12 +93,8 @@ def by_link(view: Callable) -> Callable:
 
     @wraps(view)
     def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
-        try:
-            player = player_links.open_link(link_token, client_address())
-        except NotFound as exc:
-            abort(exc.status_code, exc.message)
         # A LinkThrottled goes on to the API's error handler: a 429 with Retry-After.
-        return view(*args, player=player, **kwargs)
+        return view(*args, player=linked_player(link_token, say_why=True), **kwargs)
 
     return wrapped
 
@@ -157,7 +152,3 @@ def dispute(body: dict, player: Player, table: int, hand_number: int):
     """Dispute a hand of the player's table with a reason: it goes to the referees' queue (status disputed)."""
     return hand_answer(confirmations.dispute(player.tournament, player, table, hand_number, body["reason"]))
 
-
-def requested_link_token() -> str | None:
-    """The link token of the request's path, when it is a player's route (for the idempotency check)."""
-    return (request.view_args or {}).get("link_token")

@@ -15,14 +15,14 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext
 
 from tournament.i18n import offered, use_player_language, use_tournament_language
 from tournament.i18n.service_messages import translate
 from tournament.models import EntryMode, Player
 from tournament.rotation import HANDS_PER_SESSION
-from tournament.services.core.errors import ConflictError, NotFound, ServiceError
+from tournament.services.core.errors import ConflictError, ServiceError
 from tournament.services.documents import ics
 from tournament.services.people import player_links
 from tournament.services.play import confirmations
@@ -31,16 +31,9 @@ from tournament.services.results import standings as standings_service
 from tournament.services.results.visibility import standings_visible_to
 from tournament.services.seating import schedule as schedule_service
 from tournament.services.seating import substitutions
-from tournament.web.hands.forms import HandForm
-from tournament.web.hands.routes import (
-    SELF_DRAWN,
-    _labels,
-    _offer_false_mahjong,
-    _place_errors,
-    _seats,
-    _winds_map,
-)
-from tournament.web.helpers import client_address, form_post
+from tournament.web.hands.forms import SELF_DRAWN, HandForm
+from tournament.web.hands.hand_form import labels, offer_false_mahjong, place_errors, seats, winds_map
+from tournament.web.helpers import form_post, linked_player
 from tournament.web.player_page.forms import ConfirmForm, DisputeForm
 from tournament.web.schedule.routes import calendar_response
 
@@ -48,13 +41,14 @@ bp = Blueprint("player_page", __name__, url_prefix="/p/<link_token>")
 
 
 def by_link(view: Callable) -> Callable:
+    """The view of the player whose link is in the path (`helpers.linked_player`, the API's check too), in their
+    tournament's language or the one they chose."""
+
     @wraps(view)
     def wrapped(*args: Any, link_token: str, **kwargs: Any) -> Any:
-        try:
-            player = player_links.open_link(link_token, client_address())
-        except NotFound as exc:
-            abort(exc.status_code)  # the site's own 404 page
-        # A LinkThrottled goes on to the site's error handler: its 429 page says how long, Retry-After too.
+        # The site's own 404 page; a LinkThrottled goes on to the site's error handler: its 429 page says how
+        # long, Retry-After too.
+        player = linked_player(link_token, say_why=False)
         use_tournament_language(player.tournament)  # the tournament's default: no tournament_id to find it by
         # The footer's switcher on the player's own page: their choice is kept with the link too.
         if chosen := offered(request.args.get("lang")):
@@ -90,7 +84,7 @@ def page(player: Player, token: str):
     return _private(render_template(
         "player_page/page.html", tournament=t, player=player, view=view, token=token, labels=view.names,
         in_play=in_play, can_enter=in_play and t.entry_mode == EntryMode.PLAYERS and view.next_hand is not None,
-        seats=_seats(view.seats, view.next_hand or HANDS_PER_SESSION) if view.seats else [],
+        seats=seats(view.seats, view.next_hand or HANDS_PER_SESSION) if view.seats else [],
         schedule=substitutions.schedule_lines(t, player.id), standing=_standing(player),
         starts=schedule_service.planned_starts(t), confirm_form=ConfirmForm()))
 
@@ -133,7 +127,7 @@ def _render_form(player: Player, token: str, view: confirmations.PlayerView, for
     players = view.seats
     return _private((render_template(
         "player_page/hand_form.html", tournament=player.tournament, player=player, token=token, view=view,
-        form=form, labels=_labels(players), winds_map=_winds_map(players), seats=_seats(players, form.number.data),
+        form=form, labels=labels(players), winds_map=winds_map(players), seats=seats(players, form.number.data),
         self_drawn_value=SELF_DRAWN, refusal=refusal), status))
 
 
@@ -149,12 +143,12 @@ def new_hand(player: Player, token: str):
         flash(gettext("There is no hand to enter at your table now."), "info")
         return redirect(_page_url(token))
     form = HandForm()
-    form.set_players(view.seats, _labels(view.seats))
+    form.set_players(view.seats, labels(view.seats))
     if request.method == "GET":
         form.number.data = view.next_hand
         return _render_form(player, token, view, form)
     if request.form.get("convert") and form.validate_on_submit():  # the verdict's "record as a false mahjong"
-        _offer_false_mahjong(form, view.seats)
+        offer_false_mahjong(form, view.seats)
         return _render_form(player, token, view, form)
     if form.validate_on_submit():
         rows = [index for index, _ in form.false_mahjong_rows()]
@@ -162,13 +156,13 @@ def new_hand(player: Player, token: str):
         try:
             hand = confirmations.enter_hand(t, player, data)
         except HandRefused as exc:
-            _place_errors(form, exc, rows)
+            place_errors(form, exc, rows)
             return _render_form(player, token, view, form, refusal=exc.check, status=422)
         except ConflictError as exc:
             flash(translate(exc.message), "error")
             return _render_form(player, token, view, form, status=409)
         except ServiceError as exc:
-            _place_errors(form, exc, rows)
+            place_errors(form, exc, rows)
             return _render_form(player, token, view, form, status=exc.status_code if exc.status_code != 400 else 422)
         flash(gettext("Hand %(num)d saved: the other three players confirm it on their phones.", num=hand.number),
               "success")
