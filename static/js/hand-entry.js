@@ -14,6 +14,7 @@
     return text;
   }
   var NAMES = WORDS.winds || { E: "East", S: "South", W: "West", N: "North" };
+  var INITIALS = WORDS.initials || {};  // a badge's letter in the page's language (Finnish I, E, L, P)
   var SELF_DRAWN = "self";
 
   function setup(form) {
@@ -45,7 +46,7 @@
       Object.keys(hand.seats).forEach(function (id) {
         var wind = hand.seats[id];
         form.querySelectorAll('[data-seat-wind="' + id + '"]').forEach(function (badge) {
-          badge.textContent = wind;
+          badge.textContent = INITIALS[wind] || wind;
           badge.className = "wind wind-" + wind;
         });
         form.querySelectorAll('[data-seat-wind-name="' + id + '"]').forEach(function (spoken) {

@@ -22,7 +22,7 @@
     standings_many: "Standings after sessions {first}–{last}", seating: "Session {session}: your table and seat wind",
     welcome: "Welcome", rank: "Rank", player: "Player", table_points: "Table points", score: "Score",
     session: "Session {session}", empty: "Standings and seating appear here as soon as they are published.",
-    decimal: "."
+    decimal: ".", winds: {}
   };
   try {
     var own = JSON.parse(root.getAttribute("data-projector-texts") || "{}");
@@ -222,7 +222,7 @@
       var where = el("span", "where");
       where.appendChild(el("strong", "", s.table));
       where.appendChild(document.createTextNode(" "));
-      where.appendChild(el("span", "wind wind-" + s.wind, s.wind));
+      where.appendChild(el("span", "wind wind-" + s.wind, TEXTS.winds[s.wind] || s.wind));  // Finnish I, E, L, P
       li.appendChild(where);
       list.appendChild(li);
     });

@@ -60,11 +60,7 @@ LABELS = (
     N_("Teammates"),
     N_("Clubmates"),
     N_("Nobody (only avoid repeat opponents)"),
-    # seat winds (tournament/draws/model.py SEAT_WIND_NAMES)
-    N_("East"),
-    N_("South"),
-    N_("West"),
-    N_("North"),
+    # (the seat winds' names: tournament/i18n/winds.py)
     # what happens when time is called (END_RULES)
     N_("Finish the hand in progress (EMA 2019)"),
     N_("Stop at once; the hand in progress scores nothing (GB 3.5.6)"),

@@ -58,11 +58,13 @@ LEGEND = ("The letter in each player's box is their seat wind in that hand; the 
 @dataclass(frozen=True)
 class SheetWords:
     """The sheets' words in the document's language (services/documents/exports.py translates them); python-format texts
-    take %(wind)s, %(num)d and %(table)d. The letters E S W N in the players' boxes stay: the tiles say them."""
+    take %(wind)s, %(num)d and %(table)d. A wind is its name where there is room (the Round column, when it fits),
+    else its initial in the same language (the players' boxes: Finnish I E L P, never an English E for Itä)."""
 
     header: tuple[str, ...] = FIXED_HEADER
     legend: str = LEGEND
     winds: dict[str, str] = field(default_factory=lambda: dict(WIND_NAMES))
+    initials: dict[str, str] = field(default_factory=lambda: {wind: wind for wind in WIND_NAMES})
     starts: str = "starts %(wind)s"
     final_score: str = "Final score"
     signatures: str = "Signatures"
@@ -88,12 +90,18 @@ class SheetTable:
 
 
 def hand_rows(players: Sequence[SheetPlayer], words: SheetWords | None = None) -> list[list[str]]:
-    """The pre-printed part of each hand's row: number, prevalent (round) wind, then every player's seat wind."""
-    names = (words or SheetWords()).winds
+    """The pre-printed part of each hand's row: number, prevalent (round) wind, then every player's seat wind (its
+    code: drawn as its initial in the sheet's language). The round is the wind's name when every name fits its
+    column at the body size, else every round is its initial ("Pohjoinen" is wider than the column: I E L P)."""
+    words = words or SheetWords()
+    room = FIXED_WIDTHS_MM[1] * mm - 2 * CELL_PADDING
+    regular = fonts().regular
+    fits = all(pdfmetrics.stringWidth(name, regular, BODY_SIZE) <= room for name in words.winds.values())
+    rounds = words.winds if fits else {wind: words.initials.get(wind, wind) for wind in words.winds}
     rows = []
     for number in range(1, HANDS_PER_SESSION + 1):
         winds = hand_winds(number)
-        rows.append([str(number), names[winds.prevalent], "", "", "", "",
+        rows.append([str(number), rounds[winds.prevalent], "", "", "", "",
                      *(winds.seat_winds[p.start_wind] for p in players)])
     return rows
 
@@ -205,6 +213,7 @@ class ScoreSheet(Flowable):
             name.drawOn(c, x + CELL_PADDING, body_top + HEADER_PADDING)
         text = c.beginText()
         winds_to_draw: list[tuple[float, float, str]] = []
+        initials_to_draw: list[tuple[float, float, str]] = []
         for i, row in enumerate(self.rows):
             row_top = body_top - rh * i
             middle = row_top - rh / 2 - BODY_SIZE * 0.35
@@ -222,11 +231,19 @@ class ScoreSheet(Flowable):
             text.setFont(f.bold, WIND_SIZE)
             for k, wind in enumerate(row[first:]):
                 text.setTextOrigin(xs[first + k] + CELL_PADDING, row_top - 1 - WIND_SIZE)
-                text.textOut(wind)
+                initial = self.words.initials.get(wind, wind)
+                if initial.isascii():
+                    text.textOut(initial)
+                else:  # Ö, 东: drawn after the text object, in a font that has it
+                    initials_to_draw.append((xs[first + k] + CELL_PADDING, row_top - 1 - WIND_SIZE, initial))
         c.drawText(text)
         c.setFillColor(colors.black)
         for x, y, label in winds_to_draw:
             draw_text(c, x, y, label, BODY_SIZE)
+        c.setFillColor(WIND_GREY)
+        for x, y, label in initials_to_draw:
+            draw_text(c, x, y, label, WIND_SIZE, bold=True)
+        c.setFillColor(colors.black)
         draw_text(c, CELL_PADDING, total_top - rh / 2 - BODY_SIZE * 0.35, self.words.final_score, BODY_SIZE,
                   bold=True)
         draw_text(c, CELL_PADDING, signature_top - 3 - BODY_SIZE, self.words.signatures, BODY_SIZE, bold=True)

@@ -17,15 +17,7 @@ from tournament.extensions import login_manager
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
 from tournament.messages import msg
-from tournament.models import (
-    SEAT_WIND_NAMES,
-    TIE_BREAKS,
-    Player,
-    PlayerStatus,
-    SessionStatus,
-    Tournament,
-    User,
-)
+from tournament.models import TIE_BREAKS, Player, PlayerStatus, SessionStatus, Tournament, User
 from tournament.services import ServiceError
 from tournament.services.core import errors
 from tournament.services.people import player_links
@@ -167,7 +159,7 @@ def init_app(app: Flask) -> None:
         }
 
     # Jinja globals, not context: macros imported without context see them too.
-    app.jinja_env.globals.update(wind_names=SEAT_WIND_NAMES, PlayerStatus=PlayerStatus, SessionStatus=SessionStatus)
+    app.jinja_env.globals.update(PlayerStatus=PlayerStatus, SessionStatus=SessionStatus)
     local_time.init_app(app)  # the `local` filter: times in the tournament's zone
 
 

@@ -21,6 +21,7 @@ from sqlalchemy.orm import aliased
 from tournament import timezones
 from tournament.constants import MAX_ID
 from tournament.extensions import db
+from tournament.i18n.winds import all_winds
 from tournament.messages import msg
 from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
@@ -28,7 +29,6 @@ from tournament.pdf.cards import CardEntry, CardWords, ScheduleCard, build_cards
 from tournament.pdf.penalties import PenaltyRow, PenaltyWords, build_penalties_pdf
 from tournament.pdf.player_links import LinkRow, build_links_pdf
 from tournament.pdf.score_sheets import (
-    WIND_NAMES,
     SheetPlayer,
     SheetTable,
     SheetWords,
@@ -67,17 +67,29 @@ def page_words() -> PdfWords:
 
 
 def _wind_names() -> dict[str, str]:
-    return {wind: gettext(name) for wind, name in WIND_NAMES.items()}
+    """The winds' names in the language in force (the document's)."""
+    return {wind: words.name for wind, words in all_winds().items()}
+
+
+def _wind_initials() -> dict[str, str]:
+    """The winds' initials in the language in force (Finnish I, E, L, P): where a name has no room."""
+    return {wind: words.initial for wind, words in all_winds().items()}
+
+
+def _wind_key() -> str:
+    """The initials' key under a score sheet, in its language: "I = Itä · E = Etelä · L = Länsi · P = Pohjoinen"."""
+    return " · ".join(f"{words.initial} = {words.name}" for words in all_winds().values() if words.initial != words.name)
 
 
 def _sheet_words() -> SheetWords:
     return SheetWords(
         header=(gettext("Hand"), pgettext("score sheet column: the prevalent wind", "Round"), gettext("Winner"),
                 gettext("Discarder"), pgettext("score sheet column: the fans scored", "Fans"), gettext("Points")),
-        legend=gettext("The letter in each player's box is their seat wind in that hand; the shaded box is the "
-                       "dealer (East). Write each player's running score in their column: the four scores always "
-                       "sum to zero."),
-        winds=_wind_names(),
+        legend=" ".join(filter(None, (
+            gettext("The letter in each player's box is their seat wind in that hand; the shaded box is the dealer "
+                    "(East). Write each player's running score in their column: the four scores always sum to zero."),
+            _wind_key()))),
+        winds=_wind_names(), initials=_wind_initials(),
         starts=gettext("starts %(wind)s"), final_score=gettext("Final score"), signatures=gettext("Signatures"),
         referee=gettext("Referee:"), heading=gettext("Session %(num)d · Table %(table)d"),
         no_tables=gettext("No tables drawn for this session."), page=page_words())
