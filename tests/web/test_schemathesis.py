@@ -36,8 +36,9 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/substitutions":
         {"out_player_id", "in_player_id", "from_hand"},
     # A person is registered once per tournament (same names without an EMA number, or the same number); a fixed
-    # table is one of the tournament's tables (one per four players), kept by one player.
-    "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number", "fixed_table"},
+    # table is one of the tournament's tables (one per four players), kept by one player; a country is a code or
+    # a name of one (a list no pattern holds).
+    "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number", "fixed_table", "country"},
     "POST /api/v1/tournaments/{tournament_id}/players/{player_id}/fixed-table": {"fixed_table"},
     "POST /api/v1/tournaments/{tournament_id}/penalties": {"player_id"},
     # The player must have sat at that table in that session; a text of blanks says nothing.

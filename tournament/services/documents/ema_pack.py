@@ -31,7 +31,8 @@ without an EMA id.
 **Country codes**: the importer matches column 9 and 11 against `Country.old3`, the 3-letter code in the
 links of EMA's own ranking site (`Country/NED_Information.html` next to the flag `nl.png`): IOC-style codes
 (NED, GER, DEN, SUI, POR ...), not ISO alpha-3 (NLD, DEU ...). We keep ISO 3166-1 alpha-2 per player and
-write the IOC code where it differs from ISO alpha-3 (`IOC_CODES`), ISO alpha-3 (pycountry) otherwise.
+write the IOC code where it differs from ISO alpha-3 (`countries.IOC_CODES`), ISO alpha-3 otherwise
+(`countries.country3`, from Babel's CLDR data).
 
 **The dates** (column 16) are parsed by the importer with `daterangeparser` then `dateutil`: we write
 "5 June 2026", "5-7 June 2026", "31 May - 2 June 2026" or "30 December 2026 - 2 January 2027". The days
@@ -48,7 +49,6 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-import pycountry
 from flask_babel import force_locale, gettext, ngettext
 from openpyxl import Workbook
 from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
@@ -80,6 +80,7 @@ from tournament.pdf.observer_report import (
 from tournament.services.core.errors import ServiceError
 from tournament.services.documents import ema as ema_service
 from tournament.services.documents.exports import Document, page_words
+from tournament.services.people.registration.countries import country3, country_code
 
 SHEET = "Results"
 XLSX_MIMETYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -94,26 +95,6 @@ PLAYER_LABELS = ("Position", "First name", "Last name", "EMA number", "Table poi
 TOURNAMENT_LABELS = {TITLE_COL: "Tournament", PLAYERS_COL: "Players", COUNTRY_COL: "Country", PLACE_COL: "Place",
                      MERS_COL: "MERS", COUNTRIES_COL: "Countries", RULES_COL: "Rules", DATES_COL: "Dates",
                      DAYS_COL: "Days"}
-
-# IOC codes that differ from ISO 3166-1 alpha-3, for the countries an EMA tournament meets (EMA members and
-# the usual guests). Every other country: its ISO alpha-3 code.
-IOC_CODES = {
-    "BG": "BUL", "CH": "SUI", "CL": "CHI", "DE": "GER", "DK": "DEN", "DZ": "ALG", "GR": "GRE", "HR": "CRO",
-    "ID": "INA", "LV": "LAT", "MC": "MON", "MN": "MGL", "MY": "MAS", "NL": "NED", "PH": "PHI", "PT": "POR",
-    "SI": "SLO", "TW": "TPE", "VN": "VIE", "ZA": "RSA",
-}
-
-
-def country3(alpha2: str) -> str:
-    """The 3-letter code EMA's results use for an ISO alpha-2 code; "" for none or an unknown one."""
-    code = (alpha2 or "").strip().upper()
-    if not code:
-        return ""
-    if code in IOC_CODES:
-        return IOC_CODES[code]
-    found = pycountry.countries.get(alpha_2=code)
-    return found.alpha_3 if found is not None else ""
-
 
 def is_ema_member(ema_number: str | None) -> bool:
     """An EMA member is a player with a valid 8-digit EMA number (see the module's docstring)."""
@@ -236,8 +217,8 @@ def host_country(t: Tournament, rows: Sequence[ema_service.EmaRow], given: str |
     """The tournament's country (alpha-2): the one given, else the country most of the ranked players come
     from (the host's players are nearly always the most numerous; ties go to the first code)."""
     if given is not None:
-        code = given.strip().upper()
-        if len(code) != 2 or pycountry.countries.get(alpha_2=code) is None:
+        code = country_code(given)
+        if not code:
             raise ServiceError(msg("%(given)s is not an ISO 3166-1 alpha-2 country code.", given=repr(given)),
                                field="country")
         return code
