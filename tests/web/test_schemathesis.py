@@ -28,8 +28,8 @@ MAX_EXAMPLES = 12
 # (a 422 for a hand the engine refuses, or a broken backup) naming the field, and only such a refusal,
 # naming one of these fields, passes the "schema-valid data is accepted" check.
 RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
-    # Cross-field rules, and foul types told apart without letter case.
-    "POST /api/v1/tournaments": {"end_date", "warning_minutes", "table_points", "foul_types"},
+    # Cross-field rules, foul types told apart without letter case, a host country that is a code or name of one.
+    "POST /api/v1/tournaments": {"end_date", "warning_minutes", "table_points", "foul_types", "country"},
     # Between hands the last hand played is required, with a hand in progress it is left out.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/time": {"last_hand_played"},
     # Players of this tournament, the outgoing one at that table then, the incoming one seated nowhere else.

@@ -93,6 +93,11 @@ class UserSchema(Schema):
 class TournamentInSchema(BodySchema):
     name = fields.String(required=True, metadata=documented(pattern=ONE_LINE_NOT_BLANK, maxLength=120))
     venue = fields.String(metadata=documented(pattern=ONE_LINE, maxLength=200))
+    country = fields.String(allow_none=True, metadata=documented(pattern=ONE_LINE, maxLength=COUNTRY_MAX, description=(
+        "The host country, for EMA's results workbook and the observer's report; stored and answered as EMA writes "
+        "it, 3 letters (`NED`, `GER`, `FIN`). Give that code, the ISO 3166-1 alpha-2 or alpha-3 code (`NL`, "
+        "`NLD`) or the country's name in English, Finnish, Swedish, Spanish, Chinese or its own language; empty or "
+        "null for none (the EMA check then asks for it). A country not known so is a 400 naming `country`.")))
     start_date = fields.Date(allow_none=True)
     end_date = fields.Date(allow_none=True, metadata={"description": "Not before `start_date`."})
     ruleset = fields.String(metadata=documented(enum=list(RULESET_LABELS)))
@@ -136,6 +141,8 @@ class TournamentSchema(Schema):
     id = fields.Integer()
     name = fields.String()
     venue = fields.String()
+    country = fields.String(allow_none=True, metadata={
+        "description": "The host country as EMA writes it (3 letters, e.g. `NED`); null until set."})
     start_date = fields.Date(allow_none=True)
     end_date = fields.Date(allow_none=True)
     ruleset = fields.String()
