@@ -44,8 +44,28 @@ def test_rows_follow_the_standings_with_the_exact_header(played):
     assert {c[6] for c in parsed[1:]} == set(EMA_COUNTRIES)
 
 
+def hosted(t):
+    """The tournament with its host country set: the check asks for it otherwise."""
+    t.country = "FIN"
+    db.session.commit()
+    return t
+
+
 def test_a_clean_tournament_passes_the_check(played):
-    assert ema.check(played) == []
+    assert ema.check(hosted(played)) == []
+
+
+def test_the_check_asks_for_the_host_country_and_players_countries(played):
+    problems = ema.check(played)
+    assert [p.message for p in problems] == [
+        "The host country is not set: give it in the tournament's settings (EMA writes it in 3 letters, e.g. NED). "
+        "The EMA file does not guess it."]
+    first = db.session.get(Player, standings(played).rows[0].player_id)
+    first.country = ""
+    db.session.commit()
+    problems = ema.check(hosted(played))
+    assert [(p.player_id, p.message) for p in problems] == [
+        (first.id, f"{first.full_name} has no country: EMA's results need one for every player.")]
 
 
 def test_ema_number_problems_name_the_player(played):
@@ -56,7 +76,7 @@ def test_ema_number_problems_name_the_player(played):
     # A number shared by two players of a tournament cannot be stored since migration ba2f9af2ef97 (unique
     # index), so that case of the check is no longer set up here.
     db.session.commit()
-    problems = ema.check(played)
+    problems = ema.check(hosted(played))
     by_player: dict[int, list[str]] = {}
     for p in problems:
         by_player.setdefault(p.player_id, []).append(p.message)
@@ -75,7 +95,7 @@ def test_substitutes_who_played_are_listed_and_left_out_of_the_file(played):
     substitute = db.session.get(Player, seat.player_id)
     substitute.is_substitute = True
     db.session.commit()
-    problems = ema.check(played)
+    problems = ema.check(hosted(played))
     assert [(p.player_id, p.table, p.session) for p in problems] == [(substitute.id, 2, 1)]
     assert "Substitute" in problems[0].message and substitute.full_name in problems[0].message
     assert substitute.last_name not in ema.ema_csv(ema.ema_rows(played))
@@ -90,7 +110,7 @@ def test_unplayed_and_open_sessions_and_unfinished_and_unbalanced_tables(played)
     total = db.session.scalar(select(TableTotal).where(TableTotal.table_id == table_1.id).limit(1))
     total.score += 5  # a sheet copied wrongly: the table no longer sums to zero
     db.session.commit()
-    problems = ema.check(played)
+    problems = ema.check(hosted(played))
     found = {(p.session, p.table, p.message) for p in problems}
     assert (2, None, "Session 2 has not been played.") in found
     assert (1, None, "Session 1 is still in play (not closed).") in found

@@ -5,6 +5,7 @@ EMA's table, and the observer's draft report."""
 from __future__ import annotations
 
 import io
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -50,13 +51,14 @@ def read_like_the_importer(data: bytes) -> tuple[dict, list[dict]]:
 
 def test_the_workbook_reads_back_as_the_importer_reads_it(pack):
     t, disqualified, no_number = pack
+    t.country = "NED"  # the host country (a Dutch event with one Dutch player: no guess from the players)
     document = ema_pack.results_workbook(t)
     assert document.mimetype == "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
     head, players = read_like_the_importer(document.data)
     ranked = standings(t).rows
     assert len(ranked) == 8                               # the no-show is not ranked
     # 8 players of 8 countries over 3 days: 3 + 0 + 0.5 (6 <= countries <= 9)
-    assert head == {"title": "Helsinki Open", "player_count": 8, "country3": "GER", "place": "Helsinki",
+    assert head == {"title": "Helsinki Open", "player_count": 8, "country3": "NED", "place": "Helsinki",
                     "mers": 3.5, "rules": "MCR", "raw_date": "5-7 June 2026", "days": 3}
     people = {p.id: p for p in db.session.scalars(db.select(Player))}
     assert [p["position"] for p in players] == [r.rank for r in ranked]
@@ -91,12 +93,16 @@ def test_labels_and_the_cells_the_importer_does_not_read(pack):
 
 def test_query_options_country_place_and_qualification(pack):
     t, _, _ = pack
-    head, _ = read_like_the_importer(ema_pack.results_workbook(t, qualification=True, country="nl",
-                                                               place="Amsterdam").data)
-    assert (head["country3"], head["place"], head["mers"]) == ("NED", "Amsterdam", 4.5)
-    with pytest.raises(ServiceError) as refused:
-        ema_pack.results_workbook(t, country="XX")
-    assert refused.value.field == "country"
+    head, _ = read_like_the_importer(ema_pack.results_workbook(t).data)
+    assert head["country3"] is None  # unset: no guess (the check asks for it)
+    for given in ("nl", "NLD", "NED", "Nederland", "Alankomaat", "荷兰"):
+        head, _ = read_like_the_importer(ema_pack.results_workbook(t, qualification=True, country=given,
+                                                                   place="Amsterdam").data)
+        assert (head["country3"], head["place"], head["mers"]) == ("NED", "Amsterdam", 4.5), given
+    for bad in ("XX", "", "Atlantis"):
+        with pytest.raises(ServiceError) as refused:
+            ema_pack.results_workbook(t, country=bad)
+        assert refused.value.field == "country"
 
 
 @pytest.mark.parametrize(("days", "players", "countries", "qualification", "weight"), [
@@ -126,14 +132,14 @@ def test_mers_from_the_tournament_counts_played_substitutes_up_to_three(pack):
     db.session.get(Player, seat.player_id).is_substitute = True
     db.session.commit()
     weight = ema_pack.mers(t)
-    assert (weight.players, weight.ranked, weight.substitutes, weight.countries) == (8, 7, 1, 7)
+    # the substitute's country counts: they played (countries_played); the file's players have 7
+    assert (weight.players, weight.ranked, weight.substitutes, weight.countries) == (8, 7, 1, 8)
+    assert (weight.countries_played, weight.countries_ranked) == (8, 7)
     t.start_date = t.end_date = None
     assert ema_pack.mers(t).days == 1
 
 
-def test_country_codes_member_flag_and_dates():
-    assert [ema_pack.country3(c) for c in ("de", "NL", "CH", "PT", "SI", "HR", "FR", "CN", "", "XX")] == [
-        "GER", "NED", "SUI", "POR", "SLO", "CRO", "FRA", "CHN", "", ""]
+def test_member_flag_and_dates():
     assert ema_pack.is_ema_member("04000001") and ema_pack.is_ema_member(" 04000001 ")
     assert not any(ema_pack.is_ema_member(n) for n in (None, "", "1234567", "12AB5678", "123456789"))
     assert ema_pack.date_text(date(2026, 6, 5), date(2026, 6, 5)) == "5 June 2026"
@@ -145,6 +151,7 @@ def test_country_codes_member_flag_and_dates():
 
 def test_observer_report(pack):
     t, _, _ = pack
+    t.country = "GER"
     document = ema_pack.observer_report(t)
     assert document.mimetype == "application/pdf"
     text = "\n".join(pdf_text(document.data))
@@ -171,3 +178,101 @@ def test_text_that_looks_like_a_formula_stays_text(pack):
     # numbers stay numbers: the position, the player count, the MERS weight, the score
     assert all(sheet.cell(row=r + 1, column=c + 1).data_type == "n" for r, c in ((1, 2), (2, 1), (2, 13), (1, 7)))
     assert all(c.data_type == "s" for c in cells if isinstance(c.value, str))
+
+
+# ----------------------------------------------------------------------------- who played, read back, warnings
+
+
+def test_substitutes_who_came_in_count_and_a_late_player_replaced_from_hand_1_does_not(seated):
+    from tests.helpers import add_players
+    from tournament.services.seating import substitutions
+
+    t, ids = seated
+    t.country = "FIN"
+    ill, late = add_players(t, 2, substitute=True, start=8)
+    ill.country, late.country = "JP", "CN"   # countries no player has
+    substitutions.substitute(t, 1, 1, out_player_id=ids[2], in_player_id=ill.id, from_hand=9, reason="ill",
+                             user=None)
+    other = play.table_players(play.get_session(t, 1), 2)[0].player_id
+    substitutions.substitute(t, 1, 2, out_player_id=other, in_player_id=late.id, from_hand=1, reason="late",
+                             user=None)
+    db.session.commit()
+    played = ema.who_played(t).where
+    assert played[ill.id] == [(1, 1, 9)] and played[late.id] == [(1, 2, 1)]
+    assert ids[2] in played and other not in played   # replaced from hand 1: no hand of the session
+    weight = ema_pack.mers(t)
+    # 2 substitutes played a hand; the countries of all who played: FI, and JP and CN of the substitutes
+    assert (weight.substitutes, weight.players, weight.countries_played) == (2, weight.ranked + 2, 3)
+    assert weight.countries_ranked == 1 and weight.countries == 3
+    problems = [p.message for p in ema.check(t) if "Substitute" in p.message]
+    assert any(f"Substitute {ill.full_name} played at table 1 of session 1 from hand 9" in m for m in problems)
+    assert any(f"Substitute {late.full_name} played at table 2 of session 1:" in m for m in problems)
+
+
+def test_the_checks_reading_of_the_workbook_agrees_with_openpyxls(pack):
+    t, _, _ = pack
+    t.country = "NED"
+    data = ema_pack.results_workbook(t, qualification=True).data
+    ours = ema_pack.SheetCells(data).cells
+    book = load_workbook(io.BytesIO(data))["Results"]
+    theirs = {}
+    for row in book.iter_rows():
+        for c in row:
+            if c.value is None:
+                continue
+            value = c.value
+            theirs[(c.row - 1, c.column - 1)] = int(value) if isinstance(value, bool) else (
+                float(value) if isinstance(value, int | float) else value)
+    assert ours == theirs and len(ours) > 80
+    # and what EMA's reader takes from it, read with openpyxl as tests/ reads it and with the check's reader
+    head, players = read_like_the_importer(data)
+    reading = ema_pack.read_as_ema(data)
+    assert reading.error == ""
+    assert (reading.header["title"], reading.header["players"], reading.header["country3"], reading.header["mers"],
+            reading.header["dates"], reading.header["days"]) == (
+        head["title"], head["player_count"], head["country3"], head["mers"], head["raw_date"], head["days"])
+    assert [(p["position"], p["first_name"], p["last_name"], p["member"], p["table_points"], p["score"],
+             p["country3"]) for p in reading.players] == [
+        (p["position"], p["first_name"], p["last_name"], p["is_ema"], p["table_points"], p["score"], p["country3"])
+        for p in players]
+    assert [p["ema_number"] for p in reading.players if p["member"]] == [p["ema_id"] for p in players if p["is_ema"]]
+    assert ema_pack.check(t).problems == ema.check(t)   # the workbook says what the results say
+
+
+def test_the_check_reports_what_ema_would_read_otherwise(pack, monkeypatch):
+    t, _, _ = pack
+    t.country = "NED"
+    first = db.session.get(Player, standings(t).rows[1].player_id)
+    number, first.ema_number = first.ema_number, "00123456"   # int() drops both zeros; EMA's reader pads only a 7-digit number
+    db.session.commit()
+    found = [p for p in ema_pack.check(t).problems if p not in ema.check(t)]
+    assert [(p.player_id, p.message) for p in found] == [(first.id, (
+        f"EMA's reader takes the EMA number of {first.full_name} (row 3) as '123456', not '00123456'."))]
+    first.ema_number = number
+    db.session.commit()
+    real = ema_pack.workbook_bytes
+
+    def wrong(title, place, country, weight, rules, rows):  # a writer that puts the weight in the wrong cell
+        return real(title, place, country, replace(weight, weight=weight.weight + 1), rules, rows)
+
+    monkeypatch.setattr(ema_pack, "workbook_bytes", wrong)
+    found = [p.message for p in ema_pack.check(t).problems if p not in ema.check(t)]
+    assert found == ["EMA's reader takes the MERS weight in the workbook as 4.5, not 3.5."]
+
+
+def test_band_edge_warnings():
+    def weight(players, played, ranked=None):
+        return ema_pack.Mers(weight=ema_pack.mers_weight(2, players, played), days=2, players=players,
+                             countries=played, qualification=False, ranked=players, substitutes=0,
+                             start_date=None, end_date=None, countries_played=played,
+                             countries_ranked=played if ranked is None else ranked)
+
+    assert ema_pack.band_warnings(weight(30, 7)) == []
+    messages = [w.message for w in ema_pack.band_warnings(weight(41, 10, ranked=9))]
+    assert messages == [
+        "The weight is one player from a band edge: 41 players count (the ranked, and the substitutes who played "
+        "up to 3); with 40 it would be 3, not 3.5.",
+        "The weight is one country from a band edge: 10 countries count; with 9 it would be 3, not 3.5.",
+        "10 countries played a hand and 9 are those of the ranked players: the weight counts 10, every country "
+        "that took part, substitutes included (MERS: EMA's Basics for ranking system counts the participants)."]
+    assert len(ema_pack.band_warnings(weight(80, 5))) == 2   # 81 players, 6 countries: both +0.5

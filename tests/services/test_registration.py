@@ -29,7 +29,7 @@ def test_country_accepts_codes_and_english_names(given, stored):
     assert data.country == stored
 
 
-@pytest.mark.parametrize("given", ["XX", "Finlandia", "F1", "ABCD"])
+@pytest.mark.parametrize("given", ["XX", "Atlantis", "F1", "ABCD", "DDR", "EU"])
 def test_unknown_country_is_refused_with_a_clear_message(given):
     errors = reg.validate(PlayerData("Aino", "Virtanen", country=given))
     assert errors["country"].startswith(f"Unknown country '{given}'")

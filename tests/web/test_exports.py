@@ -28,6 +28,7 @@ def seats_of(t, number: int) -> list[tuple[int, str, str]]:
 
 def test_staff_exports_page_and_every_pdf_saved(organiser_client, played, app):  # noqa: F811
     t = played
+    t.country = "FIN"  # unset, the check asks for the host country
     penalties.give_penalty(t, player_id=play.table_players(play.get_session(t, 1), 1)[0].player_id,
                            session_number=1, amount=10, reason="Slow play", user=None)
     db.session.commit()
@@ -119,7 +120,13 @@ def test_api_pdfs_and_ema_file(client, organiser, played):  # noqa: F811
     assert [line.split(",")[3] for line in lines[1:]] == [people[r.player_id].ema_number for r in ranked]
 
     check = api.get(f"/tournaments/{t.id}/ema-results/check", expect=200).get_json()
-    assert check == {"ok": True, "problems": []}
+    assert check["ok"] is False and [p["message"] for p in check["problems"]] == [
+        "The host country is not set: give it in the tournament's settings (EMA writes it in 3 letters, e.g. NED). "
+        "The EMA file does not guess it."]
+    t.country = "FIN"
+    db.session.commit()
+    check = api.get(f"/tournaments/{t.id}/ema-results/check", expect=200).get_json()
+    assert check == {"ok": True, "problems": [], "warnings": []}
     people[ranked[0].player_id].ema_number = "123"
     db.session.commit()
     check = api.get(f"/tournaments/{t.id}/ema-results/check", expect=200).get_json()

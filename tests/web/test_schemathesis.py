@@ -28,16 +28,17 @@ MAX_EXAMPLES = 12
 # (a 422 for a hand the engine refuses, or a broken backup) naming the field, and only such a refusal,
 # naming one of these fields, passes the "schema-valid data is accepted" check.
 RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
-    # Cross-field rules, and foul types told apart without letter case.
-    "POST /api/v1/tournaments": {"end_date", "warning_minutes", "table_points", "foul_types"},
+    # Cross-field rules, foul types told apart without letter case, a host country that is a code or name of one.
+    "POST /api/v1/tournaments": {"end_date", "warning_minutes", "table_points", "foul_types", "country"},
     # Between hands the last hand played is required, with a hand in progress it is left out.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/time": {"last_hand_played"},
     # Players of this tournament, the outgoing one at that table then, the incoming one seated nowhere else.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/substitutions":
         {"out_player_id", "in_player_id", "from_hand"},
     # A person is registered once per tournament (same names without an EMA number, or the same number); a fixed
-    # table is one of the tournament's tables (one per four players), kept by one player.
-    "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number", "fixed_table"},
+    # table is one of the tournament's tables (one per four players), kept by one player; a country is a code or
+    # a name of one (a list no pattern holds).
+    "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number", "fixed_table", "country"},
     "POST /api/v1/tournaments/{tournament_id}/players/{player_id}/fixed-table": {"fixed_table"},
     "POST /api/v1/tournaments/{tournament_id}/penalties": {"player_id"},
     # The player must have sat at that table in that session; a text of blanks says nothing.

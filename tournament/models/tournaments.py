@@ -85,6 +85,8 @@ class Tournament(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(120))
     venue: Mapped[str] = mapped_column(String(200), default="")
+    # The host country as EMA's results write it (3 letters: NED, GER, FIN); None until an organiser sets it.
+    country: Mapped[str | None] = mapped_column(String(3))
     start_date: Mapped[date | None]
     end_date: Mapped[date | None]
     ruleset: Mapped[Ruleset] = mapped_column(EnumText(Ruleset, 20), default=DEFAULT_RULESET)

@@ -40,7 +40,8 @@ class SessionLine:
 class CountryLine:
     code: str       # EMA's 3-letter code
     name: str
-    players: int
+    players: int    # ranked, in the EMA file
+    others: int = 0  # who played a hand too: substitutes, a player left out of the EMA result
 
 
 @dataclass(frozen=True)
@@ -95,8 +96,8 @@ class ObserverWords:
     formula: str = ("EMA, Basics for ranking system: TOTAL_MERS = Weight_duration + Weight_players + "
                     "Weight_countries + Weight_qualif.")
     session_header: tuple[str, ...] = ("Session", "Status", "Tables", "Players", "Closed at")
-    by_country: str = "Ranked players by country"
-    country_header: tuple[str, ...] = ("Code", "Country", "Players")
+    by_country: str = "Ranked players by country"   # and, beside them, the others who played a hand
+    country_header: tuple[str, ...] = ("Code", "Country", "Players", "Others who played (substitutes ...)")
     remarks: str = "Observer's remarks"
     signature: str = ("Observer: ______________________________   Signature: ____________________   "
                       "Date: ____________")
@@ -144,12 +145,13 @@ def build_observer_report_pdf(report: ObserverReport, generated_at: datetime,
          for s in report.sessions],
         session_widths, right_aligned=[0, 2, 3]))
     story += [Spacer(1, 4 * mm), heading(words.by_country, width=width)]
-    country_widths = [width * s for s in (0.15, 0.65, 0.20)]
+    country_widths = [width * s for s in (0.12, 0.48, 0.16, 0.24)]
     story.append(styled_table(
         words.country_header,
-        [[cell(c.code, country_widths[0]), cell(c.name, country_widths[1]), cell(str(c.players), country_widths[2])]
+        [[cell(c.code, country_widths[0]), cell(c.name, country_widths[1]), cell(str(c.players), country_widths[2]),
+          cell(str(c.others), country_widths[3])]
          for c in report.by_country],
-        country_widths, right_aligned=[2]))
+        country_widths, right_aligned=[2, 3]))
     story += [
         Spacer(1, 6 * mm), heading(words.remarks, width=width), Spacer(1, 30 * mm),
         Paragraph(lines_markup(words.signature, width), paragraph_style()),

@@ -94,6 +94,7 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("hands", "ruling"): "",
     ("players", "fixed_table"): None,
     ("tournaments", "entry_mode"): "referee",
+    ("tournaments", "country"): None,
     ("players", "left_out_of_ema"): False,
     ("hands", "entered_by_player_id"): None,
     ("hands", "counted"): True,

@@ -53,6 +53,7 @@ def load_demo(players: int = 32, seed: int = 2026, owner_email: str | None = Non
         TournamentData(
             name=f"Demo MCR Open {start.year}",
             venue="Helsinki, Finland",
+            country="FIN",
             start_date=start,
             end_date=start + timedelta(days=1),
             session_count=7,

@@ -8,9 +8,14 @@ Only players who sat at a table are ranked and listed: a no-show is not (the che
 player is, with 0 table points (MERS 4.4).
 
 The check lists what would make the file wrong or incomplete: ranked players with a missing or malformed
-EMA number (8 digits) or one shared with another player, substitutes who played (never ranked, so not in
-the file), sessions not played or still in play, and the tables that are unfinished or do not sum to zero
-(by the rules of `scoring.session_problems`, the check run when a session is closed).
+EMA number (8 digits) or one shared with another player, or without a country, substitutes who played (drawn,
+or come in during a session: never ranked, so not in the file), the host country when it is not set, sessions
+not played or still in play, and the tables that are unfinished or do not sum to zero (by the rules of
+`scoring.session_problems`, the check run when a session is closed).
+
+Who played (`who_played`): everyone who sat at a table of a session in play or finished for at least one hand,
+drawn there or come in as a substitute (`Substitution`: the outgoing player plays the hands before `from_hand`,
+the incoming one those from then on; a late player replaced from hand 1 played none of that session).
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from tournament.models import (
     Seat,
     SessionStatus,
     SessionTable,
+    Substitution,
     TableMode,
     TableTotal,
     Tournament,
@@ -60,6 +66,7 @@ class EmaRow:
     table_points: int | float
     score: int
     country: str
+    player_id: int = 0  # who the row is (not written in the files)
 
     def cells(self) -> list[str | int | float]:
         """Place, points and score as numbers (written unquoted, a negative score too), the rest as text."""
@@ -101,7 +108,7 @@ def ema_rows(t: Tournament) -> list[EmaRow]:
         rows.append(EmaRow(
             place=row.rank - sum(1 for rank in stripped if rank < row.rank), first_name=person.first_name.strip(), last_name=person.last_name.strip(),
             ema_number=(person.ema_number or "").strip(), table_points=points_number(row.table_points),
-            score=row.score, country=(person.country or "").strip().upper(),
+            score=row.score, country=(person.country or "").strip().upper(), player_id=person.id,
         ))
     return rows
 
@@ -135,11 +142,57 @@ def _number_problems(ranked_ids: list[int], people: dict[int, Player]) -> list[P
     return problems
 
 
+@dataclass(frozen=True)
+class Played:
+    """Who played at least one hand, and where: (session number, table, first hand) per player, in order."""
+
+    where: dict[int, list[tuple[int, int, int]]]
+
+    @property
+    def ids(self) -> set[int]:
+        return set(self.where)
+
+
+def who_played(t: Tournament) -> Played:
+    """Everyone who played at least one hand of a session in play or finished (see the module's docstring):
+    two queries, the seats and the substitutions."""
+    sessions = dict(db.session.execute(select(TournamentSession.id, TournamentSession.number).where(
+        TournamentSession.tournament_id == t.id, TournamentSession.status.in_(PLAYED))).all())
+    if not sessions:
+        return Played({})
+    # (session id, table) -> {player id: first hand}, and the hand from which each player left
+    first: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)
+    left: dict[tuple[int, int, int], int] = {}
+    for session_id, table, player_id in db.session.execute(
+            select(Seat.session_id, Seat.table_number, Seat.player_id).where(Seat.session_id.in_(list(sessions)))):
+        first[(session_id, table)][player_id] = 1
+    for session_id, table, out_id, in_id, from_hand in db.session.execute(
+            select(Substitution.session_id, Substitution.table_number, Substitution.out_player_id,
+                   Substitution.in_player_id, Substitution.from_hand)
+            .where(Substitution.session_id.in_(list(sessions))).order_by(Substitution.from_hand, Substitution.id)):
+        left[(session_id, table, out_id)] = from_hand
+        first[(session_id, table)][in_id] = from_hand
+    where: dict[int, list[tuple[int, int, int]]] = defaultdict(list)
+    for (session_id, table), players in first.items():
+        for player_id, hand in players.items():
+            if left.get((session_id, table, player_id), HANDS_PER_SESSION + 1) > hand:  # played a hand before leaving
+                where[player_id].append((sessions[session_id], table, hand))
+    return Played({player_id: sorted(places) for player_id, places in where.items()})
+
+
 def check(t: Tournament) -> list[Problem]:
     """Everything to fix (or knowingly accept) before the file goes to the EMA; empty when all is well."""
     people = _players(t)
     result = standings(t)
     problems = _number_problems([row.player_id for row in result.rows], people)
+    if not t.country:
+        problems.append(Problem(msg("The host country is not set: give it in the tournament's settings (EMA "
+                                    "writes it in 3 letters, e.g. NED). The EMA file does not guess it.")))
+    for row in result.rows:
+        person = people[row.player_id]
+        if not (person.country or "").strip() and not person.left_out_of_ema:
+            problems.append(Problem(msg("%(name)s has no country: EMA's results need one for every player.",
+                                        name=person.full_name), player_id=person.id))
     ranked = {row.player_id for row in result.rows}
     for person in sorted(people.values(), key=lambda p: (p.last_name, p.first_name)):
         if person.id not in ranked and not person.is_substitute and person.status in (
@@ -165,24 +218,24 @@ def check(t: Tournament) -> list[Problem]:
         elif session.status == SessionStatus.IN_PLAY:
             problems.append(Problem(msg("Session %(number)s is still in play (not closed).", number=number), session=number))
 
-    played_ids = [s.id for s in sessions.values() if s.status in PLAYED]
-    if played_ids:
-        seats = db.session.execute(
-            select(TournamentSession.number, Seat.table_number, Seat.player_id)
-            .join(TournamentSession, TournamentSession.id == Seat.session_id)
-            .where(Seat.session_id.in_(played_ids))
-            .order_by(TournamentSession.number, Seat.table_number)
-        ).all()
-        for number, table, player_id in seats:
-            person = people.get(player_id)
-            if person is not None and person.is_substitute:
-                problems.append(Problem(
-                    msg("Substitute %(name)s played at table %(table)s of session %(number)s: "
-                        "substitutes are not ranked and are left out of the file.", name=person.full_name, table=table, number=number), player_id=player_id, table=table,
-                    session=number))
+    played = who_played(t).where
+    for number, table, player_id, hand in sorted((number, table, player_id, hand)
+                                                 for player_id, places in played.items()
+                                                 for number, table, hand in places):
+        person = people.get(player_id)
+        if person is not None and person.is_substitute:
+            if hand == 1:
+                message = msg("Substitute %(name)s played at table %(table)s of session %(number)s: "
+                              "substitutes are not ranked and are left out of the file.", name=person.full_name,
+                              table=table, number=number)
+            else:
+                message = msg("Substitute %(name)s played at table %(table)s of session %(number)s from hand "
+                              "%(hand)s: substitutes are not ranked and are left out of the file.",
+                              name=person.full_name, table=table, number=number, hand=hand)
+            problems.append(Problem(message, player_id=player_id, table=table, session=number))
 
-    played = {s.id: s.number for s in sessions.values() if s.status in PLAYED}
-    for number, table, message in table_problems(played):
+    in_play = {s.id: s.number for s in sessions.values() if s.status in PLAYED}
+    for number, table, message in table_problems(in_play):
         problems.append(Problem(msg("Session %(number)s, table %(table)s: %(problem)s.", number=number, table=table, problem=message), table=table, session=number))
     return problems
 

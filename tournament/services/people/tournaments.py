@@ -30,6 +30,7 @@ from tournament.models.tournaments import (
 from tournament.services.core.db import changes
 from tournament.services.core.errors import ConflictError, PermissionDenied, ServiceError
 from tournament.services.core.records import expect_version, get_or_404
+from tournament.services.people.registration.countries import country3
 from tournament.services.people.users import find_user_by_email
 from tournament.text import control_refusal
 from tournament.timezones import DEFAULT_TIME_ZONE
@@ -53,6 +54,7 @@ class TournamentData:
 
     name: str
     venue: str = ""
+    country: str | None = None  # the host country: stored as EMA writes it (NED); codes and names are read
     start_date: date | None = None
     end_date: date | None = None
     ruleset: str = DEFAULT_RULESET
@@ -76,6 +78,7 @@ class TournamentData:
         return cls(
             name=t.name,
             venue=t.venue,
+            country=t.country,
             start_date=t.start_date,
             end_date=t.end_date,
             ruleset=t.ruleset,
@@ -111,6 +114,13 @@ def validate(data: TournamentData) -> dict[str, str]:
         errors["venue"] = msg("The venue is at most 200 characters.")
     elif problem := control_refusal(data.venue, msg("the venue")):
         errors["venue"] = problem
+    host = country3(data.country) if isinstance(data.country, str) else ""
+    if data.country not in (None, "") and not host:
+        shown = data.country[:60] if isinstance(data.country, str) else data.country
+        errors["country"] = msg("Unknown country %(country)r: give a code such as NED, NL or NLD, or the country's "
+                                "name.", country=shown)
+    else:
+        data.country = host or None
     if data.start_date and data.end_date and data.end_date < data.start_date:
         errors["end_date"] = msg("The last day cannot be before the first day.")
     if data.ruleset not in set(Ruleset):

@@ -4,14 +4,16 @@
                                                          session is published; staff before)
     GET /tournaments/{tid}/sessions/{n}/score-sheets.pdf a score sheet per table (idem)
     GET /tournaments/{tid}/ema-results.csv               the EMA file (the tournament's staff)
-    GET /tournaments/{tid}/ema-results/check             {"ok", "problems": [...]} (the tournament's staff)
+    GET /tournaments/{tid}/ema-results/check             {"ok", "problems": [...], "warnings": [...]} (idem)
     GET /tournaments/{tid}/ema-results.xlsx              EMA's results workbook (the tournament's staff)
-    GET /tournaments/{tid}/mers                          {"weight", "days", "players", "countries", ...} (idem)
+    GET /tournaments/{tid}/mers                          {"weight", "days", "players", "countries",
+                                                         "substitutes_played", "countries_played",
+                                                         "countries_ranked", ...} (idem)
     GET /tournaments/{tid}/ema-observer-report.pdf       the observer's draft report (idem)
 
 The last three take optional query parameters: qualification (1/0: players had to qualify, +1 to the
-weight), country (ISO alpha-2 of the host country; default the most represented among ranked players) and
-place (the city; default the venue).
+weight), country (the host country, a code or a name; default the tournament's `country` setting, never a
+guess) and place (the city; default the venue).
 """
 
 from __future__ import annotations
@@ -44,8 +46,11 @@ class ProblemSchema(Schema):
 
 
 class EmaCheckSchema(Schema):
-    ok = fields.Boolean(required=True)
+    ok = fields.Boolean(required=True, metadata={"description": "No problem (warnings aside)."})
     problems = fields.List(fields.Nested(ProblemSchema), required=True)
+    warnings = fields.List(fields.Nested(ProblemSchema), required=True, metadata={
+        "description": "What to know before sending, nothing to fix: the MERS weight within one player or one "
+                       "country of a band edge, countries of players who played but are not ranked."})
 
 
 def _visible_session(t: Tournament, number: int) -> None:
@@ -88,20 +93,30 @@ def ema_results(t: Tournament):
 @for_tournament("referee")
 @bp.response(200, EmaCheckSchema)
 def ema_check(t: Tournament):
-    """What to fix before sending the file: EMA numbers missing or malformed, substitutes who played,
-    sessions or tables unfinished, tables that do not sum to zero."""
-    problems = ema_service.check(t)
-    return {"ok": not problems, "problems": [p.as_json() for p in problems]}
+    """What to fix before sending the file: EMA numbers missing or malformed, players without a country, the
+    host country not set, substitutes who played, sessions or tables unfinished, tables that do not sum to zero,
+    and any value EMA's reader would take otherwise from the results workbook (read back as it reads it); and
+    the warnings (the weight near a band edge)."""
+    return ema_pack.check(t).as_json()
 
 
 class MersSchema(Schema):
     weight = fields.Float(required=True)
     days = fields.Integer(required=True)
     players = fields.Integer(required=True, metadata={"description": "ranked players + substitutes who played (max 3)"})
-    countries = fields.Integer(required=True)
+    countries = fields.Integer(required=True, metadata={"description": "the countries the weight counts: "
+                                                                        "`countries_played` (see countries_reason)"})
     qualification = fields.Boolean(required=True)
     ranked_players = fields.Integer(required=True)
-    substitutes_played = fields.Integer(required=True)
+    substitutes_played = fields.Integer(required=True, metadata={
+        "description": "every substitute who played a hand: drawn, or come in during a session"})
+    countries_played = fields.Integer(required=True, metadata={
+        "description": "distinct countries of every player and substitute who played a hand"})
+    countries_ranked = fields.Integer(required=True, metadata={
+        "description": "distinct countries of the ranked players (the players in the EMA file)"})
+    countries_counted = fields.String(required=True, metadata={
+        "description": "which of the two the weight uses: `countries_played`"})
+    countries_reason = fields.String(required=True, metadata={"description": "why, citing MERS"})
     parts = fields.Dict(keys=fields.String(), values=fields.Float(), required=True)
     start_date = fields.String(allow_none=True)
     end_date = fields.String(allow_none=True)
@@ -111,8 +126,10 @@ class MersSchema(Schema):
 PACK_PARAMETERS = [
     {"in": "query", "name": "qualification", "schema": {"type": "string", "enum": ["0", "1", "true", "false"]},
      "description": "Players had to qualify (+1 to the weight)."},
-    {"in": "query", "name": "country", "schema": {"type": "string", "pattern": "^[A-Za-z]{2}$"},
-     "description": "ISO 3166-1 alpha-2 code of the host country (default: most represented)."},
+    {"in": "query", "name": "country", "schema": {"type": "string", "minLength": 1, "maxLength": 100},
+     "description": "The host country for this file only: a code (`NED`, `NL`, `NLD`) or its name (default: the "
+                    "tournament's `country` setting; none when that is unset). A country not known so is a 400 "
+                    "naming `country`."},
     {"in": "query", "name": "place", "schema": {"type": "string"}, "description": "The city (default: the venue)."},
 ]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import pycountry
 from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 
 from tournament.constants import LANGUAGES, MAX_ID, MAX_SEED
@@ -23,6 +22,7 @@ from tournament.text import LINES_CONTROLS, ONE_LINE_CONTROLS
 from tournament.timezones import known_zones
 
 ID = validate.Range(min=1, max=MAX_ID)
+COUNTRY_MAX = 100  # a country's longest name (CLDR) is under 60 characters
 # Text a person types holds no control character (tournament.text): one line, or lines (line feeds, carriage
 # returns and tabs allowed); *_NOT_BLANK: with something in it. The services trim the text, refuse it empty and
 # refuse a control character (a 400 naming the field).
@@ -93,6 +93,11 @@ class UserSchema(Schema):
 class TournamentInSchema(BodySchema):
     name = fields.String(required=True, metadata=documented(pattern=ONE_LINE_NOT_BLANK, maxLength=120))
     venue = fields.String(metadata=documented(pattern=ONE_LINE, maxLength=200))
+    country = fields.String(allow_none=True, metadata=documented(pattern=ONE_LINE, maxLength=COUNTRY_MAX, description=(
+        "The host country, for EMA's results workbook and the observer's report; stored and answered as EMA writes "
+        "it, 3 letters (`NED`, `GER`, `FIN`). Give that code, the ISO 3166-1 alpha-2 or alpha-3 code (`NL`, "
+        "`NLD`) or the country's name in English, Finnish, Swedish, Spanish, Chinese or its own language; empty or "
+        "null for none (the EMA check then asks for it). A country not known so is a 400 naming `country`.")))
     start_date = fields.Date(allow_none=True)
     end_date = fields.Date(allow_none=True, metadata={"description": "Not before `start_date`."})
     ruleset = fields.String(metadata=documented(enum=list(RULESET_LABELS)))
@@ -136,6 +141,8 @@ class TournamentSchema(Schema):
     id = fields.Integer()
     name = fields.String()
     venue = fields.String()
+    country = fields.String(allow_none=True, metadata={
+        "description": "The host country as EMA writes it (3 letters, e.g. `NED`); null until set."})
     start_date = fields.Date(allow_none=True)
     end_date = fields.Date(allow_none=True)
     ruleset = fields.String()
@@ -170,9 +177,11 @@ class PlayerInSchema(BodySchema):
         pattern=ONE_LINE_NOT_BLANK, maxLength=PLAYER_LIMITS["first_name"]))
     last_name = fields.String(required=True, metadata=documented(
         pattern=ONE_LINE_NOT_BLANK, maxLength=PLAYER_LIMITS["last_name"]))
-    country = fields.String(required=True, metadata=documented(
-        enum=["", *sorted(c.alpha_2 for c in pycountry.countries)],
-        description="ISO 3166 alpha-2 code (its alpha-3 code or English name work too); empty for none."))
+    country = fields.String(required=True, metadata=documented(pattern=ONE_LINE, maxLength=COUNTRY_MAX, description=(
+        "The country, stored and answered as its ISO 3166-1 alpha-2 code (`FI`): give that code, the alpha-3 code "
+        "(`FIN`), the code EMA's results use (`GER`, `NED`, `DEN`, `SUI` ...) or the country's name in English, "
+        "Finnish, Swedish, Spanish, Chinese or its own language (`Finland`, `Suomi`, `芬兰`, `Deutschland`); "
+        "letter case and accents aside. Empty for none. A country not known so is a 400 naming `country`.")))
     ema_number = fields.String(allow_none=True, metadata=documented(
         pattern=r"^\s*$|^(\s*[0-9]){8}\s*$", description="8 digits; empty or null for none."))
     club = fields.String(allow_none=True, metadata=documented(pattern=ONE_LINE, maxLength=PLAYER_LIMITS["club"]))

@@ -13,7 +13,7 @@ from tournament.services.seating import draws as draw_service
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import TournamentInSchema, TournamentListSchema, TournamentSchema, UserSchema
 
-NEW_TOURNAMENT = {"name": "Helsinki Open 2026", "venue": "Kalasatama", "start_date": "2026-05-16",
+NEW_TOURNAMENT = {"name": "Helsinki Open 2026", "venue": "Kalasatama", "country": "FIN", "start_date": "2026-05-16",
                   "end_date": "2026-05-17", "session_count": 7, "session_minutes": 120,
                   "time_zone": "Europe/Helsinki"}
 TOURNAMENT = {"id": 1, **NEW_TOURNAMENT, "ruleset": "ema", "end_rule": "finish_hand", "warning_minutes": 15,
@@ -31,6 +31,7 @@ def tournament_json(t: Tournament) -> dict:
         "id": t.id,
         "name": t.name,
         "venue": t.venue,
+        "country": t.country,
         "start_date": t.start_date,
         "end_date": t.end_date,
         "ruleset": t.ruleset,

@@ -53,8 +53,9 @@ def send(document: Document, attachment: bool = False):
 def index(tournament_id: int):
     t = refereed_tournament(tournament_id)
     qualification = _qualification()
+    checked = ema_pack.check(t, qualification)
     return render_template("exports/index.html", tournament=t, sessions=draw_service.drawn_sessions(t),
-                           problems=ema_service.check(t), visibility_form=VisibilityForm(),
+                           problems=checked.problems, warnings=checked.warnings, visibility_form=VisibilityForm(),
                            mers=ema_pack.mers(t, qualification), qualification=qualification)
 
 

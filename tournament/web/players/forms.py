@@ -33,7 +33,8 @@ class PlayerForm(IdempotentForm):
     )
     country = StringField(
         _l("Country"),
-        description=_l("A code such as FI or FIN, or the English name such as Finland. May be left empty."),
+        description=_l("A code such as FI, FIN or EMA's GER, or the country's name (Finland, Suomi, Deutschland). "
+                       "May be left empty."),
         render_kw={"list": "country-names", "autocomplete": "off"},
     )
     club = StringField(_l("Club"), validators=[Length(max=LIMITS["club"])])

@@ -35,7 +35,7 @@ from flask_babel import gettext, ngettext
 from flask_login import current_user, login_required
 
 from tournament import timezones
-from tournament.i18n import N_
+from tournament.i18n import N_, current_language
 from tournament.i18n.service_messages import translate
 from tournament.messages import msg
 from tournament.models import Player, Tournament
@@ -89,7 +89,8 @@ STATUS_ACTIONS = {
 
 @bp.app_template_filter("country_name")
 def country_name_filter(code: str | None) -> str:
-    return registration_service.country_name(code)
+    """A country's name in the reader's language."""
+    return registration_service.country_name(code, current_language())
 
 
 @bp.app_template_filter("status_label")
@@ -118,7 +119,7 @@ def _form_page(t: Tournament, form: PlayerForm | EditPlayerForm, player: Player 
         tournament=t,
         form=form,
         player=player,
-        country_names=registration_service.country_names(),
+        country_names=registration_service.country_names(current_language()),
         team_names=list(registration_service.team_members(t)),
         link_url=_link_url(t, player) if player is not None else None,
     ), status

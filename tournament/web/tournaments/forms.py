@@ -11,6 +11,7 @@ from wtforms import (
 from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional
 
 from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
+from tournament.i18n import current_language
 from tournament.models import END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS, EndRule, EntryMode, Role
 from tournament.models.tournaments import (
     DEFAULT_FOUL_TYPES,
@@ -18,6 +19,7 @@ from tournament.models.tournaments import (
     DEFAULT_TABLE_POINTS,
     DEFAULT_TIE_BREAKS,
 )
+from tournament.services.people.registration.countries import country_names
 from tournament.services.people.tournaments import LIMITS, TournamentData
 from tournament.services.people.tournaments import validate as validate_tournament
 from tournament.timezones import DEFAULT_TIME_ZONE, zone_choices
@@ -51,6 +53,10 @@ def _tie_break(index: int) -> str:
 class TournamentForm(FlaskForm):
     name = StringField(_l("Name"), validators=[DataRequired(_l("The tournament needs a name.")), Length(max=120)])
     venue = StringField(_l("Venue"), validators=[Length(max=200)])
+    # The host country (the EMA results workbook and the observer's report): a code or a name, stored as EMA
+    # writes it (NED); empty until known, and then the EMA check asks for it.
+    country = StringField(_l("Host country"), validators=[Optional(), Length(max=100)],
+                          render_kw={"list": "country-names", "autocomplete": "off"})
     start_date = DateField(_l("First day"), validators=[Optional()])
     end_date = DateField(_l("Last day"), validators=[Optional()])
     # A select, so a mistyped zone cannot be sent; the service checks the name again (the API sends text).
@@ -118,10 +124,15 @@ class TournamentForm(FlaskForm):
             valid = False
         return valid
 
+    def country_names(self) -> list[str]:
+        """The countries' names in the reader's language: the host country field's suggestions."""
+        return country_names(current_language())
+
     def to_data(self) -> TournamentData:
         return TournamentData(
             name=self.name.data or "",
             venue=self.venue.data or "",
+            country=self.country.data or None,
             start_date=self.start_date.data,
             end_date=self.end_date.data,
             ruleset=self.ruleset.data,
@@ -168,6 +179,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         tie_breaks = [*data.tie_breaks, "", "", ""]
         self.tie_break_1.data, self.tie_break_2.data, self.tie_break_3.data = tie_breaks[:3]
         self.penalties_affect_table_points.data = "1" if data.penalties_affect_table_points else "0"
+        self.country.data = data.country or ""
         self.foul_types.data = "\n".join(data.foul_types)
         self.version.data = str(version)
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tournament.models import Player, PlayerStatus, Tournament
-from tournament.services.people.registration.countries import country_name
+from tournament.services.people.registration.countries import names_of
 from tournament.services.people.registration.players import players_of
 from tournament.services.people.registration.statuses import STATUS_LABELS, known_status
 from tournament.text import fold
 
 
 def search_text(player: Player) -> str:
-    """What a search matches: names, country code and name, club, team, EMA number."""
-    parts = [player.first_name, player.last_name, player.country, country_name(player.country),
+    """What a search matches: names, country code and its name in the five languages, club, team, EMA number."""
+    parts = [player.first_name, player.last_name, player.country, *names_of(player.country),
              player.club, player.team, player.ema_number or ""]
     return fold(" ".join(part for part in parts if part))
 

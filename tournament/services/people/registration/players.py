@@ -80,8 +80,9 @@ def validate(data: PlayerData) -> dict[str, str]:
     raw_country = data.country or ""
     code = country_code(raw_country)
     if code is None:
+        # (the names of the five languages and EMA's codes are read too: the form's hint says so)
         errors["country"] = msg("Unknown country '%(country)s': use an ISO 3166 code such as FI or FIN, or the "
-                                "English name such as Finland.", country=raw_country.strip())
+                                "English name such as Finland.", country=raw_country.strip()[:60])
     else:
         data.country = code
     ema = "".join((data.ema_number or "").split())
