@@ -11,7 +11,7 @@ PORT ?= 5000
 PYTEST_WORKERS ?= auto
 XDIST := $(if $(filter 0,$(PYTEST_WORKERS)),,-n $(PYTEST_WORKERS) --dist loadgroup)
 
-.PHONY: run install test test-fast test-sqlite test-postgres lint bench demo browser-deps clean help \
+.PHONY: run install test test-fast test-sqlite test-postgres lint lock wheel bench demo browser-deps clean help \
 	translations translations-extract translations-update
 
 # The interface's languages (tournament/i18n): the gettext catalogues, edited by hand (README "Languages").
@@ -26,19 +26,37 @@ help:
 	@echo "make test-fast  the suite without the tests marked slow (browser, deploy, long runs), SQLite only"
 	@echo "make test-sqlite | test-postgres  the whole suite on SQLite | the tests marked postgres on PostgreSQL"
 	@echo "make translations-update  the catalogues follow the wrapped texts (then translate, see README)"
+	@echo "make lock   requirements.lock and requirements-dev.lock again from pyproject.toml (UPGRADE=1: newest)"
+	@echo "make wheel  dist/mcr_tournament-*.whl: the app with its templates, static files, migrations, catalogues"
 	@echo "make lint | bench | demo | clean"
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(VENV)/.installed: pyproject.toml | $(VENV)/bin/python
-	$(PY) -m pip install --quiet -e .
+# Every install takes the versions of the lock files (pinned, with their hashes): requirements.lock (the app),
+# requirements-dev.lock (the app, the tests and the tools). `make lock` writes both again from pyproject.toml,
+# keeping every pin that still fits; `make lock UPGRADE=1` takes the newest versions pyproject.toml allows.
+LOCK := requirements.lock
+DEV_LOCK := requirements-dev.lock
+UV_COMPILE = $(VENV)/bin/uv pip compile pyproject.toml --universal --python-version 3.11 --generate-hashes \
+	--quiet --custom-compile-command "make lock" $(if $(UPGRADE),--upgrade)
+
+$(VENV)/.installed: pyproject.toml $(LOCK) | $(VENV)/bin/python
+	$(PY) -m pip install --quiet --require-hashes -r $(LOCK)
+	$(PY) -m pip install --quiet --no-deps -e .
 	touch $@
 
-$(VENV)/.installed-dev: pyproject.toml $(VENV)/.installed
-	$(PY) -m pip install --quiet -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml $(DEV_LOCK) $(VENV)/.installed
+	$(PY) -m pip install --quiet --require-hashes -r $(DEV_LOCK)
 	touch $@
+
+# The dev lock is constrained by the app's, so that both hold the same version of every package they share.
+lock: $(VENV)/.installed-dev
+	$(UV_COMPILE) -o $(LOCK)
+	$(UV_COMPILE) --extra dev -c $(LOCK) -o $(DEV_LOCK)
+	$(PY) -m pip install --quiet --require-hashes -r $(DEV_LOCK)
+	touch $(VENV)/.installed $(VENV)/.installed-dev
 
 # The compiled catalogues (.mo) are committed, so any clone serves every language; rebuilt here when a .po
 # is newer. `make translations-update` after wrapping new texts: the template and every .po follow them.
@@ -102,6 +120,13 @@ test-postgres: $(VENV)/.installed-dev translations
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+
+# The wheel (dist/): the app with its templates, static files, migrations and compiled catalogues, installable
+# anywhere (`pip install dist/mcr_tournament-*.whl`, then `mcr-tournament db upgrade`); its dependencies'
+# versions are requirements.lock's (`pip install -r requirements.lock dist/...whl`).
+wheel: $(VENV)/.installed translations
+	rm -rf build dist/mcr_tournament-*.whl
+	$(PY) -m pip wheel --quiet --no-deps --wheel-dir dist .
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/fan_engine.py

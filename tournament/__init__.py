@@ -9,19 +9,21 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from flask import Flask
 
+from tournament.version import __version__  # noqa: F401 - tournament.__version__, as packages have it
+
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the app. `config` overrides settings read from the environment (tests use it)."""
     # Imported here so that the pure packages (tournament.mcr, tournament.draws) load without Flask.
-    from tournament.config import PROJECT_ROOT, load_config
+    from tournament.config import default_instance_path, load_config, site_folder
     from tournament.web.public_url import TournamentFlask  # links built from PUBLIC_URL
 
     app = TournamentFlask(
         __name__,
-        instance_path=os.environ.get("INSTANCE_PATH") or str(PROJECT_ROOT / "instance"),
+        instance_path=os.environ.get("INSTANCE_PATH") or default_instance_path(),
         instance_relative_config=True,
-        template_folder=str(PROJECT_ROOT / "templates"),
-        static_folder=str(PROJECT_ROOT / "static"),
+        template_folder=str(site_folder("templates")),
+        static_folder=str(site_folder("static")),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(load_config(app.instance_path, config))
@@ -30,7 +32,7 @@ def create_app(config: dict | None = None) -> Flask:
     from tournament.extensions import csrf, db, login_manager, mail, migrate
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(PROJECT_ROOT / "migrations"), render_as_batch=True)
+    migrate.init_app(app, db, directory=str(site_folder("migrations")), render_as_batch=True)
     csrf.init_app(app)
     login_manager.init_app(app)
     mail.init_app(app)

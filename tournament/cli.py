@@ -1,4 +1,5 @@
-"""Command-line tools: `flask users ...`, `flask demo`, `flask backup DIR`."""
+"""Command-line tools: `flask users ...`, `flask demo`, `flask backup DIR` (`mcr-tournament ...` too:
+tournament/__main__.py)."""
 
 from __future__ import annotations
 
@@ -161,3 +162,4 @@ def init_cli(app: Flask) -> None:
     for command in (users_cli, demo_command, backup_command):
         _one_unit_of_work(command)
         app.cli.add_command(command)
+

@@ -2,7 +2,11 @@
 
 DATABASE_URL   SQLAlchemy URL; default SQLite at instance/tournament.db
 SECRET_KEY     session signing key; default: generated once and kept in the instance folder
-EXPORT_DIR     where PDFs and CSVs are written; default: exports/ at the project root
+EXPORT_DIR     where PDFs and CSVs are written; default: exports/ at the project root (installed from the wheel:
+               exports/ in the instance folder)
+INSTANCE_PATH  the instance folder (the secret key when SECRET_KEY is unset, the SQLite database by default);
+               default: instance/ at the project root, or, installed from the wheel, Flask's
+               <virtualenv>/var/tournament-instance
 SECURE_COOKIES unset or "auto" (default): session and remember cookies are Secure when the request came over
                HTTPS (behind nginx: its X-Forwarded-Proto, with TRUSTED_PROXIES); 1 forces Secure, 0 never
 REMEMBER_DAYS  how long "keep me logged in" lasts; default 30
@@ -24,6 +28,26 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
+# Installed from the wheel, the package carries the project's templates, static files and migrations here
+# (setup.py copies them in when it builds); from a checkout they are read where they are, at the project root.
+BUNDLED = Path(__file__).resolve().parent / "_bundled"
+
+
+def from_checkout() -> bool:
+    """Whether the package runs from the project's checkout (an editable install, `make run`) rather than
+    from an installed wheel (the checkout has its pyproject.toml next to the package)."""
+    return (PROJECT_ROOT / "pyproject.toml").is_file() and (PROJECT_ROOT / "templates").is_dir()
+
+
+def site_folder(name: str) -> Path:
+    """The folder `templates`, `static` or `migrations`: the checkout's own, else the wheel's copy."""
+    return PROJECT_ROOT / name if from_checkout() else BUNDLED / name
+
+
+def default_instance_path() -> str | None:
+    """instance/ of the checkout; installed from the wheel, None: Flask's own default for an installed
+    package (<prefix>/var/tournament-instance), never a folder inside site-packages."""
+    return str(PROJECT_ROOT / "instance") if from_checkout() else None
 # Under TESTING, passwords are hashed cheaply (setup was most of the web tests' time); never in production.
 TEST_PASSWORD_HASH_METHOD = "pbkdf2:sha256:1000"
 
@@ -108,7 +132,8 @@ def load_config(instance_path: str, overrides: dict | None = None) -> dict:
         "SQLALCHEMY_DATABASE_URI": normalise_database_url(database_url),
         "SQLALCHEMY_ENGINE_OPTIONS": {"pool_pre_ping": True},
         "SECRET_KEY": env.get("SECRET_KEY") or None,
-        "EXPORT_DIR": env.get("EXPORT_DIR") or str(PROJECT_ROOT / "exports"),
+        "EXPORT_DIR": env.get("EXPORT_DIR") or str(PROJECT_ROOT / "exports" if from_checkout()
+                                                    else Path(instance_path) / "exports"),
         "WTF_CSRF_TIME_LIMIT": None,
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",

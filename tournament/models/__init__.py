@@ -16,6 +16,7 @@ from tournament.models.draws import (
 )
 from tournament.models.idempotency import IdempotencyKey
 from tournament.models.imports import PlayerImport
+from tournament.models.installation import Installation
 from tournament.models.player_entry import DisputeResolution, HandConfirmation, HandDispute, PlayerLink
 from tournament.models.players import Player, PlayerStatus
 from tournament.models.referee_calls import RefereeCall
@@ -51,6 +52,7 @@ from tournament.models.tournaments import (
 from tournament.models.users import ApiToken, Role, User
 
 __all__ = [
+    "Installation",
     "Appeal",
     "Invitation",
     "PasswordReset",

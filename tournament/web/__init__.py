@@ -28,6 +28,9 @@ def init_web(app: Flask) -> None:
     app.jinja_env.filters.update(tr=per_render(translated), status_text=per_render(status_text),
                                  wind_name=per_render(wind_name), wind_initial=per_render(wind_initial))
     app.jinja_env.globals.update(fan_name=fan_name)
+    from tournament.version import __version__
+
+    app.jinja_env.globals["app_version"] = __version__  # every page's footer
     from tournament.web.account.invitations import bp as invitations_bp
     from tournament.web.account.routes import bp as account_bp
     from tournament.web.api.routes import bp as api_bp

@@ -40,6 +40,11 @@ def site_url() -> str:
     return current_app.config.get("PUBLIC_URL") or request.host_url.rstrip("/")
 
 
+def configured_public_url() -> str | None:
+    """PUBLIC_URL as configured (canonical), None when unset: what the calendars' UIDs end with."""
+    return current_app.config.get("PUBLIC_URL")
+
+
 def site_host() -> str:
     """The site's host name, no port (a default mail sender's domain)."""
     return urlsplit(site_url()).hostname or "localhost"

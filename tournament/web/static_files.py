@@ -35,6 +35,13 @@ def static_version(folder: str | None, filename: str) -> str | None:
 
 
 def init_app(app: Flask) -> None:
+    @app.route("/favicon.ico")
+    def favicon() -> Response:
+        """static/img/favicon.ico (16, 32, 48 px: tools/make_icons.py) where browsers, bookmarks and feed readers
+        look for it whatever the page names; kept a day (its name has no version)."""
+        return send_from_directory(app.static_folder or "static", "img/favicon.ico",
+                                   mimetype="image/vnd.microsoft.icon", max_age=24 * 3600)
+
     @app.route("/sw.js")
     def service_worker() -> Response:
         """The service worker (static/sw.js) from the site's root, so that its scope covers the players' pages

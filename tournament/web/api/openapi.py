@@ -1,4 +1,4 @@
-"""What the OpenAPI document says about every operation at once: its error answers and the
+"""What the OpenAPI document says about every operation at once: its operationId, its error answers and the
 `Idempotency-Key` header of the writes.
 
 Written once here (an apispec plugin sees each operation as a blueprint registers it) rather than on each
@@ -52,6 +52,63 @@ IDEMPOTENCY_KEY = {
 }
 
 
+# Each operation's operationId, the name a generated client gives its method (`client.enter_hand(...)`): the
+# view's own name in camelCase (enter_hand: enterHand), or, where that name says too little out of its module
+# (`start`, `give`, a player's own `enter_hand`), the name written here, keyed by the Flask endpoint.
+# tests/web/api/test_openapi_generator.py checks that they are all there, distinct, and none is left over.
+OPERATION_IDS = {
+    "api_tournaments.me": "getCurrentUser",
+    "api_players.check_in": "checkInPlayer",
+    "api_players.disqualify": "disqualifyPlayer",
+    "api_players.withdraw": "withdrawPlayer",
+    "api_players.ema_result": "setEmaResultLeftOut",
+    "api_players.fixed_table": "setFixedTable",
+    "api_sessions.draw": "drawSession",
+    "api_sessions.finish": "finishSession",
+    "api_hands.start": "startSession",
+    "api_penalties.give": "givePenalty",
+    "api_penalties.cancel": "cancelPenalty",
+    "api_standings.standings": "getStandings",
+    "api_standings.standings_pdf": "getStandingsPdf",
+    "api_exports.seating_pdf": "getSeatingPdf",
+    "api_exports.score_sheets_pdf": "getScoreSheetsPdf",
+    "api_exports.ema_results": "getEmaResultsCsv",
+    "api_exports.ema_check": "checkEmaResults",
+    "api_exports.ema_results_workbook": "getEmaResultsWorkbook",
+    "api_exports.mers_weight": "getMersWeight",
+    "api_exports.ema_observer_report": "getEmaObserverReportPdf",
+    "api_clock.clock_start": "startClock",
+    "api_clock.clock_pause": "pauseClock",
+    "api_clock.clock_resume": "resumeClock",
+    "api_clock.clock_end": "endClock",
+    "api_clock.undo_end": "undoClockEnd",
+    "api_clock.extend": "extendClock",
+    "api_substitutions.substitute": "substitutePlayer",
+    "api_appeals.decide": "decideAppeal",
+    "api_player_links.get_link": "getPlayerLink",
+    "api_player_links.renew_link": "renewPlayerLink",
+    "api_player_links.rule_stands": "ruleHandStands",
+    "api_player_own.my_table": "getMyTable",
+    "api_player_own.enter_hand": "enterOwnHand",
+    "api_player_own.confirm": "confirmOwnHand",
+    "api_player_own.dispute": "disputeOwnHand",
+    "api_referee_calls.log_call": "logRefereeCall",
+    "api_referee_calls.list_calls": "listRefereeCalls",
+}
+
+
+def camel_case(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def operation_id(endpoint: str, method: str, methods: int = 1) -> str:
+    """The operationId of `method` on the Flask endpoint `blueprint.view`; an endpoint with several methods
+    (none yet) has the method in front of each."""
+    name = OPERATION_IDS.get(endpoint) or camel_case(endpoint.rpartition(".")[2])
+    return name if methods == 1 else camel_case(f"{method}_{name}")
+
+
 def error_names(path: str, method: str) -> list[str]:
     """The error answers an operation can give. 401 everywhere (a bad token is refused even where none is
     needed); 404 where the path names something; 403 where a permission is checked (a tournament's staff,
@@ -67,7 +124,8 @@ def error_names(path: str, method: str) -> list[str]:
 
 
 class ApiConventionsPlugin(BasePlugin):
-    """Adds the error answers and the Idempotency-Key header to every operation of the document."""
+    """Adds the operationId, the error answers and the Idempotency-Key header to every operation of the
+    document."""
 
     def init_spec(self, spec: Any) -> None:
         super().init_spec(spec)
@@ -80,9 +138,13 @@ class ApiConventionsPlugin(BasePlugin):
         spec.components.parameter("IdempotencyKey", "header", dict(IDEMPOTENCY_KEY))
 
     def operation_helper(self, path: str | None = None, operations: dict | None = None, **kwargs: Any) -> None:
+        rule = kwargs.get("rule")
+        documented = [m for m in (operations or {}) if m in ("get", "head", *WRITES)]
         for method, operation in (operations or {}).items():
             if method not in ("get", "head", *WRITES):
                 continue
+            if rule is not None:  # flask-smorest hands the URL rule of the view (its endpoint) to every plugin
+                operation.setdefault("operationId", operation_id(rule.endpoint, method, len(documented)))
             responses = operation.setdefault("responses", {})
             for name in error_names(path or "", method):
                 # An answer the view documents itself (a backup's 422) keeps its own description.

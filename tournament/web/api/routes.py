@@ -16,6 +16,7 @@ from tournament.web.api import (
     docs,
     exports,
     hands,
+    meta,
     penalties,
     player_entry,
     players,
@@ -30,7 +31,7 @@ from tournament.web.api.openapi import ApiConventionsPlugin
 
 AREAS = (tournaments.bp, players.bp, sessions.bp, hands.bp, penalties.bp, standings.bp, exports.bp, clock.bp,
          backup.bp, substitutions.bp, appeals.bp, player_entry.bp, player_entry.own,
-         referee_calls.bp)
+         referee_calls.bp, meta.bp)
 
 OPENAPI_CONFIG = {
     "API_TITLE": "MCR Tournament API",

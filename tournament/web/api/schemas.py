@@ -19,7 +19,7 @@ from tournament.services.people.registration.players import MAX_FIXED_TABLE
 from tournament.services.people.tournaments import LIMITS as TOURNAMENT_LIMITS
 from tournament.services.play.penalties import MAX_PENALTY
 from tournament.text import LINES_CONTROLS, ONE_LINE_CONTROLS
-from tournament.timezones import known_zones
+from tournament.timezones import zone_choices
 
 ID = validate.Range(min=1, max=MAX_ID)
 COUNTRY_MAX = 100  # a country's longest name (CLDR) is under 60 characters
@@ -128,9 +128,12 @@ class TournamentInSchema(BodySchema):
         "description": "Whether penalties count in the session score that decides table points (default true, "
                        "the Green Book); false: table points from the scores before penalties (the score still "
                        "loses them)."})
-    time_zone = fields.String(metadata=documented(enum=sorted(known_zones()), description=(
+    # The places of the zone database and UTC, as the settings form offers them: without the aliases (Etc/GMT+3,
+    # Etc/GMT-3, GMT0, GMT-0 ...) whose names a client generator makes identical once it drops the signs.
+    time_zone = fields.String(metadata=documented(enum=list(zone_choices()), description=(
         "The IANA time zone the tournament is played in (default `UTC`), e.g. `Europe/Helsinki`: times are "
-        "stored in UTC and shown in it. An unknown name is a 400 naming `time_zone`.")))
+        "stored in UTC and shown in it. One of the places of the zone database or `UTC`; its other names "
+        "(`Etc/GMT-3`, `GMT0` ...) are taken too, but not listed. An unknown name is a 400 naming `time_zone`.")))
     language = fields.String(metadata=documented(enum=list(LANGUAGES), description=(
         "The tournament's default language (default `en`): its PDFs are in it, and its pages for a reader who "
         "chose no language and whose browser asks for none of those offered. Another code is a 400 naming "

@@ -35,6 +35,7 @@ from tournament.web.hands.forms import SELF_DRAWN, HandForm
 from tournament.web.hands.hand_form import labels, offer_false_mahjong, place_errors, seats, winds_map
 from tournament.web.helpers import form_post, linked_player
 from tournament.web.player_page.forms import ConfirmForm, DisputeForm
+from tournament.web.public_url import configured_public_url
 from tournament.web.schedule.routes import calendar_response
 
 bp = Blueprint("player_page", __name__, url_prefix="/p/<link_token>")
@@ -95,7 +96,7 @@ def calendar(player: Player, token: str):
     """The player's sessions with their table and seat, for their phone's calendar (private, like the page)."""
     t = player.tournament
     url = url_for("player_page.page", link_token=token, _external=True)
-    return calendar_response(ics.player_calendar(t, player, url), ics.filename(t, player), private=True)
+    return calendar_response(ics.player_calendar(t, player, url, configured_public_url()), ics.filename(t, player), private=True)
 
 
 def _page_url(token: str, anchor: str = "") -> str:

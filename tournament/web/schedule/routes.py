@@ -15,6 +15,7 @@ from tournament import timezones
 from tournament.services.documents import ics
 from tournament.services.seating import schedule as schedule_service
 from tournament.web.helpers import managed_tournament, organiser_required, submit_form, tournament_or_404
+from tournament.web.public_url import configured_public_url
 from tournament.web.schedule.forms import timetable_form
 
 bp = Blueprint("schedule", __name__)
@@ -60,4 +61,4 @@ def public(tournament_id: int):
 def calendar(tournament_id: int):
     t = tournament_or_404(tournament_id)
     url = url_for("schedule.public", tournament_id=t.id, _external=True)
-    return calendar_response(ics.tournament_calendar(t, url), ics.filename(t))
+    return calendar_response(ics.tournament_calendar(t, url, configured_public_url()), ics.filename(t))
