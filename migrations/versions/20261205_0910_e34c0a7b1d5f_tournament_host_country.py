@@ -1,15 +1,15 @@
 """tournaments.country: the host country as EMA's results write it (3 letters, e.g. NED); null until set
 
 Revision ID: e34c0a7b1d5f
-Revises: b3f7d1e5a9c2
-Create Date: 2026-12-10 12:00:00
+Revises: d4e8f1a2b6c3
+Create Date: 2026-12-05 09:10:00
 
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = 'e34c0a7b1d5f'
-down_revision = 'b3f7d1e5a9c2'
+down_revision = 'd4e8f1a2b6c3'
 branch_labels = None
 depends_on = None
 
