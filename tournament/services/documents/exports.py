@@ -83,7 +83,7 @@ def _wind_key() -> str:
 
 def _sheet_words() -> SheetWords:
     return SheetWords(
-        header=(gettext("Hand"), pgettext("score sheet column: the prevalent wind", "Round"), gettext("Winner"),
+        header=(pgettext("the hand number", "Hand"), pgettext("score sheet column: the prevalent wind", "Round"), gettext("Winner"),
                 gettext("Discarder"), pgettext("score sheet column: the fans scored", "Fans"), gettext("Points")),
         legend=" ".join(filter(None, (
             gettext("The letter in each player's box is their seat wind in that hand; the shaded box is the dealer "

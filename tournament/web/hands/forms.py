@@ -6,6 +6,7 @@ import json
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_pgettext
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -60,7 +61,7 @@ class FalseMahjongEntry(Form):
 
 class HandForm(IdempotentForm):
     version = HiddenField()
-    number = IntegerField(_l("Hand"), validators=[InputRequired(_l("Which hand (1-16)?")),
+    number = IntegerField(lazy_pgettext("the hand number", "Hand"), validators=[InputRequired(_l("Which hand (1-16)?")),
                                                   NumberRange(1, HANDS_PER_SESSION, _l("Hands are 1 to 16."))])
     result = RadioField(_l("Result"), choices=[("win", _l("Mahjong (a win)")), ("draw", _l("Draw: wall exhausted"))],
                         default="win")
