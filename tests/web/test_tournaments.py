@@ -2,12 +2,14 @@ import re
 from datetime import date
 
 import pytest
+from flask_babel import force_locale
 from sqlalchemy import select
 
-from tests.helpers import csrf_token, login, make_tournament, make_user, post_form
+from tests.helpers import csrf_token, form_fields, login, make_tournament, make_user, post_form
 from tournament.extensions import db
 from tournament.models import Tournament
 from tournament.services.people.tournaments import list_tournaments, tournaments_for
+from tournament.web.hands.penalties import foul_choices
 
 VALID = {
     "name": "Nordic MCR Championship",
@@ -196,3 +198,18 @@ def test_the_lists_put_the_latest_first_and_the_tournaments_without_dates_last(c
     assert [t.name for t in tournaments_for(organiser)] == expected
     page = client.get("/").get_data(as_text=True)
     assert [page.index(name) for name in expected] == sorted(page.index(name) for name in expected)
+
+
+def test_default_foul_types_are_worded_for_each_reader_and_kept_as_keys(app, organiser_client, tournament, app_ctx):
+    """A Finnish organiser's settings show the default fouls in Finnish; saving them unchanged keeps the English
+    keys, so a Swedish penalty form shows them in Swedish. A foul type the organiser adds stays as typed."""
+    url = f"/manage/tournaments/{tournament.id}/edit?lang=fi"
+    fields = form_fields(organiser_client, url)
+    assert [line for line in fields["foul_types"].splitlines() if line][:2] == ["Myöhästyminen", "Hidas pelaaminen"]
+    fields["foul_types"] += "\nPuhelin soi"
+    assert organiser_client.post(url, data=fields).status_code == 302
+    db.session.refresh(tournament)
+    assert tournament.foul_types[:2] == ["Late arrival", "Slow play"] and tournament.foul_types[-1] == "Puhelin soi"
+    with app.test_request_context("/"), force_locale("sv"):
+        options = [label for _key, label in foul_choices(tournament)]
+    assert "Sen ankomst" in options and "Puhelin soi" in options and "Myöhästyminen" not in options, options

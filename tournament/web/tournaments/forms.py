@@ -12,6 +12,7 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 
 from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.i18n import current_language
+from tournament.i18n.labels import translated
 from tournament.models import END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS, EndRule, EntryMode, Role
 from tournament.models.tournaments import (
     DEFAULT_FOUL_TYPES,
@@ -99,7 +100,7 @@ class TournamentForm(FlaskForm):
         choices=[("1", _l("Penalties count in the score that decides table points (Green Book)")),
                  ("0", _l("Table points from the table's scores before penalties"))])
     foul_types = TextAreaField(_l("Foul types (one per line)"), validators=[Optional(), Length(max=2000)],
-                               default="\n".join(DEFAULT_FOUL_TYPES), render_kw={"rows": 6})
+                               default=lambda: fouls_shown(DEFAULT_FOUL_TYPES), render_kw={"rows": 6})
     submit = SubmitField(_l("Save"))
 
     # Service field names that map onto a group of form fields.
@@ -153,13 +154,26 @@ class TournamentForm(FlaskForm):
                 t for t in (self.tie_break_1.data, self.tie_break_2.data, self.tie_break_3.data) if t
             ),
             penalties_affect_table_points=self.penalties_affect_table_points.data != "0",
-            foul_types=tuple(line.strip() for line in (self.foul_types.data or "").splitlines() if line.strip())
-            or DEFAULT_FOUL_TYPES,
+            foul_types=fouls_kept(self.foul_types.data),
             entry_mode=self.entry_mode.data or EntryMode.REFEREE,
             time_zone=self.time_zone.data or DEFAULT_TIME_ZONE,
             language=self.language.data or DEFAULT_LANGUAGE,
         )
 
+
+
+def fouls_shown(fouls) -> str:
+    """The foul types one per line for the settings form, the default ones in the reader's language."""
+    return "\n".join(translated(foul) if foul in DEFAULT_FOUL_TYPES else foul for foul in fouls)
+
+
+def fouls_kept(text: str | None) -> tuple[str, ...]:
+    """The foul types the form gives, a default one written in the reader's language kept as its English key: it is
+    worded again for each reader (pages, penalty lists), so a Finnish organiser's save leaves no Finnish word on a
+    Swedish referee's form and no English on a Finnish one."""
+    defaults = {translated(foul).casefold(): foul for foul in DEFAULT_FOUL_TYPES}
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return tuple(defaults.get(line.casefold(), line) for line in lines) or DEFAULT_FOUL_TYPES
 
 
 class EditTournamentForm(VersionedForm, TournamentForm):
@@ -180,7 +194,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         self.tie_break_1.data, self.tie_break_2.data, self.tie_break_3.data = tie_breaks[:3]
         self.penalties_affect_table_points.data = "1" if data.penalties_affect_table_points else "0"
         self.country.data = data.country or ""
-        self.foul_types.data = "\n".join(data.foul_types)
+        self.foul_types.data = fouls_shown(data.foul_types)
         self.version.data = str(version)
 
 
