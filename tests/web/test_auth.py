@@ -1,4 +1,5 @@
 from tests.helpers import PASSWORD, csrf_token, login, make_user, post_form
+from tournament.extensions import db
 
 
 def test_login_page_renders_labelled_fields(client):
@@ -69,3 +70,15 @@ def test_empty_login_form_shows_errors(client):
     html = response.get_data(as_text=True)
     assert "Enter your email address." in html
     assert "Enter your password." in html
+
+
+def test_the_default_token_name_is_worded_for_the_reader(organiser_client, organiser, app_ctx):
+    """`flask users token` names a token "command line" unless told: the account page says it in the reader's
+    language; a name given with --name stays as typed."""
+    from tournament.services.people import users as user_service
+
+    user_service.create_api_token(organiser, "command line")
+    user_service.create_api_token(organiser, "Tulospalvelu")
+    db.session.commit()
+    page = organiser_client.get("/account?lang=fi").get_data(as_text=True)
+    assert "<td>komentorivi</td>" in page and "<td>Tulospalvelu</td>" in page and "command line" not in page

@@ -74,6 +74,8 @@ LABELS = (
     N_("Touching the wall"),
     N_("Conduct"),
     N_("Other"),
+    # an API token's default name (`flask users token`); a name given with --name stays as typed
+    N_("command line"),
     # the score history's actions (services: record_score_change)
     N_("hand entered"),
     N_("hand entered by a player"),
