@@ -22,9 +22,10 @@ from tournament.web import (
 def init_web(app: Flask) -> None:
     from tournament.i18n import per_render
     from tournament.i18n.fans import fan_name
-    from tournament.i18n.labels import status_text, translated
+    from tournament.i18n.labels import action_text, status_text, translated
 
-    app.jinja_env.filters.update(tr=per_render(translated), status_text=per_render(status_text))
+    app.jinja_env.filters.update(tr=per_render(translated), status_text=per_render(status_text),
+                                 action_text=per_render(action_text))
     app.jinja_env.globals.update(fan_name=fan_name)
     from tournament.web.account.invitations import bp as invitations_bp
     from tournament.web.account.routes import bp as account_bp
