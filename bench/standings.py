@@ -25,7 +25,7 @@ from sqlalchemy import delete, event, select  # noqa: E402
 
 from bench._tournament import built, options  # noqa: E402
 from tournament.extensions import db  # noqa: E402
-from tournament.models import ScoreChange, Tournament, TournamentSession  # noqa: E402
+from tournament.models import ScoreAction, ScoreChange, Tournament, TournamentSession  # noqa: E402
 from tournament.pdf.standings import build_standings_pdf  # noqa: E402
 from tournament.services.results import standings as standings_service  # noqa: E402
 from tournament.services.results.standings import standings  # noqa: E402
@@ -71,14 +71,16 @@ def main() -> None:
         # the last session's table 1 (its hands are read again: the same rows).
         last_session = db.session.scalar(select(TournamentSession.id).where(TournamentSession.tournament_id == tid)
                                          .order_by(TournamentSession.number.desc()).limit(1))
-        after_hand = []
+        after_hand, bench_changes = [], []
         for _ in range(args.runs):
-            db.session.add(ScoreChange(session_id=last_session, table_number=1, action="bench: a hand"))
+            change = ScoreChange(session_id=last_session, table_number=1, action=ScoreAction.HAND_CORRECTED)
+            db.session.add(change)
             db.session.commit()
+            bench_changes.append(change.id)
             started = time.perf_counter()
             assert standings(t).rows == result.rows
             after_hand.append(time.perf_counter() - started)
-        db.session.execute(delete(ScoreChange).where(ScoreChange.action == "bench: a hand"))
+        db.session.execute(delete(ScoreChange).where(ScoreChange.id.in_(bench_changes)))
         db.session.commit()
         print(f"standings after a hand (the changed table read again): median "
               f"{statistics.median(after_hand) * 1000:.1f} ms")

@@ -21,7 +21,15 @@ from sqlalchemy.exc import OperationalError
 
 from tournament.extensions import db
 from tournament.i18n.fans import FAN_CONTEXT
-from tournament.models import Player, PlayerStatus, SessionStatus, Tournament, TournamentSession, User
+from tournament.models import (
+    Player,
+    PlayerStatus,
+    ScoreAction,
+    SessionStatus,
+    Tournament,
+    TournamentSession,
+    User,
+)
 from tournament.models._common import utcnow
 from tournament.services.seating import lifecycle
 
@@ -382,7 +390,7 @@ def demo_played(organiser: User, referee: User) -> Tournament:
 
     session1 = t.sessions[0]
     correction = db.session.scalar(select(ScoreChange).where(ScoreChange.session_id == session1.id,
-                                                             ScoreChange.action == "hand corrected"))
+                                                             ScoreChange.action == ScoreAction.HAND_CORRECTED))
     upheld = appeals.file_appeal(t, 1, correction.table_number, correction.hand_number,
                                  play.table_players(session1, correction.table_number)[0].player_id,
                                  "The discarder was misnamed.", referee)

@@ -3,7 +3,7 @@ import json
 from sqlalchemy import func, select
 
 from tournament.extensions import db
-from tournament.models import Player, Tournament, User
+from tournament.models import Player, ScoreAction, Tournament, User
 
 
 def test_users_create_organiser(runner, app_ctx):
@@ -57,7 +57,7 @@ def test_demo_loads_a_tournament_with_players(runner, app_ctx):
     assert sorted(db.session.scalars(select(Penalty.amount))) == [0, 10]  # the call's warning and a penalty
     assert db.session.scalar(select(func.count(RefereeCall.id))) == 1
     actions = set(db.session.scalars(select(ScoreChange.action)))
-    assert {"hand entered", "hand corrected", "penalty given"} <= actions
+    assert {ScoreAction.HAND_ENTERED, ScoreAction.HAND_CORRECTED, ScoreAction.PENALTY_GIVEN} <= actions
 
 
 def test_demo_with_an_odd_player_count_fills_the_tables(runner, app_ctx):

@@ -7,8 +7,18 @@ import pickle
 
 import pytest
 
-from tournament.messages import Message, msg, msg_n, status_word
+from tournament.messages import ACTION_WORDS, STATUS_WORDS, Message, action_word, msg, msg_n, status_word
+from tournament.models import (
+    FalseMahjongKind,
+    HandResult,
+    HandStatus,
+    PlayerStatus,
+    ScoreAction,
+    SessionStatus,
+    SubstitutionReason,
+)
 from tournament.services.core.errors import ConflictError, ServiceError
+from tournament.services.play.clock import ClockPhase
 
 
 def test_a_message_is_the_english_sentence_filled_in():
@@ -54,3 +64,18 @@ def test_a_refusal_keeps_the_message_and_the_json_and_pickle_see_the_english():
 def test_status_words_are_messages_for_known_statuses_only():
     assert status_word("in_play") == "in play" and isinstance(status_word("in_play"), Message)
     assert status_word("something_else") == "something else" and not isinstance(status_word("something_else"), Message)
+
+
+def test_one_table_words_every_status_the_pages_and_the_services_name():
+    statuses = {*SessionStatus, *HandStatus, *FalseMahjongKind, *SubstitutionReason, *PlayerStatus, *ClockPhase,
+                *(set(HandResult) - {HandResult.WIN})}
+    assert statuses == set(STATUS_WORDS)
+    assert all(isinstance(status_word(s), Message) for s in statuses)
+    assert status_word(SubstitutionReason.LEFT) == "left the table" and status_word(HandStatus.PENDING) == "pending"
+
+
+def test_every_score_action_has_its_words_and_nothing_else_has():
+    assert set(ACTION_WORDS) == {a.value for a in ScoreAction}
+    assert action_word(ScoreAction.HAND_NOT_SCORED) == "hand not scored (time called)"
+    assert isinstance(action_word(ScoreAction.SUBSTITUTION), Message)
+    assert len({str(words) for words in ACTION_WORDS.values()}) == len(ScoreAction)  # read back unambiguously

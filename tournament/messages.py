@@ -83,17 +83,55 @@ def msg_n(singular: str, plural: str, count: int, /, **params: object) -> Messag
     return Message(singular, params, plural=plural, count=count)
 
 
-# A status named in a sentence, in the words of the pages' status labels (tournament/i18n/labels.py).
+# The words of the values the models name by an identifier (a StrEnum's value), in English and translatable: the
+# one table of status words, said in a service's sentence (status_word) and shown on the pages
+# (i18n.labels.status_text, the `status_text` filter). A value not listed is shown with its underscores as spaces.
 STATUS_WORDS = {
+    # a session (SessionStatus)
     "draft": msg("draft"), "published": msg("published"), "in_play": msg("in play"), "finished": msg("finished"),
+    # a session's clock
     "not_started": msg("not started"), "running": msg("running"), "paused": msg("paused"), "ended": msg("ended"),
+    # a hand on the players' pages (HandStatus)
+    "pending": msg("pending"), "confirmed": msg("confirmed"), "disputed": msg("disputed"),
+    # a false mahjong's kind (FalseMahjongKind)
     "under_minimum": msg("under minimum"), "not_winning": msg("not winning"),
+    # a hand's result other than a win (HandResult: the score history)
+    "draw": msg("draw"), "not_scored": msg("not scored"),
+    # why a substitute came in (SubstitutionReason)
+    "late": msg("late"), "ill": msg("ill"), "left": msg("left the table"), "other": msg("other"),
     # a player's (PlayerStatus)
     "registered": msg("registered"), "present": msg("present"), "withdrawn": msg("withdrawn"),
     "disqualified": msg("disqualified"),
+}
+
+# What a score change did (models.ScoreAction, stored as these names), worded only where it is shown: the score
+# history's pages in the reader's language (i18n.labels.action_text), the backup document in English, as these
+# phrases were stored before (services/documents/backup.py).
+ACTION_WORDS = {
+    "hand_entered": msg("hand entered"),
+    "hand_entered_by_player": msg("hand entered by a player"),
+    "hand_corrected": msg("hand corrected"),
+    "hand_deleted": msg("hand deleted"),
+    "hand_not_scored": msg("hand not scored (time called)"),
+    "hand_deleted_time_call_undone": msg("hand deleted (time call undone)"),
+    "hand_confirmed": msg("hand confirmed by the table"),
+    "hand_disputed": msg("hand disputed by a player"),
+    "hand_stands": msg("hand stands as entered"),
+    "totals_entered": msg("totals entered"),
+    "totals_corrected": msg("totals corrected"),
+    "totals_cleared": msg("totals cleared"),
+    "substitution": msg("substitution"),
+    "penalty_given": msg("penalty given"),
+    "penalty_cancelled": msg("penalty cancelled"),
 }
 
 
 def status_word(status: str) -> str:
     """A status value ("in_play") as a word for a message ("in play"), translatable when it is a known one."""
     return STATUS_WORDS.get(str(status), str(status).replace("_", " "))
+
+
+def action_word(action: str) -> str:
+    """A score change's action ("hand_entered") as its words ("hand entered"), translatable when it is a known
+    one."""
+    return ACTION_WORDS.get(str(action), str(action).replace("_", " "))

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from tests.helpers import VALID_22, add_players
 from tournament.extensions import db
-from tournament.models import Appeal, ScoreChange
+from tournament.models import Appeal, ScoreAction, ScoreChange
 from tournament.services.core.errors import ConflictError, NotFound, ServiceError
 from tournament.services.play import appeals, scoring
 from tournament.services.play import session as play
@@ -156,7 +156,7 @@ def test_an_upheld_appeal_points_at_the_correction_made_after_it(seated, referee
     db.session.commit()
     assert decided.decision == "upheld" and decided.decision_text == "West's discard."
     assert decided.decided_by_id == organiser.id and decided.decided_at is not None
-    assert decided.correction_id == correction.id and correction.action == "hand corrected"
+    assert decided.correction_id == correction.id and correction.action == ScoreAction.HAND_CORRECTED
     assert _changes() == before
 
 

@@ -13,7 +13,8 @@ from sqlalchemy import func, select
 
 from tests.helpers import comparable, make_user, players_of, row_counts, standing_rows
 from tournament.extensions import db
-from tournament.models import ScoreChange, Tournament
+from tournament.messages import ACTION_WORDS
+from tournament.models import ScoreAction, ScoreChange, Tournament
 from tournament.services.documents import exports
 from tournament.services.documents.backup import (
     CHILD_MODELS,
@@ -257,6 +258,26 @@ def test_the_restored_history_names_the_copys_players(document, organiser):
         for side in (change.before, change.after):
             if side and "payments" in side:
                 assert {int(pid) for pid in side["payments"]} <= player_ids
+
+
+def test_the_history_says_its_actions_in_words_and_reads_them_back(document, organiser):
+    """A score change's action is stored as a ScoreAction name and written in the document as the English
+    phrase the history stored before (the document says what it said); either is read back."""
+    phrases = {str(words) for words in ACTION_WORDS.values()}
+    assert {c["action"] for c in document["score_changes"]} <= phrases
+    assert "hand entered" in {c["action"] for c in document["score_changes"]}
+    document["score_changes"][0]["action"] = "hand_corrected"  # the name itself is read too
+    copy_ = import_tournament(document, organiser)
+    db.session.commit()
+    actions = db.session.scalars(select(ScoreChange.action).where(
+        ScoreChange.session_id.in_([s.id for s in copy_.sessions])).order_by(ScoreChange.id)).all()
+    assert actions[0] == ScoreAction.HAND_CORRECTED and set(actions) <= set(ScoreAction)
+    assert {c["action"] for c in export_tournament(copy_)["score_changes"]} <= phrases
+
+
+def test_an_action_that_is_no_action_is_refused(document, organiser):
+    document["score_changes"][0]["action"] = "hand eaten"
+    _refused(document, organiser, "score_changes[0].action")
 
 
 def test_exports_page_of_a_restored_copy_is_bounded(document, organiser):

@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from tests.helpers import add_players
 from tournament.extensions import db
-from tournament.models import ClockEvent, Hand, HandResult, ScoreChange
+from tournament.models import ClockEvent, Hand, HandResult, ScoreAction, ScoreChange
 from tournament.services import ConflictError, NotFound, ServiceError
 from tournament.services.play import clock, scoring
 from tournament.services.play import session as play
@@ -285,7 +285,7 @@ def test_stop_immediately_the_hand_in_progress_is_not_scored(in_play, organiser)
     assert sum(sheet.totals.values()) == 0
     assert not [p for p in scoring.session_problems(t, 1) if p.table == 1]
     actions = db.session.scalars(select(ScoreChange.action).where(ScoreChange.hand_number == 3)).all()
-    assert actions == ["hand not scored (time called)"]
+    assert actions == [ScoreAction.HAND_NOT_SCORED]
 
 
 def test_undo_of_a_time_call_keeps_the_history(in_play, organiser, referee):
@@ -302,7 +302,7 @@ def test_undo_of_a_time_call_keeps_the_history(in_play, organiser, referee):
     kinds = db.session.execute(select(ClockEvent.kind, ClockEvent.user_id, ClockEvent.hand_in_progress)
                                .order_by(ClockEvent.id)).all()
     assert [tuple(k) for k in kinds] == [("time_called", referee.id, 2), ("time_call_undone", user.id, None)]
-    assert "hand deleted (time call undone)" in db.session.scalars(select(ScoreChange.action)).all()
+    assert ScoreAction.HAND_DELETED_TIME_CALL_UNDONE in db.session.scalars(select(ScoreChange.action)).all()
     # Called again later, with the new hand in progress.
     clock.call_time(t, 1, 1, 4, referee, now=at(4))
     assert clock.time_call(play.get_session(t, 1), 1).hand_in_progress == 4

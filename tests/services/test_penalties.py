@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tournament.models import ScoreAction
 from tournament.services import ConflictError, NotFound, ServiceError
 from tournament.services.play import penalties, scoring
 
@@ -19,7 +20,7 @@ def test_give_and_cancel_a_penalty_keeps_it_with_the_reason(seated, referee):  #
     assert penalties.penalties_of(t, 1) == [p]  # kept, shown struck through
     with pytest.raises(ConflictError):
         penalties.cancel_penalty(t, p.id, "again", referee)
-    assert [c.action for c in scoring.history(t, 1)] == ["penalty cancelled", "penalty given"]
+    assert [c.action for c in scoring.history(t, 1)] == [ScoreAction.PENALTY_CANCELLED, ScoreAction.PENALTY_GIVEN]
 
 
 @pytest.mark.parametrize("kwargs, field", [

@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from tests.helpers import NOT_WINNING, UNDER_5, VALID_22
 from tournament.extensions import db
-from tournament.models import FalseMahjong, Hand, HandPayment, ScoreChange, SessionStatus
+from tournament.models import FalseMahjong, Hand, HandPayment, ScoreAction, ScoreChange, SessionStatus
 from tournament.services import ConflictError, NotFound, ServiceError
 from tournament.services.people import registration as reg
 from tournament.services.people.registration import PlayerData
@@ -237,11 +237,11 @@ def test_correction_keeps_history_and_refuses_stale_versions(seated, organiser):
     with pytest.raises(ConflictError, match="changed by someone else"):
         scoring.correct_hand(t, 1, 1, 1, HandData(number=1, result="draw"), organiser, expected_version=version)
     trail = scoring.history(t, 1, 1)
-    assert [c.action for c in trail] == ["hand corrected", "hand entered"]
+    assert [c.action for c in trail] == [ScoreAction.HAND_CORRECTED, ScoreAction.HAND_ENTERED]
     assert trail[0].before["payments"][str(ids[1])] == -30 and trail[0].after["payments"][str(ids[2])] == -30
     assert trail[0].user_id == organiser.id
     scoring.delete_hand(t, 1, 1, 1, organiser)
-    assert scoring.history(t, 1, 1)[0].action == "hand deleted"
+    assert scoring.history(t, 1, 1)[0].action == ScoreAction.HAND_DELETED
     assert counts()[:3] == (0, 0, 0)
     with pytest.raises(NotFound):
         scoring.delete_hand(t, 1, 1, 1, organiser)
@@ -256,7 +256,7 @@ def test_a_refused_correction_changes_nothing(seated):
         scoring.correct_hand(t, 1, 1, 1, HandData(number=1, result="win", winner_id=ids[0], hand=UNDER_5), None)
     db.session.expire_all()
     assert db.session.get(Hand, hand.id).payment_map() == before
-    assert [c.action for c in scoring.history(t, 1, 1)] == ["hand entered"]
+    assert [c.action for c in scoring.history(t, 1, 1)] == [ScoreAction.HAND_ENTERED]
 
 
 # ----------------------------------------------------------------------------- totals-only tables
@@ -366,7 +366,7 @@ def test_stop_immediately_a_false_mahjong_in_the_stopped_hand_still_pays(seated,
     assert scoring.table_sheet(t, 1, 1).totals[west] == -60
     actions = db.session.scalars(select(ScoreChange.action).where(ScoreChange.hand_number == 2)
                                  .order_by(ScoreChange.id)).all()
-    assert actions == ["hand not scored (time called)", "hand corrected"]
+    assert actions == [ScoreAction.HAND_NOT_SCORED, ScoreAction.HAND_CORRECTED]
     # taken back by a correction without it: the stopped hand pays nothing again
     hand = scoring.correct_hand(t, 1, 1, 2, HandData(number=2, result="not_scored"), organiser)
     assert sorted(hand.payment_map().values()) == [0, 0, 0, 0] and not hand.false_mahjongs

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from tests.helpers import make_tournament
 from tournament.extensions import db
-from tournament.models import ScoreChange
+from tournament.models import ScoreAction, ScoreChange
 from tournament.services.people import users as user_service
 from tournament.services.people.staff_activity import staff_activity
 from tournament.services.people.tournaments import add_staff
@@ -21,7 +21,7 @@ def test_activity_shows_login_token_use_and_score_entry_of_this_tournament_only(
     _, plain = user_service.create_api_token(referee, "tablet")
     assert user_service.user_for_token(plain) is referee
     session = in_play.sessions[0]
-    db.session.add(ScoreChange(session_id=session.id, table_number=1, hand_number=1, action="hand entered",
+    db.session.add(ScoreChange(session_id=session.id, table_number=1, hand_number=1, action=ScoreAction.HAND_ENTERED,
                                user_id=referee.id, at=datetime(2030, 1, 1, 12, 0)))
     # Score entry in another tournament is not this one's activity.
     other = make_tournament(organiser, name="Other Open")

@@ -15,6 +15,7 @@ from tournament.models import (
     Penalty,
     Player,
     PlayerStatus,
+    ScoreAction,
     SessionStatus,
     SessionTable,
     TableMode,
@@ -93,7 +94,8 @@ def totals_table(session, table, totals):
 
 def logged(session, table, hand_number):
     """Every write of the score-entry services records a score change: the standings cache relies on it."""
-    record_score_change(session.id, table, hand_number, "test fact", None)
+    action = ScoreAction.TOTALS_ENTERED if hand_number is None else ScoreAction.HAND_ENTERED
+    record_score_change(session.id, table, hand_number, action, None)
 
 
 def rows_by_id(result):

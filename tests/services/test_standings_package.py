@@ -6,7 +6,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from tournament.extensions import db
-from tournament.models import ScoreChange
+from tournament.models import ScoreAction, ScoreChange
 from tournament.services.play import penalties, scoring
 from tournament.services.play import session as play
 from tournament.services.play.scoring import HandData
@@ -51,7 +51,7 @@ def test_every_score_write_records_one_score_change(in_play):
     penalties.cancel_penalty(t, penalty.id, "a mistake", None)
     db.session.commit()
     actions = db.session.scalars(select(ScoreChange.action).order_by(ScoreChange.id)).all()
-    assert actions == ["hand entered", "hand deleted", "penalty given", "penalty cancelled"]
+    assert actions == [ScoreAction.HAND_ENTERED, ScoreAction.HAND_DELETED, ScoreAction.PENALTY_GIVEN, ScoreAction.PENALTY_CANCELLED]
     assert standings.change_marker(t.id).changes == db.session.scalar(select(func.count(ScoreChange.id))) == 4
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
-from tournament.models import EntryMode, Hand, ScoreChange
+from tournament.models import EntryMode, Hand, ScoreAction, ScoreChange
 from tournament.services.people import player_links
 from tournament.services.people.users import create_api_token
 from tournament.services.play import scoring
@@ -53,7 +53,7 @@ def test_four_phones_confirm_one_hand_at_once(app, staffed_table):
             assert sorted(hand.confirmed_by) == sorted(ids) and hand.status == "confirmed" and hand.counted
     db.session.expire_all()
     confirmed = db.session.scalar(select(func.count()).select_from(ScoreChange).where(
-        ScoreChange.action == "hand confirmed by the table"))
+        ScoreChange.action == ScoreAction.HAND_CONFIRMED))
     assert confirmed == ROUNDS  # the change the standings follow, once per hand whatever the order
 
 

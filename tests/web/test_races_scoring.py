@@ -15,7 +15,7 @@ from sqlalchemy import func, select
 
 from tests.web.race_harness import POSTGRES_ONLY, ROUNDS, Browser, live_server, statuses, together
 from tournament.extensions import db
-from tournament.models import Hand, Penalty, ScoreChange, Tournament
+from tournament.models import Hand, Penalty, ScoreAction, ScoreChange, Tournament
 from tournament.services.people.users import create_api_token
 from tournament.services.play import penalties, scoring
 from tournament.services.play import session as play
@@ -76,7 +76,7 @@ def test_same_hand_from_two_forms_at_once_is_stored_once(app, staffed_table):
                                    partial(phone_b.post, new, {**form_b, **win_form(ids, number)}))
                 assert statuses(answers) == [302, 302], statuses(answers)
             assert stored(t, number) == 1
-        assert history("hand entered") == ROUNDS
+        assert history(ScoreAction.HAND_ENTERED) == ROUNDS
 
 
 def test_double_click_on_one_hand_form_replays_the_first_answer(app, staffed_table):
@@ -92,7 +92,7 @@ def test_double_click_on_one_hand_form_replays_the_first_answer(app, staffed_tab
             assert answers[0].location == answers[1].location
             assert [a.headers.get("Idempotent-Replayed") for a in answers].count("true") == 1
             assert stored(t, number, table=2) == 1
-        assert history("hand entered") == ROUNDS
+        assert history(ScoreAction.HAND_ENTERED) == ROUNDS
 
 
 def test_same_hand_through_the_api_at_once(app, staffed_table):
@@ -114,7 +114,7 @@ def test_same_hand_through_the_api_at_once(app, staffed_table):
                 assert statuses(answers) == [201, 201], [a.body for a in answers]
                 assert answers[0].json() == answers[1].json()
             assert stored(t, number) == 1
-        assert history("hand entered") == ROUNDS
+        assert history(ScoreAction.HAND_ENTERED) == ROUNDS
 
 
 def test_two_corrections_from_the_same_version_one_wins(app, staffed_table):
@@ -143,7 +143,7 @@ def test_two_corrections_from_the_same_version_one_wins(app, staffed_table):
                 assert "changed by someone else" in conflict, re.findall(r"flash-\w+\">([^<]*)", conflict)
             db.session.expire_all()
             assert scoring.get_hand(t, 1, 1, number).version == 2
-        assert history("hand corrected") == ROUNDS
+        assert history(ScoreAction.HAND_CORRECTED) == ROUNDS
 
 
 def test_a_penalty_cancelled_from_two_screens_is_cancelled_once(app, staffed_table):
@@ -172,7 +172,7 @@ def test_a_penalty_cancelled_from_two_screens_is_cancelled_once(app, staffed_tab
                 assert "Penalty cancelled" in shown and "already cancelled" in shown, re.findall(r"flash-\w+\">([^<]*)", shown)
             db.session.expire_all()
             assert db.session.get(Penalty, penalty.id).is_cancelled
-            assert history("penalty cancelled") == round_number + 1
+            assert history(ScoreAction.PENALTY_CANCELLED) == round_number + 1
 
 
 def test_a_session_started_from_two_screens_at_once_is_started_once(app, staffed_table):

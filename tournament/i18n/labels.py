@@ -1,7 +1,9 @@
-"""The words the pages show from values the models and services name in English: a session's or hand's
-status or a false mahjong's kind, a seat wind, the ruleset and the tie-breaks. Each is marked here for the catalogues (``N_``) and
-translated where it is shown: the ``tr`` filter (``{{ tournament.ruleset_label|tr }}``), ``status_text`` for a
-status; a value not listed is shown as it is."""
+"""The words the pages show from values the models and services name in English: a seat wind, the ruleset and
+the tie-breaks, marked here for the catalogues (``N_``) and translated where they are shown by the ``tr`` filter
+(``{{ tournament.ruleset_label|tr }}``); a value not listed is shown as it is. A status (a session's, a hand's,
+a false mahjong's kind ...) and what a score change did are named by an identifier and worded by the tables of
+tournament.messages (STATUS_WORDS, ACTION_WORDS): ``status_text`` and ``action_text`` say them here, as the
+filters of the same names."""
 
 from __future__ import annotations
 
@@ -9,36 +11,7 @@ from flask_babel import gettext
 
 from tournament.i18n import N_
 from tournament.i18n.service_messages import translate
-from tournament.messages import Message, MessageList
-
-STATUS_LABELS = {
-    # a session
-    "draft": N_("draft"),
-    "published": N_("published"),
-    "in_play": N_("in play"),
-    "finished": N_("finished"),
-    # a hand on the players' pages
-    "pending": N_("pending"),
-    "confirmed": N_("confirmed"),
-    "disputed": N_("disputed"),
-    # a false mahjong's kind
-    "under_minimum": N_("under minimum"),
-    "not_winning": N_("not winning"),
-    # a hand's result other than a win (the score history)
-    "draw": N_("draw"),
-    "not_scored": N_("not scored"),
-    # why a substitute came in (SubstitutionReason)
-    "late": N_("late"),
-    "ill": N_("ill"),
-    "left": N_("left the table"),
-    "disqualified": N_("disqualified"),
-    "other": N_("other"),
-    # a session's clock
-    "not_started": N_("not started"),
-    "running": N_("running"),
-    "paused": N_("paused"),
-    "ended": N_("ended"),
-}
+from tournament.messages import Message, MessageList, action_word, status_word
 
 # The models' labels, as tournament/models/tournaments.py spells them (shown on the public pages).
 LABELS = (
@@ -76,23 +49,7 @@ LABELS = (
     N_("Other"),
     # an API token's default name (`flask users token`); a name given with --name stays as typed
     N_("command line"),
-    # the score history's actions (services: record_score_change)
-    N_("hand entered"),
-    N_("hand entered by a player"),
-    N_("hand corrected"),
-    N_("hand deleted"),
-    N_("hand not scored (time called)"),
-    N_("hand deleted (time call undone)"),
-    N_("hand confirmed by the table"),
-    N_("hand disputed by a player"),
-    N_("hand stands as entered"),
-    N_("totals entered"),
-    N_("totals corrected"),
-    N_("totals cleared"),
-    N_("substitution"),
-    N_("penalty given"),
-    N_("penalty cancelled"),
-    # the referee board's plain reasons (services/clock.board; "finished" is a session's status above)
+    # the referee board's plain reasons (services/clock.board; "finished" is a session's status: messages.STATUS_WORDS)
     N_("playing"),
     N_("waiting"),
     N_("over time: call time and record the hand in progress"),
@@ -108,6 +65,11 @@ def translated(text) -> str:
 
 
 def status_text(status) -> str:
-    """A session's or hand's status in the reader's language ('in_play' -> 'in play' in English)."""
-    value = str(status)
-    return gettext(STATUS_LABELS[value]) if value in STATUS_LABELS else value.replace("_", " ")
+    """A status in the reader's language ('in_play' -> 'in play' in English): the words of
+    tournament.messages.STATUS_WORDS, the one table of them; a value not listed has its underscores as spaces."""
+    return translate(status_word(status))
+
+
+def action_text(action) -> str:
+    """What a score change did (models.ScoreAction) in the reader's language: messages.ACTION_WORDS."""
+    return translate(action_word(action))

@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, true
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.extensions import db
 from tournament.models._common import EnumText, utcnow
@@ -27,6 +27,35 @@ class HandResult(StrEnum):
 class FalseMahjongKind(StrEnum):
     UNDER_MINIMUM = "under_minimum"  # a legal hand under 8 points (flowers not counted)
     NOT_WINNING = "not_winning"      # no winning hand at all
+
+
+class HandStatus(StrEnum):
+    """Where a hand the players entered stands (Hand.status); a staff entry is confirmed from the start."""
+
+    PENDING = "pending"      # waiting for the other players at the hand to confirm it
+    CONFIRMED = "confirmed"  # all four players at the hand confirmed it, or staff ruled it stands
+    DISPUTED = "disputed"    # a player disputes it: the referees' queue
+
+
+class ScoreAction(StrEnum):
+    """What a score change did (ScoreChange.action). Stored as these names and worded only where it is shown:
+    tournament.messages.ACTION_WORDS is the one table of their words."""
+
+    HAND_ENTERED = "hand_entered"
+    HAND_ENTERED_BY_PLAYER = "hand_entered_by_player"
+    HAND_CORRECTED = "hand_corrected"
+    HAND_DELETED = "hand_deleted"
+    HAND_NOT_SCORED = "hand_not_scored"  # the hand a stop-immediately time call stopped
+    HAND_DELETED_TIME_CALL_UNDONE = "hand_deleted_time_call_undone"  # that hand, when the time call is undone
+    HAND_CONFIRMED = "hand_confirmed"  # by the table: its players' confirmations made it count
+    HAND_DISPUTED = "hand_disputed"  # by a player
+    HAND_STANDS = "hand_stands"  # a referee ruled it stands as entered
+    TOTALS_ENTERED = "totals_entered"
+    TOTALS_CORRECTED = "totals_corrected"
+    TOTALS_CLEARED = "totals_cleared"
+    SUBSTITUTION = "substitution"
+    PENALTY_GIVEN = "penalty_given"
+    PENALTY_CANCELLED = "penalty_cancelled"
 
 
 class TableMode(StrEnum):
@@ -143,14 +172,14 @@ class Hand(db.Model):
         return [d for d in self.disputes if d.is_open]
 
     @property
-    def status(self) -> str:
-        """pending, confirmed (all four players at the hand, or staff ruled it stands) or disputed."""
+    def status(self) -> HandStatus:
+        """Pending, confirmed (all four players at the hand, or staff ruled it stands) or disputed."""
         if self.open_disputes:
-            return "disputed"
+            return HandStatus.DISPUTED
         at_hand = {p.player_id for p in self.payments}
         if self.staff_confirmed_at is not None or (at_hand and at_hand <= set(self.confirmed_by)):
-            return "confirmed"
-        return "pending"
+            return HandStatus.CONFIRMED
+        return HandStatus.PENDING
 
     def payment_map(self) -> dict[int, int]:
         return {p.player_id: p.delta for p in self.payments}
@@ -236,8 +265,7 @@ class ScoreChange(db.Model):
     session_id: Mapped[int] = mapped_column(ForeignKey("tournament_sessions.id", ondelete="CASCADE"), index=True)
     table_number: Mapped[int | None]
     hand_number: Mapped[int | None]
-    # "hand entered", "hand corrected", "hand deleted", "totals entered", "totals corrected", ...
-    action: Mapped[str] = mapped_column(String(40))
+    action: Mapped[ScoreAction] = mapped_column(EnumText(ScoreAction, 40))
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     user_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -245,6 +273,10 @@ class ScoreChange(db.Model):
     after: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     user: Mapped[User | None] = relationship()  # noqa: F821
+
+    @validates("action")
+    def _action_member(self, key: str, value: str) -> ScoreAction:
+        return ScoreAction(value)
 
     @property
     def who(self) -> str:

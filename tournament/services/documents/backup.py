@@ -30,7 +30,7 @@ from sqlalchemy.types import TypeDecorator
 
 from tournament.constants import MAX_INT, is_int
 from tournament.extensions import db
-from tournament.messages import Message, MessageList, msg
+from tournament.messages import ACTION_WORDS, Message, MessageList, msg
 from tournament.models import (
     Appeal,
     ClockEvent,
@@ -103,6 +103,13 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("tournaments", "language"): "en",
 }
 
+# Columns whose document value is words, not the identifier stored: a score change's action is written as the
+# English phrase the history stored before it was an enum (models.ScoreAction), so that a document says what it
+# said before; it is read back from the phrase or from the identifier.
+WORDED: dict[tuple[str, str], dict[str, Message]] = {("score_changes", "action"): ACTION_WORDS}
+WORDED_BACK: dict[tuple[str, str], dict[str, str]] = {
+    column: {str(words): name for name, words in table.items()} for column, table in WORDED.items()}
+
 
 class ImportRefused(ServiceError):
     """The document is malformed, of an unknown version or inconsistent: nothing was saved."""
@@ -166,6 +173,8 @@ def _export_rows(table: Table, where: Any, emails: dict[int, str]) -> list[dict[
             if (key := _user_key(column)) is not None:
                 label = _label_of(table, column)
                 item[key] = emails[value] if value is not None else (row[label] if label else None)
+            elif (words := WORDED.get((table.name, column.name))) is not None and value is not None:
+                item[column.name] = str(words[value])
             else:
                 item[column.name] = _plain(value)
         out.append(item)
@@ -316,7 +325,10 @@ class _Reader:
                 else:
                     out[column.name] = self.users[email.lower()]
                 continue
-            out[column.name] = self.value(table, column, item[column.name], f"{path}.{column.name}")
+            value = item[column.name]
+            if isinstance(value, str) and (phrases := WORDED_BACK.get((table.name, column.name))) is not None:
+                value = phrases.get(value, value)
+            out[column.name] = self.value(table, column, value, f"{path}.{column.name}")
             fk = next(iter(column.foreign_keys), None)
             if fk is not None and out[column.name] is not None:
                 target = fk.column.table.name

@@ -26,7 +26,9 @@ from tournament.models import (
     Hand,
     HandConfirmation,
     HandDispute,
+    HandStatus,
     Player,
+    ScoreAction,
     Seat,
     SessionStatus,
     Substitution,
@@ -96,10 +98,10 @@ def _check_at_hand(hand: Hand, player: Player) -> None:
 def _counts(hand: Hand) -> bool:
     if hand.entered_by_player_id is None or hand.staff_confirmed_at is not None:
         return True
-    return hand.status == "confirmed"
+    return hand.status == HandStatus.CONFIRMED
 
 
-def _after(hand: Hand, before: tuple[str, bool], user: User | None, action: str) -> None:
+def _after(hand: Hand, before: tuple[HandStatus, bool], user: User | None, action: ScoreAction) -> None:
     """Bring `counted` up to date; a change of status or counting is a score change the standings follow."""
     hand.counted = _counts(hand)
     db.session.flush()
@@ -148,7 +150,7 @@ def confirm(t: Tournament, player: Player, table_number: Any, hand_number: Any) 
         hand.confirmations.append(HandConfirmation(player_id=player.id))
         db.session.flush()
         db.session.refresh(hand)
-        _after(hand, before, None, "hand confirmed by the table")
+        _after(hand, before, None, ScoreAction.HAND_CONFIRMED)
     return hand
 
 
@@ -178,7 +180,7 @@ def dispute(t: Tournament, player: Player, table_number: Any, hand_number: Any, 
             hand.disputes.append(HandDispute(player_id=player.id, reason=reason))
         db.session.flush()
         db.session.refresh(hand)
-        _after(hand, before, None, "hand disputed by a player")
+        _after(hand, before, None, ScoreAction.HAND_DISPUTED)
     return hand
 
 
@@ -200,7 +202,7 @@ def rule_stands(t: Tournament, session_number: int, table_number: int, hand_numb
             open_dispute.resolved_at = now
             open_dispute.resolved_by_id = user.id if user else None
         hand.staff_confirmed_at = now
-        _after(hand, before, user, "hand stands as entered")
+        _after(hand, before, user, ScoreAction.HAND_STANDS)
     return hand
 
 

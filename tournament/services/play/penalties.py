@@ -17,7 +17,7 @@ from sqlalchemy import select
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
 from tournament.messages import msg
-from tournament.models import HANDS_PER_SESSION, Penalty, Player, Tournament, User
+from tournament.models import HANDS_PER_SESSION, Penalty, Player, ScoreAction, Tournament, User
 from tournament.models._common import utcnow
 from tournament.services.core.db import changes
 from tournament.services.core.errors import ConflictError, NotFound, ServiceError
@@ -116,7 +116,7 @@ def give_penalty(t: Tournament, *, player_id: Any, session_number: Any, amount: 
                           amount=amount, foul=foul, reason=text, given_by_id=user.id if user else None)
         db.session.add(penalty)
         db.session.flush()
-        record_score_change(session.id, _table_of(session, player_id), hand_number, "penalty given", user,
+        record_score_change(session.id, _table_of(session, player_id), hand_number, ScoreAction.PENALTY_GIVEN, user,
                             before=None, after=penalty_json(penalty))
     return penalty
 
@@ -146,7 +146,7 @@ def cancel_penalty(t: Tournament, penalty_id: Any, reason: Any, user: User | Non
         penalty.cancel_reason = text
         db.session.flush()
         record_score_change(penalty.session_id, _table_of(penalty.session, penalty.player_id), penalty.hand_number,
-                            "penalty cancelled", user, before=before, after=penalty_json(penalty))
+                            ScoreAction.PENALTY_CANCELLED, user, before=before, after=penalty_json(penalty))
     return penalty
 
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from tournament.extensions import db
-from tournament.models import ScoreChange, User
+from tournament.models import ScoreAction, ScoreChange, User
 
 
-def record_score_change(session_id: int, table_number: int | None, hand_number: int | None, action: str,
+def record_score_change(session_id: int, table_number: int | None, hand_number: int | None, action: ScoreAction,
                         user: User | None, before: dict | None = None, after: dict | None = None) -> ScoreChange:
     """Record a write to the scores of a session (a hand entered, corrected or deleted, totals, a penalty given
-    or cancelled; substitutions and rulings to come): who, what, before and after, for the history.
+    or cancelled, a substitution, a hand confirmed, disputed or ruled to stand): who, what (`action`, worded
+    only where it is shown: messages.ACTION_WORDS), before and after, for the history.
 
     Every such write calls this, inside its `changes()` unit and in the same transaction as the write. The
     change marker (`standings.marker`) counts these records and follows the highest id in the sessions in

@@ -30,6 +30,7 @@ from tournament.models import (
     HandPayment,
     HandResult,
     Player,
+    ScoreAction,
     ScoreChange,
     SessionTable,
     Substitution,
@@ -443,7 +444,7 @@ def enter_hand(t: Tournament, session_number: int, table_number: int, data: Hand
         db.session.add(hand)
         db.session.flush()
         _nothing_more_to_load(hand)
-        action = "hand entered by a player" if player is not None else "hand entered"
+        action = ScoreAction.HAND_ENTERED_BY_PLAYER if player is not None else ScoreAction.HAND_ENTERED
         record_score_change(session.id, table_number, hand.number, action, user, None, hand_summary(hand))
     return hand
 
@@ -483,7 +484,7 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, hand_num
         _apply(hand, verdict)
         _staff_took_over(hand, user)
         db.session.flush()
-        record_score_change(session.id, table_number, hand_number, "hand corrected", user, before, hand_summary(hand))
+        record_score_change(session.id, table_number, hand_number, ScoreAction.HAND_CORRECTED, user, before, hand_summary(hand))
     return hand
 
 
@@ -499,7 +500,7 @@ def delete_hand(t: Tournament, session_number: int, table_number: int, hand_numb
     before = hand_summary(hand)
     with changes():
         db.session.delete(hand)
-        record_score_change(session.id, table_number, hand_number, "hand deleted", user, before, None)
+        record_score_change(session.id, table_number, hand_number, ScoreAction.HAND_DELETED, user, before, None)
 
 
 def record_not_scored(t: Tournament, session: TournamentSession, table_number: int, number: int,
@@ -513,7 +514,7 @@ def record_not_scored(t: Tournament, session: TournamentSession, table_number: i
         hand.payments = [HandPayment(player_id=p.player_id, delta=0) for p in players]
         db.session.add(hand)
         db.session.flush()
-        record_score_change(session.id, table_number, number, "hand not scored (time called)", user, None,
+        record_score_change(session.id, table_number, number, ScoreAction.HAND_NOT_SCORED, user, None,
                             hand_summary(hand))
     return hand
 
@@ -528,7 +529,7 @@ def remove_not_scored(t: Tournament, session: TournamentSession, table_number: i
     before = hand_summary(hand)
     with changes():
         db.session.delete(hand)
-        record_score_change(session.id, table_number, number, "hand deleted (time call undone)", user, before, None)
+        record_score_change(session.id, table_number, number, ScoreAction.HAND_DELETED_TIME_CALL_UNDONE, user, before, None)
 
 
 # ----------------------------------------------------------------------------- totals-only tables
@@ -567,7 +568,7 @@ def enter_totals(t: Tournament, session_number: int, table_number: int, scores: 
                 existing[pid].score = scores[pid]
             else:
                 table.totals.append(TableTotal(player_id=pid, score=scores[pid]))
-        record_score_change(session.id, table_number, None, "totals corrected" if before else "totals entered", user, before,
+        record_score_change(session.id, table_number, None, ScoreAction.TOTALS_CORRECTED if before else ScoreAction.TOTALS_ENTERED, user, before,
              {str(pid): scores[pid] for pid in ids})
     return table
 
@@ -583,7 +584,7 @@ def clear_totals(t: Tournament, session_number: int, table_number: int, user: Us
     with changes():
         table.totals.clear()
         table.mode = TableMode.HANDS
-        record_score_change(session.id, table_number, None, "totals cleared", user, before, None)
+        record_score_change(session.id, table_number, None, ScoreAction.TOTALS_CLEARED, user, before, None)
     return table
 
 

@@ -25,6 +25,7 @@ from tournament.models import (
     Hand,
     Player,
     PlayerStatus,
+    ScoreAction,
     Seat,
     SessionStatus,
     Substitution,
@@ -137,7 +138,7 @@ def substitute(t: Tournament, session_number: int, table_number: int, *, out_pla
                            created_by_id=user.id if user else None)
         db.session.add(sub)
         db.session.flush()
-        record_score_change(session.id, table_number, from_hand, "substitution", user, before=None,
+        record_score_change(session.id, table_number, from_hand, ScoreAction.SUBSTITUTION, user, before=None,
                             after={"substitution": {"out_player_id": outgoing.id, "in_player_id": incoming.id,
                                                     "from_hand": from_hand, "reason": str(reason)}})
         if incoming.status == PlayerStatus.REGISTERED:

@@ -13,6 +13,7 @@ from flask_babel import gettext
 from flask_login import current_user, login_user
 
 from tournament.i18n.service_messages import translate
+from tournament.models import Role
 from tournament.models.account_links import Invitation
 from tournament.services import ServiceError
 from tournament.services.core import throttle
@@ -32,7 +33,7 @@ def _joined(member, new_login_for=None):
         login_user(new_login_for)
     t = member.tournament
     flash(gettext("Welcome, %(name)s: you are on the staff of %(tournament)s as organiser.", name=member.user.display_name,
-                  tournament=t.name) if member.role == "organiser" else
+                  tournament=t.name) if member.role == Role.ORGANISER else
           gettext("Welcome, %(name)s: you are on the staff of %(tournament)s as referee.", name=member.user.display_name,
                   tournament=t.name), "success")
     return redirect(url_for("tournaments.overview", tournament_id=t.id) + "#staff")

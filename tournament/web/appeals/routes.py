@@ -7,7 +7,7 @@ from flask_babel import gettext
 from flask_login import current_user, login_required
 
 from tournament.i18n.service_messages import translate
-from tournament.models import SessionStatus, Tournament
+from tournament.models import AppealDecision, SessionStatus, Tournament
 from tournament.services.core.errors import NotFound, ServiceError
 from tournament.services.play import appeals as appeal_service
 from tournament.services.seating import draws as draw_service
@@ -45,7 +45,7 @@ def _page(t: Tournament, form: AppealForm, status: int = 200):
 
 def _decided(appeal) -> str:
     """The flash after a decision, in the reader's language."""
-    if appeal.decision == "upheld":
+    if appeal.decision == AppealDecision.UPHELD:
         if appeal.correction_id:
             return gettext("Appeal %(num)d upheld, linked to history entry %(entry)d.", num=appeal.id,
                            entry=appeal.correction_id)

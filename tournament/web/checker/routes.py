@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 from flask import Blueprint, get_template_attribute, jsonify, render_template, request, url_for
 
-from tournament.services.play.hand_check import check_hand
+from tournament.services.play.hand_check import Verdict, check_hand
 from tournament.web.checker import tiles
 from tournament.web.checker.forms import (
     FLAG_LABELS,
@@ -45,7 +45,7 @@ def page():
     submitted = "hand" in request.args
     result = check_hand(check_request.hand, **check_request.flags()) if submitted and not errors else None
     # a hand the engine cannot read: its reason also goes next to the field to blame
-    notes = {result.field: reason_text(result)} if result is not None and result.verdict == "invalid" and result.field else {}
+    notes = {result.field: reason_text(result)} if result is not None and result.verdict == Verdict.INVALID and result.field else {}
     share_url = url_for("checker.page", _external=True) + "?" + urlencode(check_request.query())
     return render_template(
         "checker/page.html",

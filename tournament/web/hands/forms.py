@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 
-from flask_babel import gettext
+from flask_babel import gettext, lazy_pgettext
 from flask_babel import lazy_gettext as _l
-from flask_babel import lazy_pgettext
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
@@ -24,7 +23,7 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Val
 
 from tournament.constants import MAX_INT, MIN_INT
 from tournament.i18n import DEFAULT_LANGUAGE, current_language
-from tournament.models import HANDS_PER_SESSION
+from tournament.models import HANDS_PER_SESSION, HandResult
 from tournament.services.play.scoring import FalseMahjongData, HandData
 from tournament.services.play.session import SeatedPlayer
 from tournament.web.checker.picker import picker_texts
@@ -118,8 +117,8 @@ class HandForm(IdempotentForm):
         self.number.data = summary["number"]
         if summary["result"] == NOT_SCORED_CHOICE[0]:
             self.allow_not_scored()
-        self.result.data = summary["result"] if summary["result"] in ("win", "draw", "not_scored") else "draw"
-        win = summary["result"] == "win"
+        self.result.data = summary["result"] if summary["result"] in tuple(HandResult) else HandResult.DRAW
+        win = summary["result"] == HandResult.WIN
         self.winner_id.data = str(summary["winner_id"] or "")
         self.discarder_id.data = str(summary["discarder_id"]) if summary["discarder_id"] else (
             SELF_DRAWN if win else "")
@@ -139,7 +138,7 @@ class HandForm(IdempotentForm):
                 entry.hand.data = claim["hand"]
 
     def is_win(self) -> bool:
-        return self.result.data == "win"
+        return self.result.data == HandResult.WIN
 
     def is_self_drawn(self) -> bool:
         return self.discarder_id.data == SELF_DRAWN
@@ -171,7 +170,7 @@ class HandForm(IdempotentForm):
         return rows
 
     def to_data(self) -> HandData:
-        win = self.result.data == "win"
+        win = self.result.data == HandResult.WIN
         return HandData(
             number=self.number.data,
             result=self.result.data or "",

@@ -20,7 +20,7 @@ from flask_babel import gettext
 
 from tournament.i18n import offered, use_player_language, use_tournament_language
 from tournament.i18n.service_messages import translate
-from tournament.models import EntryMode, Player
+from tournament.models import EntryMode, HandStatus, Player
 from tournament.rotation import HANDS_PER_SESSION
 from tournament.services.core.errors import ConflictError, ServiceError
 from tournament.services.documents import ics
@@ -109,7 +109,7 @@ def confirm(player: Player, token: str, table: int, hand_number: int):
     return form_post(_page_url(token, f"hand-{hand_number}"),
                      lambda: confirmations.confirm(player.tournament, player, table, hand_number),
                      lambda hand: (gettext("You confirmed hand %(num)d. All four have: it counts.", num=hand.number)
-                                   if hand.status == "confirmed" else gettext("You confirmed hand %(num)d.", num=hand.number)),
+                                   if hand.status == HandStatus.CONFIRMED else gettext("You confirmed hand %(num)d.", num=hand.number)),
                      form=ConfirmForm(), invalid=gettext("The form expired: confirm again."))
 
 

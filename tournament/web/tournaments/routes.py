@@ -21,6 +21,7 @@ from flask_babel import gettext
 from flask_login import current_user, login_required
 
 from tournament.i18n.service_messages import translate
+from tournament.models import Role
 from tournament.services import ConflictError, ServiceError
 from tournament.services.people import invitations as invitation_service
 from tournament.services.people import password_resets
@@ -84,7 +85,7 @@ def accept_invitation(invitation_id: int):
     return _answer_invitation(
         lambda: invitation_service.accept(invitation_id, current_user),
         lambda member: gettext("You are on the staff of %(tournament)s as organiser.", tournament=member.tournament.name)
-        if member.role == "organiser" else
+        if member.role == Role.ORGANISER else
         gettext("You are on the staff of %(tournament)s as referee.", tournament=member.tournament.name))
 
 
