@@ -59,7 +59,7 @@ def test_jsonl_batch_in_order_with_bad_lines():
     lines = [
         {"hand": "123456789m123s5p5p"},
         "this is not json",
-        {"hand": "123456789m123s5p5p", "self_drawn": True, "flowers": 1, "extra": "ignored"},
+        {"hand": "123456789m123s5p5p", "flags": {"self_drawn": True, "flowers": 1}},
         {"hand": "13579m13579s1357p"},
         {"hand": "11111m456m789m123s"},
         {"hand": "123456789m123s5p5p", "kong": True, "self_drawn": True},
@@ -115,3 +115,35 @@ def test_jsonl_blank_lines_get_an_answer_each():
     empty = {"ok": False, "code": "bad_json", "error": "empty line"}
     assert out[0] == out[2] == out[3] == out[5] == empty
     assert out[1]["ok"] is True and out[4] == out[1] and out[1]["fan_points"] == 22
+
+
+def test_jsonl_unknown_keys_are_refused_by_line_and_the_exit_status():
+    """Issue 34: a key the engine does not know was dropped silently (a context under "flags" too, so a self-drawn
+    1-point hand with 4 flowers came back as an 8-point Chicken Hand). The flags may come under "flags" now; any
+    other key is that line's error, naming it, and the command exits 1 once every line is answered."""
+    flagged = {"hand": "[123m][567s][345p]78pEE9p", "flags": {"self_drawn": True, "flowers": 4}}
+    lines = [
+        flagged,
+        {"hand": "[123m][567s][345p]78pEE9p", "self_drawn": True, "flowers": 4},
+        {"hand": "123456789m123s5p5p", "extra": "ignored"},
+        {"hand": "123456789m123s5p5p", "flags": {"self_drawn": True, "flower": 1}},
+        {"hand": "123456789m123s5p5p", "self_drawn": True, "flags": {"self_drawn": True}},
+        {"hand": "123456789m123s5p5p", "flags": [1]},
+        {"hnad": "123456789m123s5p5p", "seat": "E"},
+        {"hand": "123456789m123s5p5p", "flags": None},
+    ]
+    payload = "\n".join(json.dumps(x) for x in lines) + "\n"
+    for jobs in ((), ("--jobs", "2")):
+        p = run("--jsonl", *jobs, stdin=payload * (1 if not jobs else 200))  # 1,600 lines: the workers' path
+        assert p.returncode == 1, jobs
+        out = [json.loads(x) for x in p.stdout.splitlines()][:len(lines)]
+        assert out[0] == out[1] and out[0]["total"] == 5 and out[0]["meets_minimum"] is False
+        assert {"name": "Self-Drawn", "points": 1, "count": 1} in out[0]["fans"]
+        assert out[2]["code"] == "unknown_key" and "'extra'" in out[2]["error"] and set(out[2]) == {"ok", "code", "error"}
+        assert out[3]["code"] == "unknown_key" and "'flags.flower'" in out[3]["error"]
+        assert out[4]["code"] == "bad_input" and "self_drawn" in out[4]["error"]
+        assert out[5]["code"] == "bad_input" and "flags" in out[5]["error"]
+        assert out[6]["code"] == "unknown_key" and "'hnad', 'seat'" in out[6]["error"]
+        assert out[7]["ok"] is True and out[7]["total"] == 22
+    p = run("--jsonl", stdin=json.dumps(flagged) + "\n")
+    assert p.returncode == 0

@@ -320,3 +320,33 @@ def test_time_call_bodies(api, body, status, field):
     tid, ids = _tournament(api, 4)
     _play_one_hand(api, tid, ids)
     assert_error(api.post(f"/tournaments/{tid}/sessions/1/tables/1/time", body), status, field)
+
+
+def test_the_ladder_carries_stalling_across_sessions(app_ctx, api):
+    """MERS 3.6: the count restarts each session, except for obstruction and stalling for time (issue 34)."""
+    from tournament.extensions import db
+    from tournament.models import Tournament
+    from tournament.services.play import penalties
+
+    tid, ids = _tournament(api, 4, foul_types=["Slow play", "Conduct", "Obstruction"])
+    east, south, *_ = _play_one_hand(api, tid, ids)
+    for foul, amount in (("Slow play", 0), ("Slow play", 5), ("Conduct", 0), ("Obstruction", 0)):
+        api.post(f"/tournaments/{tid}/penalties", {"player_id": east, "session": 1, "amount": amount,
+                                                   "foul": foul, "reason": "again"}, expect=201)
+    cancelled = api.post(f"/tournaments/{tid}/penalties", {"player_id": south, "session": 1, "amount": 0,
+                                                           "foul": "Slow play", "reason": "x"}, expect=201).get_json()
+    api.delete(f"/tournaments/{tid}/penalties/{cancelled['id']}", {"reason": "mistaken"}, expect=200)
+    from tournament.models import SessionStatus
+    from tournament.services.seating import lifecycle
+
+    t = db.session.get(Tournament, tid)
+    lifecycle.set_status(t.sessions[0], SessionStatus.FINISHED)  # the sheets' totals are not the point here
+    db.session.commit()
+    api.post(f"/tournaments/{tid}/sessions/2/draw", {"seed": 4}, expect=201)
+    api.post(f"/tournaments/{tid}/sessions/2/start", expect=200)
+    db.session.refresh(t)
+    ladder = {key: rung for key, rung in penalties.ladder_suggestions(t, t.sessions[1].id).items() if rung}
+    assert ladder == {f"{east}|Slow play": 10, f"{east}|Obstruction": 5}  # Conduct starts again; cancelled: none
+    assert penalties.ladder_suggestions(t, t.sessions[0].id)[f"{east}|Conduct"] == 5  # in session 1 it counts
+    assert penalties.carries_over("Slow play") and penalties.carries_over("Stalling for time")
+    assert not penalties.carries_over("Conduct") and not penalties.carries_over("Late arrival")

@@ -35,6 +35,8 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
     # Players of this tournament, the outgoing one at that table then, the incoming one seated nowhere else.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/substitutions":
         {"out_player_id", "in_player_id", "from_hand"},
+    # The late player drawn in this session; a substitute after 15 minutes, seated nowhere else in it.
+    "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/late-arrivals": {"player_id", "in_player_id"},
     # A person is registered once per tournament (same names without an EMA number, or the same number); a fixed
     # table is one of the tournament's tables (one per four players), kept by one player; a country is a code or
     # a name of one (a list no pattern holds).

@@ -7,6 +7,12 @@
 In ``--jsonl`` mode every input line (a blank one included) gets exactly one output line, in order.
 ``--jobs N`` scores the batch on N worker processes (``0``: one per CPU; default 1, this process,
 line by line), reading it in chunks of a few hundred lines; the output is identical, in the same order.
+
+A line is an object with ``"hand"`` and the context's keys (``CONTEXT_KEYS``), which may also be given
+as an object under ``"flags"`` (the same names; a key given both ways is refused). A key the engine does
+not know is never dropped silently: that line is answered with an ``unknown_key`` error naming it, the
+others are scored, and the command exits with status 1 at the end (0 otherwise: other errors are the
+lines' answers).
 """
 
 from __future__ import annotations
@@ -34,6 +40,13 @@ from .wincontext import known_context
 
 CONTEXT_KEYS = ("self_drawn", "last_tile", "wall_last", "kong", "seat_wind", "prevalent_wind", "flowers")
 _DEFAULTS = (False, False, False, False, "E", "E", 0)  # make_context's defaults, in that order
+FLAGS = "flags"  # the context's keys may come as an object under this key
+_KNOWN = frozenset(("hand", *CONTEXT_KEYS, FLAGS))
+_FLAG_KEYS = frozenset(CONTEXT_KEYS)
+UNKNOWN_KEY = "unknown_key"
+_KEYS_TEXT = ", ".join(("hand", *CONTEXT_KEYS))
+# An answer that refused an unknown key holds this (a JSON string's quotes: in a message they are escaped).
+_UNKNOWN_MARK = f'"{UNKNOWN_KEY}"'
 
 # json.loads's own decoder pieces (see _score)
 _scan = json.JSONDecoder().scan_once
@@ -94,13 +107,46 @@ def answer(line: str, ruleset: str) -> str:
         return _error_line("bad_json", f"not a JSON line: {e}")
     if not isinstance(obj, dict):
         return _error_line("bad_input", "each line must be a JSON object with a 'hand' key")
+    if not _KNOWN.issuperset(obj):
+        return _unknown_keys([key for key in obj if key not in _KNOWN])
     hand = obj.get("hand")
     if not isinstance(hand, str):
         return _error_line("bad_input", "the 'hand' key must be a text")
+    flags = obj.get(FLAGS)
+    if flags is not None:
+        if not isinstance(flags, dict):
+            return _error_line("bad_input", f"the '{FLAGS}' key must be an object of the flags ({', '.join(CONTEXT_KEYS)})")
+        if not _FLAG_KEYS.issuperset(flags):
+            return _unknown_keys([f"{FLAGS}.{key}" for key in flags if key not in _FLAG_KEYS])
+        if twice := [key for key in flags if key in obj]:
+            return _error_line("bad_input", f"'{twice[0]}' is given twice: at the top level and under '{FLAGS}'")
+        obj = {**obj, **flags}
     values = list(map(obj.get, CONTEXT_KEYS))  # in make_context's order; absent or null = default
     if None in values:
         values = [_DEFAULTS[i] if v is None else v for i, v in enumerate(values)]
     return _answer_values(hand, values, ruleset)
+
+
+def _unknown_keys(keys: list[str]) -> str:
+    named = ", ".join(repr(key) for key in keys)
+    return _error_line(UNKNOWN_KEY, f"unknown key{'s' if len(keys) > 1 else ''} {named}: a line holds {_KEYS_TEXT} "
+                                    f"and '{FLAGS}' (an object of the same flags)")
+
+
+class _Watched:
+    """The output stream, noting whether an answer refused an unknown key (the exit status says so)."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.unknown_key = False
+
+    def write(self, text: str) -> int:
+        if not self.unknown_key and _UNKNOWN_MARK in text:
+            self.unknown_key = True
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
 
 
 def _answer_values(hand: str, values, ruleset: str, context=make_context) -> str:
@@ -125,14 +171,15 @@ def run_jsonl(ruleset: str, stdin=None, stdout=None) -> int:
     """Every input line gets exactly one output line (a blank line gets a ``bad_json`` error), so
     output line i always answers input line i. Without ``stdin``, this process's standard input is
     read: the lines that have arrived are answered together, in one write, before more input is
-    awaited (see :func:`batch.stdin_batches`)."""
+    awaited (see :func:`batch.stdin_batches`). Returns 1 when a line had a key the engine does not know,
+    else 0."""
     batches = stdin_batches() if stdin is None else ([line] for line in stdin)
-    stdout = stdout or sys.stdout
-    write = stdout.write
+    out = _Watched(stdout or sys.stdout)
+    write = out.write
     for lines in batches:
         write("".join([answer(line, ruleset) for line in lines]))
-        stdout.flush()
-    return 0
+        out.flush()
+    return 1 if out.unknown_key else 0
 
 
 def _jobs(text: str) -> int:
@@ -193,7 +240,9 @@ def main(argv: list[str] | None = None) -> int:
         # Ctrl-C ends a parallel batch at once: the workers follow the parent (PR_SET_PDEATHSIG). Waiting for
         # them, or flushing into an output pipe nobody reads any more, could hang (seen once in CI).
         signal.signal(signal.SIGINT, _interrupted)
-        return run_parallel(args.ruleset, chain.from_iterable(stdin_batches()), sys.stdout, jobs, answer=answer)
+        out = _Watched(sys.stdout)
+        run_parallel(args.ruleset, chain.from_iterable(stdin_batches()), out, jobs, answer=answer)
+        return 1 if out.unknown_key else 0
     if args.jobs is not None:
         ap.error("--jobs applies to --jsonl only")
     if args.hand is None:

@@ -43,6 +43,7 @@ def init_web(app: Flask) -> None:
     from tournament.web.draws.routes import bp as draws_bp
     from tournament.web.exports.routes import bp as exports_bp
     from tournament.web.hands.routes import bp as hands_bp
+    from tournament.web.late_arrivals.routes import bp as late_arrivals_bp
     from tournament.web.live.routes import bp as live_bp
     from tournament.web.player_page.routes import bp as player_page_bp
     from tournament.web.players.routes import bp as players_bp
@@ -64,6 +65,7 @@ def init_web(app: Flask) -> None:
     app.register_blueprint(api_bp)
     app.register_blueprint(draws_bp)
     app.register_blueprint(hands_bp)
+    app.register_blueprint(late_arrivals_bp)
     app.register_blueprint(appeals_bp)
     app.register_blueprint(standings_bp)
     app.register_blueprint(seating_bp)

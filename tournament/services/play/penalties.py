@@ -2,8 +2,10 @@
 
 A penalty of 0 points is a warning: recorded like any penalty, it changes no score. Each penalty names a foul
 from the tournament's list; MERS 3.1's ladder (warning, 5, 10, 20, 30 ...) counts a player's earlier fouls of
-the same type in the same session (MERS 3.6: the count starts again each session), and `suggested_amount`
-gives the next rung, which the referee may overrule.
+the same type in the same session, and `suggested_amount` gives the next rung, which the referee may overrule.
+MERS 3.6: "The penalty count (for all players) is reset at the start of every session, except when a player has
+been warned or penalized for obstruction or stalling for time": a foul of slow play, stalling or obstruction
+(`carries_over`, by its name) counts the player's earlier ones of every session before too.
 
 A penalty is never deleted: cancelling keeps it, with who cancelled it, when and why.
 """
@@ -17,7 +19,7 @@ from sqlalchemy import select
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
 from tournament.messages import msg
-from tournament.models import HANDS_PER_SESSION, Penalty, Player, ScoreAction, Tournament, User
+from tournament.models import HANDS_PER_SESSION, Penalty, Player, ScoreAction, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
 from tournament.services.core.db import changes
 from tournament.services.core.errors import ConflictError, NotFound, ServiceError
@@ -60,19 +62,34 @@ def penalty_json(p: Penalty) -> dict[str, Any]:
     }
 
 
-def suggested_amount(earlier: list[Penalty], player_id: int, session_id: int, foul: str) -> int:
-    """The ladder's next rung for this player's foul in this session, from the penalties given so far."""
-    count = sum(1 for p in earlier if p.player_id == player_id and p.session_id == session_id
-                and p.foul == foul and not p.is_cancelled)
+# The fouls MERS 3.6 carries across sessions, by a word of their name: stalling for time (the default list's
+# "Slow play") and obstruction, in the app's languages (a tournament's own foul list may be in its language).
+CARRIED_FOUL_WORDS = ("slow play", "stall", "obstruct", "hidas peli", "viivyt", "långsamt spel", "förhal",
+                      "obstruk", "juego lento", "dilat", "obstruc", "拖延", "慢", "阻碍", "妨碍")
+
+
+def carries_over(foul: str | None) -> bool:
+    """Whether the ladder counts this foul across sessions (MERS 3.6: obstruction, stalling for time)."""
+    name = (foul or "").casefold()
+    return any(word in name for word in CARRIED_FOUL_WORDS)
+
+
+def suggested_amount(earlier: list[Penalty], player_id: int, foul: str) -> int:
+    """The ladder's next rung for this player's foul, from the penalties that count (`ladder_suggestions`)."""
+    count = sum(1 for p in earlier if p.player_id == player_id and p.foul == foul and not p.is_cancelled)
     return LADDER[min(count, len(LADDER) - 1)]
 
 
 def ladder_suggestions(t: Tournament, session_id: int) -> dict[str, int]:
-    """"player id|foul" -> the next rung, for every player with a foul in the session (others start with a
-    warning): what the penalty form pre-fills."""
-    given = [p for p in penalties_of(t) if p.session_id == session_id]
-    return {f"{p.player_id}|{p.foul}": suggested_amount(given, p.player_id, session_id, p.foul)
-            for p in given if p.foul}
+    """"player id|foul" -> the next rung, for every player with a foul that counts in the session (others start
+    with a warning): what the penalty form pre-fills. The session's own penalties count, and for the fouls
+    `carries_over` names (MERS 3.6) those of the sessions before it too."""
+    numbers = dict(db.session.execute(select(TournamentSession.id, TournamentSession.number)
+                                      .where(TournamentSession.tournament_id == t.id)).all())
+    current = numbers.get(session_id, 0)
+    counted = [p for p in penalties_of(t) if p.session_id == session_id
+               or (carries_over(p.foul) and numbers.get(p.session_id, 0) < current)]
+    return {f"{p.player_id}|{p.foul}": suggested_amount(counted, p.player_id, p.foul) for p in counted if p.foul}
 
 
 def foul_history(t: Tournament) -> dict[int, list[Penalty]]:

@@ -23,6 +23,7 @@ from tournament.messages import msg, msg_n, status_word
 from tournament.models import (
     HANDS_PER_SESSION,
     Hand,
+    Penalty,
     Player,
     PlayerStatus,
     ScoreAction,
@@ -38,6 +39,7 @@ from tournament.models import (
 from tournament.services.core.db import changes
 from tournament.services.core.errors import ConflictError, NotFound, ServiceError
 from tournament.services.people import registration as reg
+from tournament.services.play import penalties
 from tournament.services.play import session as play
 from tournament.services.play.score_changes import record_score_change
 from tournament.text import control_refusal
@@ -98,6 +100,12 @@ def substitute(t: Tournament, session_number: int, table_number: int, *, out_pla
         reason = SubstitutionReason(reason)
     except ValueError:
         raise ServiceError(msg("The reason is one of %(reasons)s.", reasons=", ".join(SubstitutionReason)), field="reason") from None
+    if reason == SubstitutionReason.LATE and from_hand != 1:
+        # MERS 4.1.1: "the current round will commence only then when the substitute has taken his place". A
+        # late substitute from a later hand would split the seat's score between two players.
+        raise ServiceError(msg("A late player's substitute plays the whole session, from hand 1 (MERS 4.1.1), not "
+                               "from hand %(from_hand)s: a player who leaves during the session is ill, left or "
+                               "disqualified.", from_hand=from_hand), field="from_hand")
     if not isinstance(note, str) or len(note) > MAX_NOTE:
         raise ServiceError(msg("The note is a text of at most %(max_note)s characters.", max_note=MAX_NOTE), field="note")
     if problem := control_refusal(note.strip(), msg("the note")):
@@ -217,3 +225,55 @@ def schedule_lines(t: Tournament, player_id: int) -> list[ScheduleLine]:
                 lines[number] = ScheduleLine(number, sub.table_number, wind, others,
                                              came_in_for=sub.out_player.full_name, from_hand=sub.from_hand)
     return [lines[n] for n in sorted(lines)]
+
+
+# ----------------------------------------------------------------------------- a late arrival (MERS 2.2, 4.1.1)
+
+LATE_PENALTY_MINUTES = ((10, 10), (15, 20))  # MERS 2.2: late up to 10 minutes, 10 points; up to 15, 20 points
+SUBSTITUTE_AFTER = 15                        # after 15 minutes a substitute takes the seat for the session
+MAX_LATE_MINUTES = 600
+
+
+def late_penalty(minutes: int) -> int:
+    """MERS 2.2's penalty for a player `minutes` late: 10 points up to 10 minutes, 20 after (up to 15 minutes the
+    player still plays; later a substitute plays the session, and the 20 points stay the late player's)."""
+    return next((points for limit, points in LATE_PENALTY_MINUTES if minutes <= limit), LATE_PENALTY_MINUTES[-1][1])
+
+
+@dataclass(frozen=True)
+class LateArrival:
+    penalty: Penalty
+    substitution: Substitution | None
+
+
+def late_arrival(t: Tournament, session_number: Any, *, player_id: Any, minutes: Any, user: User | None,
+                 in_player_id: Any = None, note: Any = "") -> LateArrival:
+    """One action for a late player (MERS 2.2 and 4.1.1): the penalty of 10 or 20 points (foul "Late arrival"
+    when the tournament lists it) and, when a substitute is named (required after 15 minutes), that substitute
+    in the late player's seat for the whole session, from hand 1. Both or neither: one transaction."""
+    if not is_int(minutes) or not 1 <= minutes <= MAX_LATE_MINUTES:
+        raise ServiceError(msg("Say how many minutes late: 1 to %(max)s.", max=MAX_LATE_MINUTES), field="minutes")
+    if in_player_id is None and minutes > SUBSTITUTE_AFTER:
+        raise ServiceError(msg("After %(minutes)s minutes a substitute takes the seat for the session (MERS 2.2): "
+                               "choose the substitute.", minutes=SUBSTITUTE_AFTER), field="in_player_id")
+    if not isinstance(note, str) or len(note) > MAX_NOTE:
+        raise ServiceError(msg("The note is a text of at most %(max_note)s characters.", max_note=MAX_NOTE), field="note")
+    if problem := control_refusal(note.strip(), msg("the note")):
+        raise ServiceError(problem, field="note")
+    if not is_int(session_number):
+        raise ServiceError(msg("Give the session number."), field="session")
+    session = play.get_session(t, session_number)
+    late = _player(t, player_id, "player_id")
+    table = next((seat.table_number for seat in session.seats if seat.player_id == late.id), None)
+    if table is None:
+        raise ServiceError(msg("%(name)s does not play in session %(number)s.", name=late.full_name,
+                               number=session.number), field="player_id")
+    sub = None
+    if in_player_id is not None:
+        sub = substitute(t, session.number, table, out_player_id=late.id, in_player_id=in_player_id, from_hand=1,
+                         reason=SubstitutionReason.LATE, user=user, note=note)
+    foul = "Late arrival" if "Late arrival" in t.foul_type_list else ""
+    reason = f"{minutes} min late (MERS 2.2)" + (f": {note.strip()}" if note.strip() else "")
+    penalty = penalties.give_penalty(t, player_id=late.id, session_number=session.number,
+                                     amount=late_penalty(minutes), reason=reason, user=user, foul=foul)
+    return LateArrival(penalty, sub)

@@ -10,6 +10,7 @@
                                                          "substitutes_played", "countries_played",
                                                          "countries_ranked", ...} (idem)
     GET /tournaments/{tid}/ema-observer-report.pdf       the observer's draft report (idem)
+    GET /tournaments/{tid}/rules-briefing.pdf            the rules the tournament plays by (any token)
 
 The last three take optional query parameters: qualification (1/0: players had to qualify, +1 to the
 weight), country (the host country, a code or a name; default the tournament's `country` setting, never a
@@ -22,8 +23,8 @@ from flask import abort, request
 from marshmallow import Schema, fields
 
 from tournament.models import Tournament
+from tournament.services.documents import briefing, ema_pack
 from tournament.services.documents import ema as ema_service
-from tournament.services.documents import ema_pack
 from tournament.services.documents import exports as export_service
 from tournament.services.documents.exports import Document
 from tournament.services.people import tournaments as tournament_service
@@ -166,3 +167,14 @@ def mers_weight(t: Tournament):
 def ema_observer_report(t: Tournament):
     """The observer's draft report: tournament, dates, rules, weight, sessions, players by country."""
     return send(ema_pack.observer_report(t, **_pack_options()))
+
+
+@bp.route("/tournaments/<int:tournament_id>/rules-briefing.pdf", methods=["GET"])
+@for_tournament()
+@bp.doc(responses={"200": {"description": "A PDF; a copy is also saved under the export folder.",
+                           "content": {"application/pdf": {"schema": {"type": "string", "format": "binary"}}}}})
+def rules_briefing(t: Tournament):
+    """A printable sheet of the readings the tournament plays by, in its language, for the players' briefing:
+    scoring and false mahjong amounts, the engine's readings of unclear Green Book rules for its ruleset, time,
+    table points and ranking, penalties (MERS 2.2, 3.1, 3.6), substitutes (MERS 4) and appeals."""
+    return send(briefing.briefing_pdf(t))

@@ -9,6 +9,7 @@ results file with its check, and hiding the standings from the public.
     GET  /manage/tournaments/<id>/exports/ema-results.csv                the EMA results file
     GET  /manage/tournaments/<id>/exports/ema-results.xlsx               EMA's results workbook
     GET  /manage/tournaments/<id>/exports/ema-observer-report.pdf        the observer's draft report
+    GET  /manage/tournaments/<id>/exports/rules-briefing.pdf             the rules we play by, for the briefing
     (the page and these two take ?qualification=1 when players had to qualify: +1 to the MERS weight)
     POST /manage/tournaments/<id>/exports/standings-visibility          hide or show the standings (organisers)
 
@@ -25,8 +26,8 @@ from wtforms import HiddenField
 from wtforms.validators import AnyOf
 
 from tournament.pdf import save_export
+from tournament.services.documents import briefing, ema_pack
 from tournament.services.documents import ema as ema_service
-from tournament.services.documents import ema_pack
 from tournament.services.documents import exports as export_service
 from tournament.services.documents.exports import Document
 from tournament.services.results.visibility import set_standings_hidden
@@ -139,3 +140,10 @@ def visibility(tournament_id: int):
     back = request.form.get("back") == "exports"
     return redirect(url_for("exports.index", tournament_id=t.id) if back
                     else url_for("tournaments.overview", tournament_id=t.id))
+
+
+@bp.route("/rules-briefing.pdf")
+@login_required
+def rules_briefing(tournament_id: int):
+    """The tournament's rule readings on a printable sheet, in its language, for the players' briefing."""
+    return send(briefing.briefing_pdf(refereed_tournament(tournament_id)))
