@@ -10,7 +10,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
@@ -25,6 +25,18 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return probe.getsockname()[1]
+
+
+def free_port_is(port: int) -> bool:
+    """Whether `port` is free on 127.0.0.1 (and ::1 where there is IPv6)."""
+    families = [(socket.AF_INET, "127.0.0.1")] + ([(socket.AF_INET6, "::1")] if ipv6_loopback() else [])
+    for family, address in families:
+        with socket.socket(family) as probe:
+            try:
+                probe.bind((address, port))
+            except OSError:
+                return False
+    return True
 
 
 def answers(port: int, path: str = "/login") -> bool:
@@ -88,16 +100,30 @@ def gunicorn(env: dict[str, str], log: Path | None = None) -> Iterator[tuple[int
 SERVER_NAME_PLACEHOLDER = "server_name mcr-tournament.invalid;"
 
 
+def ipv6_loopback() -> bool:
+    """Whether this machine can listen on ::1 (a container without IPv6 cannot)."""
+    try:
+        with socket.socket(socket.AF_INET6) as probe:
+            probe.bind(("::1", 0))
+        return True
+    except OSError:
+        return False
+
+
 def render_site(app_port: int, nginx_port: int, cache: Path, live_port: int | None = None) -> str:
     """The shipped site with loopback ports and name, this checkout's static folder and the micro-cache in
     `cache`; each value must be found as often as expected (once, the access log twice: the dropping default
-    server's and the site's), so that the test notices when the site file changes shape.
+    server's and the site's), so that the test notices when the site file changes shape. Its IPv6 listens go
+    to ::1 on the same port (dropped where the machine has no IPv6).
     `live_port`: the live pages' own gunicorn (mcr-tournament-live.service), else a port nothing listens
     on, so that the live pages fall back on the main one as on a server without that service."""
     site = (DEPLOY / "nginx-site.conf").read_text()
+    v6 = f"listen [::1]:{nginx_port}" if ipv6_loopback() else f"# no IPv6 here: [::1]:{nginx_port}"
     for shipped, here, count in (
         ("listen 80 default_server;", f"listen 127.0.0.1:{nginx_port} default_server;", 1),
+        ("listen [::]:80 default_server;", f"{v6} default_server;", 1),
         ("listen 80;", f"listen 127.0.0.1:{nginx_port};", 1),
+        ("listen [::]:80;", f"{v6};", 1),
         (SERVER_NAME_PLACEHOLDER, "server_name 127.0.0.1;", 1),
         ("server 127.0.0.1:8000;", f"server 127.0.0.1:{app_port};", 1),
         ("server 127.0.0.1:8001 ", f"server 127.0.0.1:{live_port or free_port()} ", 1),
@@ -125,11 +151,15 @@ def app_gunicorn(app, tmp_path: Path, **settings: str) -> Iterator[tuple[str, Pa
 
 
 @contextmanager
-def nginx(app_port: int, tmp_path: Path, live_port: int | None = None) -> Iterator[str]:
+def nginx(app_port: int, tmp_path: Path, live_port: int | None = None,
+          edit: Callable[[str], str] | None = None) -> Iterator[str]:
+    """nginx with the shipped site rendered for loopback (render_site), changed by `edit` if given (what
+    certbot does to it ...); yields its http:// address once it answers."""
     port = free_port()
     prefix = tmp_path / "nginx"
     prefix.mkdir()
-    (prefix / "site.conf").write_text(render_site(app_port, port, prefix / "cache", live_port))
+    site = render_site(app_port, port, prefix / "cache", live_port)
+    (prefix / "site.conf").write_text(edit(site) if edit else site)
     temp_paths = "\n".join(f"    {kind}_temp_path {prefix / kind};"
                            for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     # As root, nginx's workers would drop to nobody, who cannot read this checkout or the temp folder.

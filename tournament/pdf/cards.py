@@ -20,8 +20,8 @@ from tournament.pdf.style import (
     build_story_pdf,
     content_width,
     heading,
-    lines_markup,
     markup,
+    name_markup,
     paragraph_style,
     qr_code,
     table_commands,
@@ -99,7 +99,7 @@ def card_rows(card: ScheduleCard, session_numbers: Sequence[int],
 def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float,
           starts: Mapping[int, datetime | str] | None, words: CardWords) -> Table:
     # The name broken into lines that fit the card (left padding 4), right-to-left text shaped.
-    title = lines_markup(card.name, width - 4 - 1, NAME_SIZE, bold=True)
+    title = name_markup(card.name, width - 4 - 1, NAME_SIZE, bold=True)
     if card.country:
         title += f" <font size='7'>({markup(card.country, bold=True)})</font>"
     name = Paragraph(title, paragraph_style(NAME_SIZE, bold=True))

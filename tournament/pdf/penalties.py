@@ -49,6 +49,9 @@ class PenaltyWords:
     page: PdfWords = ENGLISH
 
 
+PLAYER_COLUMN = 3  # in _texts' order
+
+
 def _texts(row: PenaltyRow, words: PenaltyWords) -> list[str]:
     given = format_time(row.given_at)
     if row.given_by:
@@ -63,7 +66,8 @@ def build_penalties_pdf(title: str, subtitle: str, rows: Sequence[PenaltyRow], g
     widths = [total * share for share in SHARES]
     ordered = sorted(rows, key=lambda r: (r.session, r.given_at))
     words = words or PenaltyWords()
-    body = [[cell(text, width) for text, width in zip(_texts(row, words), widths, strict=True)] for row in ordered]
+    body = [[cell(text, width, name=column == PLAYER_COLUMN) for column, (text, width)
+             in enumerate(zip(_texts(row, words), widths, strict=True))] for row in ordered]
     # A reason and a cancel reason of 500 characters each can make a row taller than a page: it splits.
     return build_table_pdf(title, subtitle, generated_at, words.header, body, widths, wide=True,
                            right_aligned=[0, 1, 2, 4], split_rows=True, words=words.page)

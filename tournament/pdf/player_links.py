@@ -18,8 +18,8 @@ from tournament.pdf.style import (
     build_story_pdf,
     content_width,
     heading,
-    lines_markup,
     markup,
+    name_markup,
     paragraph_style,
     qr_code,
 )
@@ -41,7 +41,7 @@ class LinkRow:
 
 
 def _cell(row: LinkRow, width: float) -> Table:
-    title = lines_markup(row.name, width - 6, NAME_SIZE, bold=True)
+    title = name_markup(row.name, width - 6, NAME_SIZE, bold=True)
     if row.country:
         title += f" <font size='7'>({markup(row.country)})</font>"
     # The address broken anywhere: it is one long word.

@@ -34,6 +34,7 @@ from tournament.pdf.style import (
     fonts,
     heading,
     lines_markup,
+    name_markup,
     paragraph_style,
 )
 from tournament.rotation import HANDS_PER_SESSION, hand_winds
@@ -109,7 +110,7 @@ def hand_rows(players: Sequence[SheetPlayer], words: SheetWords | None = None) -
 def _player_header(player: SheetPlayer, width: float, size: float = BODY_SIZE,
                    words: SheetWords | None = None) -> Paragraph:
     words = words or SheetWords()
-    name = lines_markup(player.name, width, size, bold=True)
+    name = name_markup(player.name, width, size, bold=True)
     starts = lines_markup(words.starts % {"wind": words.winds.get(player.start_wind, player.start_wind)}, width,
                           size)
     # The name in bold, wrapped to its column (runs in other scripts keep their own font), then the

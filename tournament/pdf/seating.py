@@ -88,7 +88,7 @@ def build_seating_pdf(title: str, subtitle: str, rows: Sequence[SeatRow], genera
     texts = [[str(r.table), words.winds.get(r.wind, r.wind), r.label_in(words.substitute), r.country]
              for r in tables]
     widths = _widths(words.by_table_header, texts, 2, total)
-    body = [[t[0], t[1], cell(t[2], widths[2]), t[3]] for t in texts]
+    body = [[t[0], t[1], cell(t[2], widths[2], name=True), t[3]] for t in texts]
     table = styled_table(words.by_table_header, body, widths, right_aligned=[0])
     # A rule above each new table number: the groups of four read at a glance.
     starts = [i + 1 for i in range(1, len(tables)) if tables[i].table != tables[i - 1].table]
@@ -98,6 +98,6 @@ def build_seating_pdf(title: str, subtitle: str, rows: Sequence[SeatRow], genera
     names = by_name(rows)
     texts = [[r.label_in(words.substitute), r.country, str(r.table), words.winds.get(r.wind, r.wind)] for r in names]
     widths = _widths(words.by_name_header, texts, 0, total)
-    body = [[cell(t[0], widths[0]), *t[1:]] for t in texts]
+    body = [[cell(t[0], widths[0], name=True), *t[1:]] for t in texts]
     story.append(styled_table(words.by_name_header, body, widths, right_aligned=[2]))
     return build_story_pdf(title, subtitle, generated_at, story, words=words.page)

@@ -107,7 +107,7 @@ def build_standings_pdf(title: str, subtitle: str, rows: Sequence[RowLike], sess
         widths = [total / len(header)] * len(header)
     name_width = widths[1]
     table_rows = [
-        [t[0], cell(t[1], name_width, size), *t[2:]] for t in texts
+        [t[0], cell(t[1], name_width, size, name=True), *t[2:]] for t in texts
     ]
     numeric = [0, 3, 4, *range(len(HEADER), len(header))]
     return build_table_pdf(title, subtitle, generated_at, header, table_rows, widths, wide=wide,

@@ -227,10 +227,34 @@ def string_width(text: str, size: float = BODY_SIZE, bold: bool = False) -> floa
     return sum(pdfmetrics.stringWidth(chars, font, size) for font, chars in runs(text, bold))
 
 
-def break_lines(text: str, width: float, size: float = BODY_SIZE, bold: bool = False) -> list[str]:
+def _hyphen_parts(word: str) -> list[str]:
+    """A word cut after each hyphen: "Schlegelsteinhausen-", "Bergerdorff"."""
+    parts = [part + "-" for part in word.split("-")]
+    parts[-1] = parts[-1][:-1]
+    return [part for part in parts if part]
+
+
+def _after_hyphens(word: str, width: float, size: float, bold: bool) -> list[str] | None:
+    """A hyphenated word too wide for a line cut after its hyphens ("Schlegelsteinhausen-" /
+    "Bergerdorff"), as many parts on a line as fit; None when one part alone is still too wide."""
+    parts = _hyphen_parts(word)
+    if len(parts) < 2 or any(string_width(part, size, bold) > width for part in parts):
+        return None
+    lines = [parts[0]]
+    for part in parts[1:]:
+        if string_width(lines[-1] + part, size, bold) <= width:
+            lines[-1] += part
+        else:
+            lines.append(part)
+    return lines
+
+
+def break_lines(text: str, width: float, size: float = BODY_SIZE, bold: bool = False,
+                at_hyphens: bool = False) -> list[str]:
     """`text` (shaped, logical order) broken into lines no wider than `width`: at spaces, and inside a
-    word only when the word alone is wider than the line (a long name, CJK without spaces). Widths add
-    up word by word (ReportLab does not kern)."""
+    word only when the word alone is wider than the line (a long name, CJK without spaces): after its
+    hyphens when `at_hyphens` and that is enough, else where it reaches the edge. Widths add up word by
+    word (ReportLab does not kern)."""
     words = text.split()
     space = string_width(" ", size, bold)
     lines: list[str] = []
@@ -248,6 +272,11 @@ def break_lines(text: str, width: float, size: float = BODY_SIZE, bold: bool = F
         line, used = [word], word_width
         if word_width <= width:
             continue
+        cut = _after_hyphens(word, width, size, bold) if at_hyphens else None
+        if cut:
+            lines += cut[:-1]
+            line, used = [cut[-1]], string_width(cut[-1], size, bold)
+            continue
         piece, used = "", 0.0
         for char in word:  # a word wider than the line, cut where it reaches the edge
             char_width = string_width(char, size, bold)
@@ -262,10 +291,49 @@ def break_lines(text: str, width: float, size: float = BODY_SIZE, bold: bool = F
     return lines
 
 
-def lines_markup(text: str, width: float, size: float = BODY_SIZE, bold: bool = False) -> str:
+def lines_markup(text: str, width: float, size: float = BODY_SIZE, bold: bool = False,
+                 at_hyphens: bool = False) -> str:
     """Paragraph markup of `text` broken into lines that fit `width`; each line is put in visual order on
     its own, so a wrapped right-to-left name starts on the first line."""
-    return "<br/>".join(_markup_runs(visual(line), bold) for line in break_lines(shaped(text), width, size, bold))
+    return "<br/>".join(_markup_runs(visual(line), bold)
+                        for line in break_lines(shaped(text), width, size, bold, at_hyphens))
+
+
+# A name is set smaller, down to this, rather than broken inside a word ("Järvinen-Öhman" whole on its line).
+SMALLEST_NAME_WORD_SIZE = 5.0
+
+
+def _fitting(words: list[str], width: float, size: float, bold: bool, smallest: float) -> float | None:
+    """The largest size (half points, `size` down to `smallest`) at which every one of `words` fits `width`
+    alone; None if none does. Widths grow with the size, so one measure at `size` says it (no kerning)."""
+    widest = max((string_width(word, size, bold) for word in words), default=0.0)
+    if widest <= width:
+        return size
+    fitted = int(size * width / widest * 2) / 2
+    return fitted if fitted >= smallest else None
+
+
+def name_size(text: str, width: float, size: float = BODY_SIZE, bold: bool = False,
+              smallest: float = SMALLEST_NAME_WORD_SIZE) -> float:
+    """The size at which each word of the name `text` fits `width` on its own (from `size` down to
+    `smallest`): a name breaks between its words, never inside one. A word that no size down to `smallest`
+    fits may break after its hyphens: then the size at which each part fits; else `smallest`."""
+    words = shaped(text).split()
+    whole = _fitting(words, width, size, bold, smallest)
+    if whole is not None:
+        return whole
+    parts = _fitting([part for word in words for part in _hyphen_parts(word)], width, size, bold, smallest)
+    return smallest if parts is None else parts
+
+
+def name_markup(text: str, width: float, size: float = BODY_SIZE, bold: bool = False,
+                smallest: float = SMALLEST_NAME_WORD_SIZE) -> str:
+    """Paragraph markup of a person's name in a paragraph of `size`: broken into lines at its spaces only,
+    set smaller (name_size) when a word of it is wider than `width`; only a word wider than `width` even at
+    `smallest` is cut: after its hyphens if that is enough, else where it reaches the edge."""
+    fitted = name_size(text, width, size, bold, smallest)
+    lines = lines_markup(text, width, fitted, bold, at_hyphens=True)
+    return lines if fitted == size else f'<font size="{fitted:g}">{lines}</font>'
 
 
 def fitted_size(text: str, width: float, height: float, size: float, smallest: float,
@@ -298,16 +366,17 @@ def text_width(text: str, size: float = BODY_SIZE, bold: bool = False) -> float:
 
 
 def cell(text: str, width: float | None = None, size: float = BODY_SIZE, bold: bool = False,
-         align: str = "left", color: str = "black") -> str | Paragraph:
+         align: str = "left", color: str = "black", name: bool = False) -> str | Paragraph:
     """A table cell: a plain string when the body font can draw it on one line (fast), else a
     Paragraph that switches fonts where the body font lacks glyphs, shapes right-to-left text and
-    wraps to `width`."""
+    wraps to `width`. `name`: a person's name, wrapped between its words only (name_markup)."""
     if not needs_paragraph(text, bold) and (width is None or text_width(text, size, bold) + 2 * CELL_PADDING <= width):
         return text
     style = paragraph_style(size, bold, align, color)
     if width is None:
         return Paragraph(markup(text, bold), style)
-    return Paragraph(lines_markup(text, width - 2 * CELL_PADDING, size, bold), style)
+    wrap = name_markup if name else lines_markup
+    return Paragraph(wrap(text, width - 2 * CELL_PADDING, size, bold), style)
 
 
 # ----------------------------------------------------------------------------- pages

@@ -26,6 +26,7 @@ from tournament.messages import msg
 from tournament.models import Penalty, Player, PlayerStatus, Seat, Tournament, TournamentSession, User
 from tournament.models._common import utcnow
 from tournament.pdf.cards import CardEntry, CardWords, ScheduleCard, build_cards_pdf
+from tournament.pdf.names import printed_name
 from tournament.pdf.penalties import PenaltyRow, PenaltyWords, build_penalties_pdf
 from tournament.pdf.player_links import LinkRow, build_links_pdf
 from tournament.pdf.score_sheets import (
@@ -101,7 +102,7 @@ def seat_rows(session: TournamentSession) -> list[SeatRow]:
                Player.is_substitute)
         .join(Player, Player.id == Seat.player_id).where(Seat.session_id == session.id)
     ).all()
-    return [SeatRow(table=table, wind=wind, name=f"{first} {last}", sort_name=f"{last}, {first}",
+    return [SeatRow(table=table, wind=wind, name=printed_name(first, last, country or ""), sort_name=f"{last}, {first}",
                     country=country or "", is_substitute=bool(sub))
             for table, wind, first, last, country, sub in rows]
 
@@ -167,7 +168,8 @@ def schedule_cards(t: Tournament) -> list[ScheduleCard]:
         left = status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)
         if left and player_id not in entries:
             continue
-        out.append(ScheduleCard(player_id=player_id, name=f"{first} {last}", sort_name=f"{last}, {first}",
+        out.append(ScheduleCard(player_id=player_id, name=printed_name(first, last, country or ""),
+                                sort_name=f"{last}, {first}",
                                 country=country or "", entries=sorted(entries.get(player_id, []),
                                                                       key=lambda e: e.session)))
     return out
@@ -200,7 +202,8 @@ def player_links_pdf(t: Tournament, link_url: Callable[[str], str]) -> Document:
     players = [p for p in db.session.scalars(select(Player).where(Player.tournament_id == t.id))
                if p.status not in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)]
     links = player_links.links_of(t, players)
-    rows = [LinkRow(p.id, p.full_name, p.sort_name, p.country or "", link_url(player_links.token_of(links[p.id])))
+    rows = [LinkRow(p.id, printed_name(p.first_name, p.last_name, p.country or ""), p.sort_name, p.country or "",
+                    link_url(player_links.token_of(links[p.id])))
             for p in players]
     with force_locale(t.language):
         data = build_links_pdf(gettext("%(name)s: player links", name=t.name),
@@ -213,12 +216,16 @@ def player_links_pdf(t: Tournament, link_url: Callable[[str], str]) -> Document:
 def standings_pdf(t: Tournament) -> Document:
     """The standings PDF, the same from the staff's page and from the API (who may see it is theirs to check)."""
     result = standings_service.standings(t)
+    printed = {player_id: printed_name(first, last, country or "") for player_id, first, last, country in
+               db.session.execute(select(Player.id, Player.first_name, Player.last_name, Player.country)
+                                  .where(Player.tournament_id == t.id))}
+    rows = [replace(row, name=printed.get(row.player_id, row.name)) for row in result.rows]
     with force_locale(t.language):
         counted = ", ".join(str(n) for n in result.session_numbers) or gettext("none yet")
         words = StandingsWords(header=(gettext("Rank"), gettext("Player"), gettext("Country"), gettext("Table pts"),
                                        gettext("Score")), session=gettext("S%(num)d"), page=page_words())
         data = build_standings_pdf(gettext("%(name)s: standings", name=t.name),
-                                   gettext("Sessions counted: %(sessions)s", sessions=counted), result.rows,
+                                   gettext("Sessions counted: %(sessions)s", sessions=counted), rows,
                                    result.session_numbers, timezones.to_local(result.generated_at, t.time_zone), words)
     return Document(data, f"standings-{t.id}-{result.generated_at:%Y%m%d-%H%M%S}.pdf")
 
@@ -226,7 +233,8 @@ def standings_pdf(t: Tournament) -> Document:
 def penalty_rows(t: Tournament) -> list[PenaltyRow]:
     giver = aliased(User)
     rows = db.session.execute(
-        select(Penalty, TournamentSession.number, Player.first_name, Player.last_name, giver.name, giver.email)
+        select(Penalty, TournamentSession.number, Player.first_name, Player.last_name, Player.country, giver.name,
+               giver.email)
         .join(TournamentSession, TournamentSession.id == Penalty.session_id)
         .join(Player, Player.id == Penalty.player_id)
         .outerjoin(giver, giver.id == Penalty.given_by_id)
@@ -243,11 +251,11 @@ def penalty_rows(t: Tournament) -> list[PenaltyRow]:
     }
     return [
         PenaltyRow(session=number, table=tables.get((p.session_id, p.player_id)), hand=p.hand_number,
-                   player=f"{first} {last}", amount=p.amount, reason=p.reason,
+                   player=printed_name(first, last, country or ""), amount=p.amount, reason=p.reason,
                    given_at=timezones.to_local(p.given_at, t.time_zone),
                    given_by=name or email or p.given_by_label or "", cancelled=p.cancelled_at is not None,
                    cancel_reason=p.cancel_reason or "")
-        for p, number, first, last, name, email in rows
+        for p, number, first, last, country, name, email in rows
     ]
 
 
