@@ -30,9 +30,9 @@ def finnish_event(tournament):
     from tournament.services.people.registration import PlayerData
     from tournament.services.play import scoring
     from tournament.services.play import session as play
+    from tournament.services.results import standings
     from tournament.services.seating import draws as draw_service
     from tournament.services.seating import lifecycle
-    from tournament.services.results import standings
 
     tournament.language = "fi"
     tournament.session_count = 3
