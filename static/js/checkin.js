@@ -17,6 +17,7 @@
     labels: { registered: "Registered", present: "Present", withdrawn: "Withdrawn", disqualified: "Disqualified" },
     is: "{name} is {status}.", no_match: "No match.", none_registered: "None registered.",
     no_player: "No player matches.", several: "{num} players match: keep typing, or choose one with Tab and Enter.",
+    all_in: "{num} players match, all checked in already.",
     expired: "Your login may have expired. Reload the page and try again.",
     offline: "The desk could not reach the server. Try again."
   };
@@ -78,6 +79,14 @@
         el.textContent = counts[key];
       });
     });
+    // "Withdraw everyone not checked in (16)": its count and its question follow the desk; gone at none.
+    var absent = document.querySelector(".desk-absent");
+    if (absent && counts.registered !== undefined) {
+      absent.hidden = counts.registered === 0;
+      var shown = absent.querySelector("[data-absent-count]");
+      if (shown) shown.textContent = counts.registered;
+      if (TEXTS.withdraw_confirm) absent.dataset.confirm = count("withdraw_confirm", counts.registered);
+    }
     var hint = document.querySelector("[data-table-hint]");
     if (hint) {
       var full = Math.floor(counts.present / 4);
@@ -151,22 +160,42 @@
     say("");
   });
 
+  // A name typed whole wins over the names it is part of: "Laine" is Tiina Laine, not Pekka Hämäläinen; "Niemi"
+  // is not Nieminen. Every word typed must be a whole word of the name (a double name's parts count alone).
+  function nameWords(row) {
+    return fold(row.dataset.name || "").split(/[\s\-\u2010]+/).filter(Boolean);
+  }
+  function exactly(row, words) {
+    var own = nameWords(row);
+    return words.length > 0 && words.every(function (word) { return own.indexOf(word) !== -1; });
+  }
+
+  function tell(row) {
+    var name = row.querySelector(".desk-name").textContent;
+    say(fill(TEXTS.is, { name: name, status: (labels[row.dataset.status] || row.dataset.status).toLowerCase() }));
+  }
+
+  // Enter: the one player the desk means. A whole name typed decides (checked in, or told they already are);
+  // otherwise only those still to check in count: players already present are not offered again.
   search.addEventListener("keydown", function (event) {
     if (event.key !== "Enter") return;
     event.preventDefault();
+    var words = fold(search.value).split(/[\s,]+/).filter(Boolean);
     var shown = visibleRows();
-    if (shown.length === 1) {
-      var row = shown[0];
-      var name = row.querySelector(".desk-name").textContent;
-      if (row.dataset.status === "registered") {
-        send(row.querySelector('[data-desk-action="present"]'));
-      } else {
-        say(fill(TEXTS.is, { name: name, status: (labels[row.dataset.status] || row.dataset.status).toLowerCase() }));
-      }
-    } else if (shown.length === 0) {
+    var exact = shown.filter(function (row) { return exactly(row, words); });
+    var pool = exact.length ? exact : shown;
+    var open = pool.filter(function (row) { return row.dataset.status === "registered"; });
+    if (exact.length === 1 && !open.length) {
+      tell(exact[0]);
+    } else if (open.length === 1) {
+      send(open[0].querySelector('[data-desk-action="present"]'));
+    } else if (!shown.length) {
       say(TEXTS.no_player);
+    } else if (!open.length) {
+      if (pool.length === 1) tell(pool[0]);
+      else say(fill(TEXTS.all_in, { num: pool.length }));
     } else {
-      say(fill(TEXTS.several, { num: shown.length }));
+      say(fill(TEXTS.several, { num: open.length }));
     }
   });
 

@@ -198,6 +198,15 @@
       })
       .then(function (body) {
         var back = Date.now();
+        // The hall's one address (/t/<id>/clock): drawn for one session, or for the wait before the next; when
+        // the hall moves on (a session starts or finishes, a start is re-planned) the page draws itself again.
+        if (root.dataset.hallKey !== undefined) {
+          if (body.key !== root.dataset.hallKey) {
+            window.location.reload();
+            return;
+          }
+          if (!body.clock) return;  // between sessions: nothing counts
+        }
         var received = body.clock || body;
         offset = Date.parse(received.server_time) - (sent + back) / 2;
         // The staff page's buttons belong to the state it was drawn in: redraw it when another screen

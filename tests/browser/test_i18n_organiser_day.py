@@ -161,7 +161,9 @@ def draw_and_start(day: Day) -> None:
 
     page.goto(f"/manage/tournaments/{t.id}")
     day.nav("Tulosten kirjaus")
-    page.get_by_role("button", name="Aloita peli", exact=True).click()
+    # Starting play is a step of its own (issue 32): what it locks, and the clock in the same tap.
+    page.get_by_role("link", name="Aloita peli", exact=True).click()
+    page.get_by_role("button", name="Aloita peli (lukitse istumajärjestys)", exact=True).click()
     expect(page.get_by_role("heading", level=2).first).to_contain_text("käynnissä")
     day.check()
 

@@ -197,6 +197,7 @@ def test_two_redraws_with_the_same_version_one_wins_the_other_a_conflict_page(ap
         for _ in range(ROUNDS):
             form_a, form_b = tab_a.form(page, "/draws/1/redraw"), tab_b.form(page, "/draws/1/redraw")
             form_b["seed"] = LATE_SEED
+            form_a["replace"] = form_b["replace"] = "y"  # the redraw's confirmation (issue 32)
             assert form_a["version"] == form_b["version"]
             answers = together(partial(tab_a.post, f"{page}/redraw", form_a),
                                partial(tab_b.post, f"{page}/redraw", form_b))

@@ -84,7 +84,8 @@ def test_a_published_session_and_a_finished_one_keep_their_clock_still(session_t
     lifecycle.finish_session(t, 1, force=True)
     with pytest.raises(ConflictError, match="Session 1 is finished, not in play"):
         clock.resume(t, 1, organiser, now=at(6))
-    assert clock_events(1, t) == ["start", "pause"]
+    # finishing the session stopped its clock (issue 32): the End it recorded, nothing after
+    assert clock_events(1, t) == ["start", "pause", "end"]
 
 
 # ----------------------------------------------------------------------------- item 11: one start stored

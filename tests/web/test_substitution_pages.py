@@ -43,3 +43,29 @@ def test_both_schedules_say_so(client, seated):
     db.session.commit()
     own = client.get(f"/p/{token}").get_data(as_text=True)
     assert f"substitute for {out} from hand 5" in own
+
+
+def test_an_ill_player_leaves_the_later_draws_unless_kept(seated):
+    """Issue 32: 'ill' (and 'left') withdraws the outgoing player from the later draws unless the referee keeps
+    them; a disqualified player leaves whatever the box says."""
+    from tournament.models import Player, PlayerStatus
+
+    t, ids = seated
+    subs = add_players(t, 3, substitute=True, start=8)
+    substitutions.substitute(t, 1, 1, out_player_id=ids[0], in_player_id=subs[0].id, from_hand=5, reason="ill",
+                             user=None, stays=True)
+    substitutions.substitute(t, 1, 1, out_player_id=ids[1], in_player_id=subs[1].id, from_hand=6, reason="left",
+                             user=None)
+    substitutions.substitute(t, 1, 1, out_player_id=ids[2], in_player_id=subs[2].id, from_hand=7,
+                             reason="disqualified", user=None, stays=True)
+    db.session.commit()
+    status = {pid: db.session.get(Player, pid).status for pid in ids[:3]}
+    assert status == {ids[0]: PlayerStatus.PRESENT, ids[1]: PlayerStatus.WITHDRAWN, ids[2]: PlayerStatus.DISQUALIFIED}
+
+
+def test_the_table_page_says_before_saving_what_ill_does(organiser_client, seated):
+    t, _ = seated
+    add_players(t, 1, substitute=True, start=8)  # someone free to come in: the form is shown
+    html = organiser_client.get(f"/manage/tournaments/{t.id}/play/1/tables/1").get_data(as_text=True)
+    assert "Keep them in the later draws" in html
+    assert "without this box the outgoing player is withdrawn from every later draw" in html

@@ -15,7 +15,8 @@ call, and a referee can still call time at that table to name the hand actually 
 restores the clock as if it had not been pressed and takes back those calls (never a table's own).
 
 Every action needs the session in play (a 409 otherwise): a draft, published or finished session's clock stands
-still. Only a clock still running when its session was finished may be stopped (pause, End).
+still. Finishing a session stops its clock (`stop_with_session`, an End at the moment it finished); a clock
+still running in a session finished before that may be stopped (pause, End).
 """
 
 from __future__ import annotations
@@ -343,6 +344,24 @@ def end(t: Tournament, number: int, user: User | None, now: datetime | None = No
         _add(session, ClockEventKind.TIME_CALLED_AT_END, user, state.server_time, table_number=row.table,
              hand_in_progress=done + 1, last_hand=done or None)
     return state_of(t, session, state.server_time)
+
+
+def stop_with_session(t: Tournament, session: TournamentSession, at: datetime | None = None) -> ClockState:
+    """Finishing a session stops its clock: a clock running or paused is ended at `at` (the session's
+    `finished_at`), by nobody (the staff's history says the session's finish stopped it). Unlike End, no time is
+    called at the tables: the session check has passed, or the organiser finished it anyway. A clock never
+    started, or already ended, is left as it is."""
+    now = _now(at)
+    state = state_of(t, session, now)
+    if state.state in (ClockPhase.RUNNING, ClockPhase.PAUSED):
+        _add(session, ClockEventKind.END, None, now)
+        state = state_of(t, session, now)
+    return state
+
+
+def ever_started(session: TournamentSession) -> bool:
+    """Whether the session's clock was ever started (the finish check says so when it never ran)."""
+    return _started(session)
 
 
 def _standing_end(session: TournamentSession) -> ClockEvent | None:

@@ -19,7 +19,15 @@ from sqlalchemy import select
 from tournament.constants import is_id, is_int
 from tournament.extensions import db
 from tournament.messages import msg
-from tournament.models import HANDS_PER_SESSION, Penalty, Player, ScoreAction, Tournament, TournamentSession, User
+from tournament.models import (
+    HANDS_PER_SESSION,
+    Penalty,
+    Player,
+    ScoreAction,
+    Tournament,
+    TournamentSession,
+    User,
+)
 from tournament.models._common import utcnow
 from tournament.services.core.db import changes
 from tournament.services.core.errors import ConflictError, NotFound, ServiceError

@@ -4,8 +4,8 @@ status goes through this module, which holds the one table of allowed moves.
 - drafted by the draw (`services.seating.draws`), which alone changes the seating while the session is a draft;
 - published: players see their seats (`set_status`, the organiser's publish and unpublish);
 - in play: the seating is fixed and results are entered (`start_session`);
-- finished: closed after the check of `scoring.session_problems` (`finish_session`); the appeal window of
-  `services.play.appeals` runs from `finished_at`;
+- finished: closed after the check of `scoring.session_problems` (`finish_session`), its clock stopped; the
+  appeal window of `services.play.appeals` runs from `finished_at`;
 - reopened: back in play to correct a result (`reopen_session`), with no appeal window until it is finished again.
 
 The guard every score write calls, "is this session in play", is `play.require_in_play`.
@@ -21,7 +21,7 @@ from tournament.models import SessionStatus, SessionTable, Tournament, Tournamen
 from tournament.models._common import utcnow
 from tournament.services.core.db import changes
 from tournament.services.core.errors import ConflictError, ServiceError
-from tournament.services.play import scoring
+from tournament.services.play import clock, scoring
 from tournament.services.play import session as play
 from tournament.services.seating.draws import expect_session_version
 
@@ -90,7 +90,10 @@ def finish_session(t: Tournament, session_number: int, *, force: bool = False) -
         raise ConflictError(msg("Session %(number)s is not complete (%(listed)s and %(more)s more).",
                                 number=session_number, listed=listed, more=len(problems) - 8) if len(problems) > 8 else
                             msg("Session %(number)s is not complete (%(listed)s).", number=session_number, listed=listed))
-    return set_status(session, SessionStatus.FINISHED)
+    set_status(session, SessionStatus.FINISHED)
+    # Its clock stops with it: the projector and the API no longer show it running (issue 32).
+    clock.stop_with_session(t, session, session.finished_at)
+    return session
 
 
 def reopen_session(t: Tournament, session_number: int) -> TournamentSession:

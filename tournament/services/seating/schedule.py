@@ -89,3 +89,38 @@ def set_planned_starts(t: Tournament, local_starts: Mapping[int, datetime | None
             else:
                 row.planned_start = start
     return timetable(t)
+
+
+@dataclass(frozen=True)
+class HallSession:
+    """What the hall's one clock address (/t/<id>/clock) shows now: the session in play, whose clock it shows;
+    else, between sessions, the next session to play and its planned start (naive UTC, None when not planned);
+    neither once every session is finished."""
+
+    in_play: int | None
+    next_number: int | None = None
+    next_start: datetime | None = None
+
+    @property
+    def key(self) -> str:
+        """What the page was drawn for: the projector reloads when the hall's session changes."""
+        start = self.next_start.isoformat() if self.next_start else ""
+        return f"{self.in_play or ''}|{self.next_number or ''}|{start}"
+
+
+def hall_session(t: Tournament) -> HallSession:
+    """The session the hall's clock follows. In play: the latest such session (one reopened for a correction
+    while the next is played does not take the hall's clock back). Otherwise the first session after the last
+    finished one that is not finished itself, with its planned start."""
+    from tournament.models import SessionStatus, TournamentSession
+
+    statuses = dict(db.session.execute(select(TournamentSession.number, TournamentSession.status)
+                                       .where(TournamentSession.tournament_id == t.id)).all())
+    in_play = [number for number, status in statuses.items() if status == SessionStatus.IN_PLAY]
+    if in_play:
+        return HallSession(in_play=max(in_play))
+    last_finished = max((n for n, status in statuses.items() if status == SessionStatus.FINISHED), default=0)
+    upcoming = [n for n in session_numbers(t) if n > last_finished and statuses.get(n) != SessionStatus.FINISHED]
+    if not upcoming:
+        return HallSession(in_play=None)
+    return HallSession(in_play=None, next_number=upcoming[0], next_start=planned_start(t, upcoming[0]))

@@ -83,8 +83,10 @@ def _seated_in_session(session: TournamentSession, player_id: int) -> int | None
 
 
 def substitute(t: Tournament, session_number: int, table_number: int, *, out_player_id: Any, in_player_id: Any,
-               from_hand: Any, reason: Any, user: User | None, note: Any = "") -> Substitution:
-    """Record that `in_player_id` takes `out_player_id`'s seat at this table from hand `from_hand` on."""
+               from_hand: Any, reason: Any, user: User | None, note: Any = "", stays: bool = False) -> Substitution:
+    """Record that `in_player_id` takes `out_player_id`'s seat at this table from hand `from_hand` on. A player
+    who left or fell ill leaves the later draws (withdrawn), unless `stays`: they come back for the next session
+    (the table page asks before saving). A disqualified player leaves whatever `stays` says."""
     session = play.get_session(t, session_number, to_score=True)
     table = play.session_table(session, table_number, lock=True)  # one writer per table at a time
     if session.status != SessionStatus.IN_PLAY:
@@ -152,6 +154,8 @@ def substitute(t: Tournament, session_number: int, table_number: int, *, out_pla
         if incoming.status == PlayerStatus.REGISTERED:
             reg.check_in(incoming)
         leaves = LEAVES_THE_TOURNAMENT.get(reason)
+        if stays is True and reason in (SubstitutionReason.LEFT, SubstitutionReason.ILL):
+            leaves = None
         if leaves is not None and outgoing.status != leaves:
             reg.set_status(outgoing, leaves, f"{reason.capitalize()} in session {session.number}, hand {from_hand}"
                            + (f": {note.strip()}" if note.strip() else ""))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import IntegerField, SelectField
+from wtforms import BooleanField, IntegerField, SelectField
 from wtforms.validators import InputRequired, NumberRange
 
 from tournament.models import HANDS_PER_SESSION
@@ -16,6 +16,12 @@ NO_HAND = "none"
 
 class ButtonForm(FlaskForm):
     """Start, pause, resume, end, undo: a CSRF-protected button."""
+
+
+class StartPlayForm(FlaskForm):
+    """Start play, and with `with_clock` (the first of the step's two buttons) the clock in the same tap."""
+
+    with_clock = BooleanField()
 
 
 class ExtendForm(FlaskForm):

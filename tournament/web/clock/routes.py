@@ -1,7 +1,12 @@
 """The session clock on the web: a projector page for the hall, the staff's clock page, the referee board.
 
-    GET   /t/<id>/sessions/<n>/clock                                the projector (public once published)
+    GET   /t/<id>/clock                                             the hall's one projector address for the weekend:
+                                                                    the session in play, else when the next starts
+    GET   /t/<id>/clock.json                                        its data: the session, its clock, the next start
+    GET   /t/<id>/sessions/<n>/clock                                one session's projector (public once published)
     GET   /t/<id>/sessions/<n>/clock.json                           its data (the API's clock shape)
+    GET   /manage/tournaments/<id>/play/<n>/start-play              start play: what it locks, and the clock with it
+    POST  /manage/tournaments/<id>/play/<n>/start-play              start play (clock=1: and the clock, one tap)
     GET   /manage/tournaments/<id>/play/<n>/clock                   buttons, extra time, time calls, history
     POST  /manage/tournaments/<id>/play/<n>/clock/<action>          start | pause | resume | end
     POST  /manage/tournaments/<id>/play/<n>/clock/end/undo        End taken back (a press by mistake)
@@ -27,9 +32,16 @@ from tournament.models import EndRule
 from tournament.services.people import tournaments as tournament_service
 from tournament.services.play import clock
 from tournament.services.play import session as play
-from tournament.web.clock.forms import ButtonForm, ExtendForm, TimeCallForm
-from tournament.web.clock.payload import board_json, clock_json
-from tournament.web.helpers import form_post, managed_tournament, refereed_tournament, tournament_or_404
+from tournament.services.seating import lifecycle, schedule
+from tournament.web.clock.forms import ButtonForm, ExtendForm, StartPlayForm, TimeCallForm
+from tournament.web.clock.payload import board_json, clock_json, iso_utc
+from tournament.web.helpers import (
+    form_post,
+    managed_tournament,
+    refereed_tournament,
+    safe_next,
+    tournament_or_404,
+)
 
 bp = Blueprint("clock", __name__)
 
@@ -111,6 +123,42 @@ def clock_data(tournament_id: int, number: int):
     return response
 
 
+@bp.route("/t/<int:tournament_id>/clock")
+def hall(tournament_id: int):
+    """The hall's projector for the whole weekend: the clock of the session in play; between sessions, the next
+    session and when it starts. The page reloads itself when that changes (clock.js, the hall's key)."""
+    t = tournament_or_404(tournament_id)
+    now = schedule.hall_session(t)
+    data_url = url_for("clock.hall_data", tournament_id=t.id)
+    if now.in_play is None:
+        return render_template("clock/between.html", tournament=t, hall_session=now, data_url=data_url,
+                               poll=_poll_seconds())
+    session = play.get_session(t, now.in_play)  # in play: published
+    state = clock.state_of(t, session)
+    return render_template("clock/projector.html", tournament=t, session=session, clock=state,
+                           hall=hall_clock(state), poll=_poll_seconds(), data_url=data_url, hall_key=now.key)
+
+
+@bp.route("/t/<int:tournament_id>/clock.json")
+def hall_data(tournament_id: int):
+    t = tournament_or_404(tournament_id)
+    now = schedule.hall_session(t)
+    state = clock.state_of(t, play.get_session(t, now.in_play)) if now.in_play is not None else None
+    response = jsonify({
+        "key": now.key, "session": now.in_play, "next_session": now.next_number,
+        "next_start": iso_utc(now.next_start),
+        "clock": clock_json(state) if state is not None else None,
+    })
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.app_template_global()
+def clock_never_ran(session) -> bool:
+    """Whether a session in play or finished never had its clock started: the session check says so."""
+    return session.status in ("in_play", "finished") and not clock.ever_started(session)
+
+
 # ----------------------------------------------------------------------------- staff
 
 
@@ -140,8 +188,33 @@ def staff(tournament_id: int, number: int):
 def press(tournament_id: int, number: int, action: str):
     t = refereed_tournament(tournament_id)
     play.get_session(t, number)
-    return form_post(_back(t, number), lambda: ACTIONS[action](t, number, current_user), gettext(DONE[action]),
+    # A button on another page (the session's score entry: "Start the clock") comes back to it.
+    back = safe_next(request.form.get("next"), _back(t, number))
+    return form_post(back, lambda: ACTIONS[action](t, number, current_user), gettext(DONE[action]),
                      form=ButtonForm())
+
+
+@bp.route(f"{STAFF}/start-play", methods=["GET", "POST"])
+@login_required
+def start_play(tournament_id: int, number: int):
+    """Starting play locks the seating: a step of its own says so first (it works without JavaScript), and
+    offers to start the clock in the same tap."""
+    t = managed_tournament(tournament_id)
+    session = play.get_session(t, number)
+    form = StartPlayForm()
+    if request.method == "POST":
+        with_clock = bool(form.with_clock.data)
+
+        def start() -> None:
+            lifecycle.start_session(t, number)
+            if with_clock:
+                clock.start(t, number, current_user)
+
+        said = gettext("Session %(num)d is in play: its seating is fixed and hands can be entered.", num=number)
+        done = f"{said} {gettext(DONE['start'])}" if with_clock else said
+        return form_post(url_for("hands.session", tournament_id=t.id, number=number), start, done, form=form,
+                         category="success")
+    return render_template("clock/start_play.html", tournament=t, session=session, form=form)
 
 
 @bp.route(f"{STAFF}/clock/end/undo", methods=["POST"])

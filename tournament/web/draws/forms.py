@@ -1,7 +1,7 @@
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, IntegerField, SelectField, SubmitField
-from wtforms.validators import InputRequired, NumberRange, Optional
+from wtforms import BooleanField, HiddenField, IntegerField, SelectField, SubmitField
+from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
 
 from tournament.models import DRAW_SEPARATIONS
 from tournament.services.seating.draws import MAX_SEED
@@ -31,6 +31,10 @@ class DrawForm(IdempotentForm):
 
 class RedrawForm(VersionedForm, IdempotentForm):
     seed = _seed_field()
+    # A redraw replaces the seating, swaps made by hand included: confirmed on the form itself, so that it holds
+    # without JavaScript (issue 32).
+    replace = BooleanField(_l("Replace the current seating"),
+                           validators=[DataRequired(_l("Tick the box to replace the current seating."))])
     submit = SubmitField(_l("Redraw this session"))
 
 

@@ -45,7 +45,7 @@ def substitute(tournament_id: int, number: int, table: int):
         return substitutions.substitute(
             t, number, table, out_player_id=posted_int(form.out_player_id.data),
             in_player_id=posted_int(form.in_player_id.data), from_hand=form.from_hand.data,
-            reason=form.reason.data, user=current_user, note=form.note.data or "")
+            reason=form.reason.data, user=current_user, note=form.note.data or "", stays=bool(form.stays.data))
 
     return form_post(table_url(t, number, table) + "#substitution", record,
                      lambda sub: gettext("From hand %(hand)d, %(incoming)s plays for %(outgoing)s.", hand=sub.from_hand,

@@ -259,6 +259,11 @@ class SubstitutionForm(IdempotentForm):
                                              ("ill", _l("Ill")), ("left", _l("Left")),
                                              ("disqualified", _l("Disqualified")), ("other", _l("Other"))],
                          default="ill")
+    # Ill or left: the player leaves every later draw unless kept (said before saving, issue 32).
+    stays = BooleanField(_l("Keep them in the later draws"),
+                         description=_l("Ill or left: without this box the outgoing player is withdrawn from every "
+                                        "later draw (an organiser can reinstate them). Late: they stay. "
+                                        "Disqualified: they leave."))
     note = StringField(_l("Note (optional)"), validators=[Optional(), Length(max=500)])
     submit = SubmitField(_l("Record the substitution"))
 
