@@ -22,8 +22,9 @@ import time
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1]))
 
 from tournament.draws import (  # noqa: E402
+    Entrants,
+    clear_caches,
     draw_session,
-    engine,  # noqa: E402
     plan_tournament,
     quality_report,
     replan_sessions,
@@ -107,7 +108,7 @@ def weekend(seed: int, changes: str = "") -> tuple[int, int, int, int]:
             players = [p for p in players if p not in gone]
         s = seed * 1000 + k
         subs = () if changes == "table fewer" else WEEKEND_SUBS
-        history.append(draw_session(players, seed=s, history=history, groups=groups, substitutes=subs,
+        history.append(draw_session(Entrants(players, groups=groups, substitutes=subs), seed=s, history=history,
                                     total_sessions=WEEKEND_SESSIONS, history_seeds=seeds))
         seeds.append(s)
     return _weekend_figures(history, groups, WEEKEND_SUBS, WEEKEND_SESSIONS)
@@ -122,8 +123,8 @@ def replanned(seed: int) -> tuple[int, int, int, int]:
     plan = plan_tournament(everyone, WEEKEND_SESSIONS, seed=seed * 1000, groups=groups)
     gone = {1 + (seed + 9 * i) % WEEKEND_PLAYERS for i in range(4)}
     history = [list(s) for s in plan[:2]]
-    rest = replan_sessions([p for p in everyone if p not in gone], seed=seed * 1000, history=history,
-                           ahead=[list(s) for s in plan[2:]], total_sessions=WEEKEND_SESSIONS, groups=groups)
+    rest = replan_sessions(Entrants([p for p in everyone if p not in gone], groups=groups), seed=seed * 1000,
+                           history=history, ahead=[list(s) for s in plan[2:]], total_sessions=WEEKEND_SESSIONS)
     return _weekend_figures(history + rest, groups, WEEKEND_SUBS, WEEKEND_SESSIONS)
 
 
@@ -151,9 +152,7 @@ def weekend_table(count: int) -> None:
         clean = 0
         t0 = time.perf_counter()
         for sd in range(count):
-            engine._plan_cached.cache_clear()
-            engine._ahead_cached.cache_clear()
-            engine._replan_cached.cache_clear()
+            clear_caches()
             figures = run(sd)
             totals = [a + b for a, b in zip(totals, figures, strict=True)]
             clean += not any(figures)
@@ -205,13 +204,13 @@ def main() -> int:
     print(head)
     print("-" * len(head))
     for n, s, limit in SESSION_BY_SESSION:
-        engine._plan_cached.cache_clear()  # as in a fresh web worker
+        clear_caches()  # as in a fresh web worker
         players = list(range(1, n + 1))
         history: list = []
         times = []
         for _ in range(s):
             t0 = time.perf_counter()
-            history.append(draw_session(players, seed=args.seed, history=history, total_sessions=s))
+            history.append(draw_session(Entrants(players), seed=args.seed, history=history, total_sessions=s))
             times.append(time.perf_counter() - t0)
         q = quality_report(history)
         ok = max(times) < limit and not q.players_twice_in_a_session
@@ -219,10 +218,10 @@ def main() -> int:
         print(f"{n:>7} {s:>8} {q.excess_repeats:>6} {q.max_meetings:>4} {'yes' if q.wind_balanced else 'no':>5} "
               f"{q.wind_max_deviation:>3} {max(times):>7.2f} {sum(times):>7.2f}  {'ok' if ok else 'MISS'}")
     print()
-    engine._plan_cached.cache_clear()
+    clear_caches()
     t0 = time.perf_counter()
     plan_tournament(list(range(1, 49)), 12, seed=1)
-    draw_session(list(range(1, 21)), seed=1, total_sessions=7)
+    draw_session(Entrants(list(range(1, 21))), seed=1, total_sessions=7)
     hard = time.perf_counter() - t0
     ok = hard < HARD_INSTANCES_LIMIT
     failures += not ok

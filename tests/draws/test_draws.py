@@ -13,7 +13,9 @@ import pytest
 
 from tournament.draws import (
     DrawError,
+    Entrants,
     QualityReport,
+    clear_caches,
     draw_session,
     plan_tournament,
     quality_report,
@@ -105,17 +107,17 @@ def test_same_seed_same_output_different_seed_different_output():
     c = plan_tournament(players, 6, seed=12)
     assert a == b
     assert a != c
-    d1 = draw_session(players, seed=3, history=a[:2])
-    d2 = draw_session(players, seed=3, history=a[:2])
+    d1 = draw_session(Entrants(players), seed=3, history=a[:2])
+    d2 = draw_session(Entrants(players), seed=3, history=a[:2])
     assert d1 == d2
 
 
 @pytest.mark.slow
 def test_reproducible_across_processes():
-    code = ("import json,sys; from tournament.draws import plan_tournament, draw_session;"
+    code = ("import json,sys; from tournament.draws import Entrants, plan_tournament, draw_session;"
             "g={p: str(p % 5) for p in range(3, 103)};"
             "s=plan_tournament(list(range(3,103)), 4, seed=9, groups=g);"
-            "d=draw_session(list(range(3,103)), seed=9, history=s[:2], groups=g, total_sessions=5);"
+            "d=draw_session(Entrants(list(range(3,103)), groups=g), seed=9, history=s[:2], total_sessions=5);"
             "print(json.dumps([s, d]))")
     outs = set()
     for hashseed in ("1", "2"):
@@ -137,7 +139,7 @@ def test_session_by_session_with_withdrawal_and_late_player():
         if k == 3:
             current.remove(players[5])          # withdraws
             current.append(99)                  # late player
-        table = draw_session(current, seed=100 + k, history=history, total_sessions=total)
+        table = draw_session(Entrants(current), seed=100 + k, history=history, total_sessions=total)
         assert_valid([table], current)
         history.append(table)
     q = quality_report(history)
@@ -151,7 +153,7 @@ def test_session_by_session_follows_the_plan_when_nothing_changes():
     plan = plan_tournament(players, 7, seed=8)
     history = []
     for _ in range(7):
-        history.append(draw_session(players, seed=8, history=history, total_sessions=7))
+        history.append(draw_session(Entrants(players), seed=8, history=history, total_sessions=7))
     assert history == plan
     assert quality_report(history).excess_repeats == 0
 
@@ -160,7 +162,7 @@ def test_session_by_session_without_total_keeps_winds_balanced():
     players = ids(48)
     history = []
     for k in range(5):
-        history.append(draw_session(players, seed=k, history=history))
+        history.append(draw_session(Entrants(players), seed=k, history=history))
         q = quality_report(history)
         assert q.excess_repeats == 0
         assert q.wind_balanced, (k, q.wind_max_deviation)
@@ -172,7 +174,7 @@ def test_substitutes_fill_seats():
     players = ids(27)
     sched = plan_tournament(players, 4, seed=1, substitutes=[5, 6, 7])
     assert_valid(sched, players + [5])
-    table = draw_session(players, seed=1, history=sched, substitutes=[5, 6, 7])
+    table = draw_session(Entrants(players, substitutes=[5, 6, 7]), seed=1, history=sched)
     seated = {p for t in table for p in t}
     assert set(players) <= seated and len(seated) == 28
     assert seated - set(players) <= {6, 7}  # a substitute who sat least so far
@@ -185,7 +187,7 @@ def test_not_enough_substitutes_is_a_clear_error():
                                         r"substitute to fill 7 tables"):
         plan_tournament(ids(27), 3, seed=0)
     with pytest.raises(DrawError, match="need 2 more players or substitutes to fill 7 tables"):
-        draw_session(ids(25), seed=0, substitutes=[1])
+        draw_session(Entrants(ids(25), substitutes=[1]), seed=0)
     with pytest.raises(DrawError):
         plan_tournament([1, 2, 3, 1], 1, seed=0)
 
@@ -206,7 +208,7 @@ def test_teams_apart_in_session_draws():
     groups = {p: i // 4 for i, p in enumerate(players)}  # teams of four
     history = []
     for k in range(4):
-        history.append(draw_session(players, seed=k, history=history, groups=groups, total_sessions=4,
+        history.append(draw_session(Entrants(players, groups=groups), seed=k, history=history, total_sessions=4,
                                     history_seeds=list(range(k))))
     q = quality_report(history, groups)
     assert q.clashes == [] and q.excess_repeats == 0 and q.wind_balanced
@@ -274,7 +276,7 @@ def test_swiss_seats_strictly_by_the_standings_after_history():
     history = plan_tournament(players, 4, seed=6)
     ranking = sorted(players, key=lambda p: (p * 7919) % 101)  # some ranking, best first
     for seed in range(5):
-        tables = draw_session(players, seed=seed, history=history, ranking=ranking, total_sessions=7)
+        tables = draw_session(Entrants(players), seed=seed, history=history, ranking=ranking, total_sessions=7)
         assert_valid([tables], players)
         assert [set(t) for t in tables] == [set(ranking[i:i + 4]) for i in range(0, 40, 4)]
 
@@ -287,7 +289,8 @@ def test_swiss_seat_winds_follow_the_players_balance():
         for t in session:
             for w, p in enumerate(t):
                 counts[p][w] += 1
-    tables = draw_session(players, seed=1, history=history, ranking=list(reversed(players)), total_sessions=4)
+    tables = draw_session(Entrants(players), seed=1, history=history, ranking=list(reversed(players)),
+                          total_sessions=4)
 
     def off(t, order):  # players with a wind twice after 4 sessions, t seated in this order
         return sum(1 for w, p in enumerate(order) if counts[p][w] >= 1)
@@ -300,7 +303,7 @@ def test_swiss_seat_winds_follow_the_players_balance():
 def test_swiss_without_history_is_pure_ranking_groups():
     players = ids(16)
     ranking = list(reversed(players))
-    tables = draw_session(players, seed=0, ranking=ranking)
+    tables = draw_session(Entrants(players), seed=0, ranking=ranking)
     assert [sorted(t) for t in tables] == [sorted(ranking[i:i + 4]) for i in range(0, 16, 4)]
 
 
@@ -410,17 +413,15 @@ def test_lower_bound_stops_the_search_at_the_optimum():
 
 
 def test_stagnation_stop_is_reproducible():
-    from tournament.draws.engine import _plan_cached
-
     players = ids(20)
-    _plan_cached.cache_clear()
+    clear_caches()
     a = plan_tournament(players, 7, seed=4)
-    _plan_cached.cache_clear()
+    clear_caches()
     b = plan_tournament(list(reversed(players)), 7, seed=4)
     assert a == b
-    d1 = draw_session(players, seed=2, history=a[:3], total_sessions=7)
-    _plan_cached.cache_clear()
-    d2 = draw_session(players, seed=2, history=a[:3], total_sessions=7)
+    d1 = draw_session(Entrants(players), seed=2, history=a[:3], total_sessions=7)
+    clear_caches()
+    d2 = draw_session(Entrants(players), seed=2, history=a[:3], total_sessions=7)
     assert d1 == d2
 
 
@@ -431,14 +432,14 @@ def test_hard_instances_are_valid():
     plan = plan_tournament(players, 12, seed=1)
     assert_valid(plan, players)
     assert quality_report(plan).wind_balanced
-    assert_valid([draw_session(list(range(1, 21)), seed=1, total_sessions=7)], list(range(1, 21)))
+    assert_valid([draw_session(Entrants(list(range(1, 21))), seed=1, total_sessions=7)], list(range(1, 21)))
 
 
 def test_history_from_another_seed_continues_the_design():
     players = ids(24)
     history = []
     for k in range(7):
-        history.append(draw_session(players, seed=100 + k, history=history, total_sessions=7))
+        history.append(draw_session(Entrants(players), seed=100 + k, history=history, total_sessions=7))
     assert_valid(history, players)
     assert quality_report(history).excess_repeats == 0
 

@@ -10,7 +10,14 @@ import sys
 
 import pytest
 
-from tournament.draws import DrawError, draw_session, place_fixed_tables, plan_tournament, quality_report
+from tournament.draws import (
+    DrawError,
+    Entrants,
+    draw_session,
+    place_fixed_tables,
+    plan_tournament,
+    quality_report,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PLAYERS = list(range(1, 33))
@@ -34,8 +41,8 @@ def test_session_by_session_with_a_withdrawal_keeps_fixed_tables():
         if k == 2:
             players = [p for p in players if p != 11]
         seed = 50 + k
-        history.append(draw_session(players, seed=seed, history=history, groups=TEAMS, substitutes=subs,
-                                    total_sessions=7, history_seeds=seeds, fixed=fixed))
+        history.append(draw_session(Entrants(players, groups=TEAMS, substitutes=subs, fixed=fixed), seed=seed,
+                                    history=history, total_sessions=7, history_seeds=seeds))
         seeds.append(seed)
     for session in history:
         assert 5 in session[1] and 30 in session[6]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tournament.draws import draw_session, plan_tournament, quality_report
+from tournament.draws import Entrants, draw_session, plan_tournament, quality_report
 
 
 def _weekend(players, sessions, groups=None, substitutes=(), seeds=None, change=None):
@@ -14,8 +14,8 @@ def _weekend(players, sessions, groups=None, substitutes=(), seeds=None, change=
         if change:
             players = change(k, players)
         seed = seeds[k] if seeds else 11
-        history.append(draw_session(players, seed=seed, history=history, groups=groups, substitutes=substitutes,
-                                    total_sessions=sessions, history_seeds=list(used)))
+        history.append(draw_session(Entrants(players, groups=groups, substitutes=substitutes), seed=seed,
+                                    history=history, total_sessions=sessions, history_seeds=list(used)))
         used.append(seed)
     return history
 
@@ -123,11 +123,11 @@ def test_a_replan_keeps_everyone_else_at_their_planned_tables():
     # everyone with the opponents the plan gave them
     players, subs = list(range(1, 17)), [101]
     plan = plan_tournament(players, 4, seed=5)
-    history = [draw_session(players, seed=5, substitutes=subs, total_sessions=4)]
-    history.append(draw_session(players, seed=6, history=history, substitutes=subs, total_sessions=4,
+    history = [draw_session(Entrants(players, substitutes=subs), seed=5, total_sessions=4)]
+    history.append(draw_session(Entrants(players, substitutes=subs), seed=6, history=history, total_sessions=4,
                                 history_seeds=[5]))
     assert [{frozenset(t) for t in s} for s in history] == [{frozenset(t) for t in s} for s in plan[:2]]
-    nxt = draw_session([p for p in players if p != 3], seed=7, history=history, substitutes=subs,
+    nxt = draw_session(Entrants([p for p in players if p != 3], substitutes=subs), seed=7, history=history,
                        total_sessions=4, history_seeds=[5, 6])
     assert {frozenset(101 if p == 3 else p for p in t) for t in plan[2]} == {frozenset(t) for t in nxt}
 

@@ -33,8 +33,8 @@ def test_the_seed_shown_reproduces_the_published_seating(tournament):
     db.session.commit()
     groups = draw_service.groups_for(tournament)
     ids = [p.id for p in players]
-    again = engine.draw_session(ids, seed=second.seed, history=[first.tables()], groups=groups, total_sessions=4,
-                                history_seeds=[first.seed])
+    again = engine.draw_session(engine.Entrants(ids, groups=groups), seed=second.seed, history=[first.tables()],
+                                total_sessions=4, history_seeds=[first.seed])
     assert [tuple(t) for t in again] == second.tables()
 
 

@@ -17,8 +17,8 @@ import argparse
 import json
 import sys
 
-from .engine import plan_tournament
 from .model import SEAT_WINDS, DrawError
+from .plan import plan_tournament
 from .report import quality_report
 
 

@@ -14,6 +14,7 @@ them.
 from __future__ import annotations
 
 from .constructions import constructed_rounds
+from .model import RoundList
 
 _RAW: dict[int, tuple[str, ...]] = {
     16: (
@@ -114,13 +115,13 @@ _RAW: dict[int, tuple[str, ...]] = {
 }
 
 
-def stored_rounds(n: int) -> list[list[list[int]]]:
+def stored_rounds(n: int) -> RoundList:
     """The stored zero-repeat rounds for ``n`` players (empty when there is none)."""
     raw = _RAW.get(n, ())
     return [[[int(p) for p in table.split(".")] for table in line.split()] for line in raw]
 
 
-def design_rounds(n: int) -> list[list[list[int]]]:
+def design_rounds(n: int) -> RoundList:
     """The most zero-repeat rounds known for ``n`` players: stored, or built by
     ``constructions`` (transversal designs, affine geometries); empty when there is none."""
     stored = _RAW.get(n, ())
@@ -135,7 +136,7 @@ def design_sizes() -> dict[int, int]:
     return {n: len(rounds) for n, rounds in _RAW.items()}
 
 
-def match_design(history: list[list[list[int]]], design: list[list[list[int]]], n: int,
+def match_design(history: RoundList, design: RoundList, n: int,
                  budget: int = 20_000) -> tuple[list[int], list[int]] | None:
     """A relabelling of ``design`` under which every history round is one of its rounds.
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from tournament.messages import msg
 
-from .model import DrawError, Table
+from .model import DrawError, Rounds, Table
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,7 @@ class QualityReport:
         return "\n".join(lines)
 
 
-def quality_report(schedule: Sequence[Sequence[Sequence[int]]], groups: Mapping[int, Hashable] | None = None,
+def quality_report(schedule: Rounds, groups: Mapping[int, Hashable] | None = None,
                    substitutes: Sequence[int] = ()) -> QualityReport:
     subs = set(substitutes)
     groups = groups or {}
@@ -139,7 +139,7 @@ def quality_report(schedule: Sequence[Sequence[Sequence[int]]], groups: Mapping[
     )
 
 
-def swap_players(schedule: Sequence[Sequence[Sequence[int]]], session_index: int, a: int, b: int) -> list[list[Table]]:
+def swap_players(schedule: Rounds, session_index: int, a: int, b: int) -> list[list[Table]]:
     """A new schedule where ``a`` and ``b`` exchange places (table and seat) in one session.
 
     When only one of them is seated in that session the other takes its seat (e.g. a

@@ -24,6 +24,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from .model import RoundList
+
 REPEAT = 1_000_000
 CLASH = 10_000
 APART = 10 * REPEAT  # two players who each keep a different fixed table cannot share one
@@ -113,7 +115,7 @@ class PairCosts:
 class Schedule:
     """Mutable rounds with positions, over a PairCosts whose counts include them."""
 
-    def __init__(self, pc: PairCosts, rounds: list[list[list[int]]], mutable: Sequence[int],
+    def __init__(self, pc: PairCosts, rounds: RoundList, mutable: Sequence[int],
                  affinity: dict[int, list[list[int]]] | None = None) -> None:
         self.pc = pc
         self.rounds = rounds
@@ -165,10 +167,10 @@ class Schedule:
         self.pc.add_table(tab1, 1)
         self.pc.add_table(tab2, 1)
 
-    def snapshot(self) -> list[list[list[int]]]:
+    def snapshot(self) -> RoundList:
         return [[list(t) for t in self.rounds[r]] for r in self.mutable]
 
-    def restore(self, snap: list[list[list[int]]]) -> None:
+    def restore(self, snap: RoundList) -> None:
         for r, rnd in zip(self.mutable, snap, strict=True):
             for t in self.rounds[r]:
                 self.pc.add_table(t, -1)

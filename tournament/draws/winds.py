@@ -17,6 +17,8 @@ import itertools
 import random
 from collections.abc import Sequence
 
+from .model import RoundList, Rounds
+
 WINDS = 4
 PERMS = list(itertools.permutations(range(4)))
 
@@ -117,9 +119,9 @@ def best_seating(table: Sequence[int], cost: dict[int, list[int]]) -> tuple[int,
     return best or 0, best_perm
 
 
-def settle_winds(rounds: Sequence[Sequence[Sequence[int]]], counts: Sequence[Sequence[int]], played: Sequence[int],
+def settle_winds(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequence[int],
                  skip: Sequence[bool], rng: random.Random, iters: int = 20_000,
-                 stall: int = 1_000, recolour: bool = True) -> tuple[list[list[list[int]]], int]:
+                 stall: int = 1_000, recolour: bool = True) -> tuple[RoundList, int]:
     """Seat orders for the remaining ``rounds`` (tables of player indices) so that every player ends within
     floor/ceil of their own total (``played`` sessions with ``counts`` so far, plus the rounds they sit in).
 
@@ -207,7 +209,7 @@ def settle_winds(rounds: Sequence[Sequence[Sequence[int]]], counts: Sequence[Seq
     return out, left
 
 
-def wind_misses(rounds: Sequence[Sequence[Sequence[int]]], counts: Sequence[Sequence[int]], played: Sequence[int],
+def wind_misses(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequence[int],
                 skip: Sequence[bool]) -> list[int]:
     """The players of ``settle_winds`` left outside floor/ceil of their total."""
     cnt = [list(c) for c in counts]

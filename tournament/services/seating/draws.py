@@ -83,6 +83,13 @@ def fixed_tables(t: Tournament) -> dict[int, int]:
     return {p.id: p.fixed_table for p in registration.players_of(t) if p.fixed_table}
 
 
+def entrants_for(t: Tournament, *, planning: bool) -> engine.Entrants:
+    """Who a draw of this tournament seats (see `field_for_draw`), kept apart by `groups_for`, with their fixed
+    tables."""
+    players, substitutes = field_for_draw(t, planning=planning)
+    return engine.Entrants(players, substitutes, groups_for(t), fixed_tables(t))
+
+
 def substitute_ids(t: Tournament) -> list[int]:
     return [p.id for p in registration.players_of(t) if p.is_substitute]
 
@@ -189,20 +196,18 @@ def plan_all(t: Tournament, seed: int | None = None, user: User | None = None) -
             break
         kept.append(s)
     _refuse_locked(existing[len(kept):])
-    players, substitutes = field_for_draw(t, planning=True)
-    groups = groups_for(t)
-    fixed = fixed_tables(t)
+    entrants = entrants_for(t, planning=True)
     try:
         if kept:
             history = schedule(kept)
             planned = []
             for _ in range(len(kept), t.session_count):
-                tables = engine.draw_session(players, seed=seed, history=history + planned, groups=groups,
-                                             substitutes=substitutes, total_sessions=t.session_count, fixed=fixed)
+                tables = engine.draw_session(entrants, seed=seed, history=history + planned,
+                                             total_sessions=t.session_count)
                 planned.append([tuple(x) for x in tables])
         else:
-            planned = engine.plan_tournament(players, t.session_count, seed=seed, groups=groups,
-                                             substitutes=substitutes, fixed=fixed)
+            planned = engine.plan_tournament(entrants.players, t.session_count, seed=seed, groups=entrants.groups,
+                                             substitutes=entrants.substitutes, fixed=entrants.fixed)
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=True)) from exc
     with _drawn_meanwhile(len(kept) + 1):
@@ -257,13 +262,11 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
         )
     replaced = [s for s in existing if s.number == number]
     _refuse_locked(replaced)
-    players, substitutes = field_for_draw(t, planning=False)
     earlier = [s for s in existing if s.number < number]
     history = schedule(earlier)
     try:
-        tables = engine.draw_session(players, seed=seed, history=history, groups=groups_for(t),
-                                     substitutes=substitutes, ranking=ranking, total_sessions=t.session_count,
-                                     history_seeds=[s.seed for s in earlier], fixed=fixed_tables(t))
+        tables = engine.draw_session(entrants_for(t, planning=False), seed=seed, history=history, ranking=ranking,
+                                     total_sessions=t.session_count, history_seeds=[s.seed for s in earlier])
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=False)) from exc
     method = DrawMethod.SWISS if ranking else DrawMethod.DRAW
@@ -346,16 +349,14 @@ def replan_ahead(t: Tournament, user: User | None = None) -> str:  # a Message w
     ahead = existing[existing.index(hit[0]):]
     kept = existing[:existing.index(ahead[0])]
     planning = any(s.method == DrawMethod.PLAN for s in ahead)
-    players, substitutes = field_for_draw(t, planning=planning)
     history = schedule(kept)
     seed = ahead[0].seed
     drawn = schedule(ahead)
-    fixed = fixed_tables(t)
     try:
         # the sessions drawn ahead are the plan in force: repaired where the field changed, all as one re-plan
         planned = [[tuple(x) for x in tables] for tables in engine.replan_sessions(
-            players, seed=seed, history=history, ahead=drawn, total_sessions=t.session_count,
-            groups=groups_for(t), substitutes=substitutes, fixed=fixed)]
+            entrants_for(t, planning=planning), seed=seed, history=history, ahead=drawn,
+            total_sessions=t.session_count)]
     except engine.DrawError as exc:
         # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning
         return msg("Sessions drawn ahead could not be re-planned: %(reason)s. %(warning)s", reason=_reason(exc),
