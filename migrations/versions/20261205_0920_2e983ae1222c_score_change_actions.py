@@ -3,15 +3,15 @@ models.ScoreAction member ('hand_entered'), worded only where it is shown (tourn
 down again, the phrases come back
 
 Revision ID: 2e983ae1222c
-Revises: b3f7d1e5a9c2
-Create Date: 2026-12-15 12:00:00
+Revises: e34c0a7b1d5f
+Create Date: 2026-12-05 09:20:00
 
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = '2e983ae1222c'
-down_revision = 'b3f7d1e5a9c2'
+down_revision = 'e34c0a7b1d5f'
 branch_labels = None
 depends_on = None
 
