@@ -8,6 +8,7 @@ tests/test_migrations_json_settings.py does.
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -21,9 +22,10 @@ from tournament.models import ScoreAction
 
 pytestmark = pytest.mark.postgres
 
-BEFORE = "b3f7d1e5a9c2"
 AFTER = "2e983ae1222c"
 MIGRATION = next((Path(__file__).resolve().parents[1] / "migrations/versions").glob(f"*_{AFTER}_*.py"))
+# The revision before it, as the migration names it (migrations landing beside it may be chained in between).
+BEFORE = re.search(r"^down_revision = '(\w+)'", MIGRATION.read_text(), re.M).group(1)
 
 
 def _phrases() -> dict[str, str]:

@@ -28,7 +28,7 @@ from flask_login import current_user, login_required
 
 from tournament.i18n import N_
 from tournament.messages import msg
-from tournament.models import EndRule
+from tournament.models import EndRule, SessionStatus
 from tournament.services.people import tournaments as tournament_service
 from tournament.services.play import clock
 from tournament.services.play import session as play
@@ -156,7 +156,7 @@ def hall_data(tournament_id: int):
 @bp.app_template_global()
 def clock_never_ran(session) -> bool:
     """Whether a session in play or finished never had its clock started: the session check says so."""
-    return session.status in ("in_play", "finished") and not clock.ever_started(session)
+    return session.status in (SessionStatus.IN_PLAY, SessionStatus.FINISHED) and not clock.ever_started(session)
 
 
 # ----------------------------------------------------------------------------- staff
