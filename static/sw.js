@@ -143,7 +143,8 @@ function escapeHtml(text) {
 
 // A hand form sent as the network failed (the phone believed it was online, or the drop came as it was sent):
 // a page that hands the form's fields, its idempotency key unchanged (the server may have it already), to
-// static/js/offline-queue.js, which keeps them with the others and sends them when the network returns.
+// static/js/offline-queue.js, which keeps them with the others and sends them when the network returns (after
+// static/js/words.js, the word reader it uses: the hand form's page loaded both, so both are kept).
 function unsent(url, body) {
   var path = url.pathname + url.search;
   var html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
@@ -152,6 +153,7 @@ function unsent(url, body) {
     "<h1>No network</h1><div data-offline-unsent data-url=\"" + escapeHtml(path) + "\" data-body=\"" +
     escapeHtml(body) + "\" hidden></div><p>The server could not be reached as the hand was sent. " +
     "<a href=\"" + escapeHtml(path) + "\">Back to the form</a></p></main>" +
+    "<script src=\"/static/js/words.js\" defer></script>" +
     "<script src=\"/static/js/offline-queue.js\" defer></script></body></html>";
   return new Response(html, {
     status: 503, headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" }

@@ -21,18 +21,9 @@
     expired: "Your login may have expired. Reload the page and try again.",
     offline: "The desk could not reach the server. Try again."
   };
-  var hintBox = document.querySelector("[data-desk-texts]");
-  try {
-    var own = JSON.parse((hintBox && hintBox.getAttribute("data-desk-texts")) || "{}");
-    Object.keys(own).forEach(function (key) { TEXTS[key] = own[key]; });
-  } catch (e) { /* keep the English words */ }
+  TEXTS = pageWords.read(TEXTS, document.querySelector("[data-desk-texts]"), "data-desk-texts").texts;
   var labels = TEXTS.labels;
-
-  function fill(text, values) {
-    return text.replace(/\{(\w+)\}/g, function (all, name) {
-      return values[name] !== undefined ? String(values[name]) : all;
-    });
-  }
+  var fill = pageWords.fill;
 
   function count(key, num) {
     return fill(TEXTS[key][num === 1 ? 0 : 1], { num: num });

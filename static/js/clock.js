@@ -23,13 +23,11 @@
     table: "Table {num}", totals: "totals", hand: "hand {num}", between_hands: "between hands",
     called_during: "Time called during hand {num}", called_between: "Time called between hands", reasons: {}
   };
-  try {
-    var own = JSON.parse(root.dataset.clockTexts || "{}");
-    Object.keys(own).forEach(function (key) { TEXTS[key] = own[key]; });
-  } catch (e) { /* keep the English words */ }
+  var word = pageWords.read(TEXTS, root, "data-clock-texts");
+  TEXTS = word.texts;
 
   function say(key, num) {
-    return TEXTS[key].replace("{num}", String(num));
+    return word(key, { num: num });
   }
 
   function serverNow() {

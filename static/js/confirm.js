@@ -6,16 +6,9 @@
   var forms = document.querySelectorAll("form[data-confirm]");
   if (!forms.length || typeof HTMLDialogElement !== "function") return;
 
-  // Its words in the page's language (<html data-script-texts>, templates/_script_texts.html), else English.
-  var WORDS = (function () {
-    try { return JSON.parse(document.documentElement.getAttribute("data-script-texts") || "{}")["confirm"] || {}; }
-    catch (e) { return {}; }
-  }());
-  function word(key, english, values) {
-    var text = WORDS[key] || english;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
+  // Its words in the page's language (<html data-script-texts>, templates/_script_texts.html), else English
+  // (static/js/words.js reads them).
+  var word = pageWords.read({ back: "Go back", ok: "Confirm" }, document.documentElement, "data-script-texts", "confirm");
 
   var dialog = document.createElement("dialog");
   dialog.className = "confirm-dialog";
@@ -26,7 +19,7 @@
   document.body.appendChild(dialog);
   var text = dialog.querySelector("#confirm-dialog-text");
   var ok = dialog.querySelector("[data-confirm-ok]");
-  dialog.querySelector("button[value=cancel]").textContent = word("back", "Go back");
+  dialog.querySelector("button[value=cancel]").textContent = word("back");
   var pending = null; // {form, submitter}
 
   Array.prototype.forEach.call(forms, function (form) {
@@ -38,7 +31,7 @@
       var submitter = pending.submitter;
       // an <input type=submit> says its label in its value
       var label = submitter ? (submitter.tagName === "INPUT" ? submitter.value : submitter.textContent).trim() : "";
-      ok.textContent = form.dataset.confirmButton || label || word("ok", "Confirm");
+      ok.textContent = form.dataset.confirmButton || label || word("ok");
       dialog.returnValue = "";
       dialog.showModal();
     });

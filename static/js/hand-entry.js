@@ -3,18 +3,14 @@
 (function () {
   "use strict";
 
-  // Its words in the page's language (<html data-script-texts>, templates/_script_texts.html), else English.
-  var WORDS = (function () {
-    try { return JSON.parse(document.documentElement.getAttribute("data-script-texts") || "{}")["hands"] || {}; }
-    catch (e) { return {}; }
-  }());
-  function word(key, english, values) {
-    var text = WORDS[key] || english;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
-  var NAMES = WORDS.winds || { E: "East", S: "South", W: "West", N: "North" };
-  var INITIALS = WORDS.initials || {};  // a badge's letter in the page's language (Finnish I, E, L, P)
+  // Its words in the page's language (<html data-script-texts>, templates/_script_texts.html), else English
+  // (static/js/words.js reads them).
+  var word = pageWords.read({
+    winds: { E: "East", S: "South", W: "West", N: "North" }, hand: "Hand {number}", round: "{wind} round",
+    dealer: "dealer {name}", winner: "the winner sits {wind}"
+  }, document.documentElement, "data-script-texts", "hands");
+  var NAMES = word.texts.winds;
+  var INITIALS = word.texts.initials || {};  // a badge's letter in the page's language (Finnish I, E, L, P)
   var SELF_DRAWN = "self";
 
   function setup(form) {
@@ -72,10 +68,10 @@
       if (note) {
         var dealer = "";
         Object.keys(hand.seats).forEach(function (id) { if (hand.seats[id] === "E") dealer = nameOf(id); });
-        note.textContent = word("hand", "Hand {number}", { number: number.value }) + ": " +
-          word("round", "{wind} round", { wind: NAMES[hand.prevalent] }) + ", " +
-          word("dealer", "dealer {name}", { name: dealer }) +
-          (chosen ? "; " + word("winner", "the winner sits {wind}", { wind: NAMES[seat.value] }) : "") + ".";
+        note.textContent = word("hand", { number: number.value }) + ": " +
+          word("round", { wind: NAMES[hand.prevalent] }) + ", " +
+          word("dealer", { name: dealer }) +
+          (chosen ? "; " + word("winner", { wind: NAMES[seat.value] }) : "") + ".";
       }
       // Tell the live score that its context changed.
       if (announce) seat.dispatchEvent(new Event("input", { bubbles: true }));

@@ -30,13 +30,7 @@
   }
 
   function pageTexts(form) {
-    var texts = {};
-    Object.keys(TEXTS).forEach(function (key) { texts[key] = TEXTS[key]; });
-    try {
-      var own = JSON.parse(form.dataset.handScoreTexts || "{}");
-      Object.keys(own).forEach(function (key) { texts[key] = own[key]; });
-    } catch (e) { /* the English ones */ }
-    return texts;
+    return pageWords.read(TEXTS, form, "data-hand-score-texts").texts;
   }
 
   function enhance(form) {

@@ -14,16 +14,14 @@
   var timer = null;
   var failures = 0;
   var stopped = false;
-  // Its words in the page's language (<html data-script-texts>, templates/_script_texts.html), else English.
-  var WORDS = (function () {
-    try { return JSON.parse(document.documentElement.getAttribute("data-script-texts") || "{}")["live"] || {}; }
-    catch (e) { return {}; }
-  }());
-  function word(key, english, values) {
-    var text = WORDS[key] || english;
-    Object.keys(values || {}).forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
-    return text;
-  }
+  // Its words in the page's language (<html data-script-texts>, templates/_script_texts.html), else English
+  // (static/js/words.js reads them).
+  var word = pageWords.read({
+    live: "Live: updates by itself", updated: "Updated at {time}",
+    updated_one: "Updated at {time}: {num} change marked", updated_other: "Updated at {time}: {num} changes marked",
+    gone: "This is not shown any more. Reload the page later.", stopped: "Stopped: this page is no longer public.",
+    offline: "Offline: retrying…", again: "Live again at {time}"
+  }, document.documentElement, "data-script-texts", "live");
 
   // A quiet status line: screen readers hear what changed, sighted people see that the page is live.
   var status = document.createElement("p");
@@ -32,7 +30,7 @@
   status.innerHTML = '<span class="live-dot" aria-hidden="true"></span> <span class="live-text"></span>';
   first.parentNode.insertBefore(status, first);
   var statusText = status.querySelector(".live-text");
-  statusText.textContent = word("live", "Live: updates by itself");
+  statusText.textContent = word("live");
 
   function say(text, state) {
     statusText.textContent = text;
@@ -142,9 +140,9 @@
     });
     if (swapped) {
       var at = { time: clock(), num: changed };
-      if (!changed) say(word("updated", "Updated at {time}", at));
-      else if (changed === 1) say(word("updated_one", "Updated at {time}: {num} change marked", at));
-      else say(word("updated_other", "Updated at {time}: {num} changes marked", at));
+      if (!changed) say(word("updated", at));
+      else if (changed === 1) say(word("updated_one", at));
+      else say(word("updated_other", at));
       document.dispatchEvent(new CustomEvent("live:updated", { detail: { changed: changed } }));
     }
   }
@@ -173,10 +171,10 @@
           regions.forEach(function (region) {
             var note = document.createElement("p");
             note.className = "callout";
-            note.textContent = word("gone", "This is not shown any more. Reload the page later.");
+            note.textContent = word("gone");
             region.replaceChildren(note);
           });
-          say(word("stopped", "Stopped: this page is no longer public."), "stopped");
+          say(word("stopped"), "stopped");
           return null;
         }
         throw new Error("HTTP " + response.status);
@@ -184,13 +182,13 @@
       .then(function (html) {
         failures = 0;
         if (html !== null) { apply(html); }
-        if (status.getAttribute("data-state") === "offline") { say(word("again", "Live again at {time}", { time: clock() })); }
+        if (status.getAttribute("data-state") === "offline") { say(word("again", { time: clock() })); }
         schedule(seconds * 1000);
       })
       .catch(function () {
         // The venue's wifi comes and goes: back off, keep the page as it is, say so.
         failures += 1;
-        say(word("offline", "Offline: retrying…"), "offline");
+        say(word("offline"), "offline");
         schedule(Math.min(seconds * 1000 * Math.pow(2, failures), 120000));
       });
   }

@@ -56,18 +56,8 @@
     unsent_other: "{num} hands not sent: send them now, or discard them.",
     unsent_none: "No hand is waiting on this device."
   };
-  try {
-    var given = JSON.parse(document.documentElement.getAttribute("data-offline-texts") || "{}");
-    Object.keys(given).forEach(function (key) { if (typeof given[key] === "string") TEXTS[key] = given[key]; });
-  } catch (error) { /* a page without its words: English */ }
-
-  function say(key, values) {
-    return TEXTS[key].replace(/\{(\w+)\}/g, function (whole, name) {
-      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
-    });
-  }
-
-  function count(key, n) { return say(key + (n === 1 ? "_one" : "_other"), { num: n }); }
+  var say = pageWords.read(TEXTS, document.documentElement, "data-offline-texts");
+  var count = say.count;
 
   // ------------------------------------------------------------------ the service worker
   function keepThisPage() {

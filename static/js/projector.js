@@ -24,16 +24,8 @@
     session: "Session {session}", empty: "Standings and seating appear here as soon as they are published.",
     decimal: ".", winds: {}
   };
-  try {
-    var own = JSON.parse(root.getAttribute("data-projector-texts") || "{}");
-    Object.keys(own).forEach(function (key) { TEXTS[key] = own[key]; });
-  } catch (e) { /* keep the English words */ }
-
-  function say(key, values) {
-    return TEXTS[key].replace(/\{(\w+)\}/g, function (all, name) {
-      return values && values[name] !== undefined ? String(values[name]) : all;
-    });
-  }
+  var say = pageWords.read(TEXTS, root, "data-projector-texts");
+  TEXTS = say.texts;
 
   // Table points come as "1.75" in the JSON; the screen writes them as the page's language does (1,75).
   function points(text) { return String(text).replace(".", TEXTS.decimal); }

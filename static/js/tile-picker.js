@@ -60,15 +60,12 @@
 
   // T[key] with its {name} marks filled in from values.
   function word(key, values) {
-    return String(T[key]).replace(/\{(\w+)\}/g, function (all, name) {
-      return values && name in values ? String(values[name]) : all;
-    });
+    return pageWords.fill(T[key], values);
   }
 
+  // The words of the picker of this field: English, or the page's language (data-tile-picker-texts).
   function wordsOf(input) {
-    var words = Object.assign({}, ENGLISH);
-    try { Object.assign(words, JSON.parse(input.dataset.tilePickerTexts || "{}")); } catch (e) { /* English */ }
-    return words;
+    return pageWords.read(ENGLISH, input, "data-tile-picker-texts").texts;
   }
 
   function isHonour(code) { return code.length === 1; }

@@ -257,7 +257,8 @@ class Penalty(db.Model):
 
 
 class ScoreChange(db.Model):
-    """The trail of score entry: who entered, corrected or deleted what, and when, before and after."""
+    """The trail of score entry: who entered, corrected or deleted what (`action`, a ScoreAction), and when,
+    before and after."""
 
     __tablename__ = "score_changes"
 
