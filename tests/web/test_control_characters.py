@@ -96,5 +96,5 @@ def test_an_ics_of_a_name_stored_with_a_line_break_is_a_200(client, timetabled):
     assert b"\r\nX-WR-CALNAME:Helsinki\\nOpen\r\n" in response.data  # a property icalendar reads back raw
     calendar = icalendar.Calendar.from_ical(response.data)
     events = calendar.walk("VEVENT")
-    assert [str(e["summary"]) for e in events] == ["Helsinki\nOpen: session 1", "Helsinki\nOpen: session 2"]
+    assert [str(e["summary"]) for e in events] == ["Helsinki\nOpen: Session 1", "Helsinki\nOpen: Session 2"]
     assert {str(e["location"]) for e in events} == {"Kala\nsatama"}
