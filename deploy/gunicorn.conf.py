@@ -31,8 +31,9 @@ errorlog = "-"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "info")
 # Real client address (from nginx's X-Forwarded-For), time taken in microseconds.
 access_log_format = '%({x-forwarded-for}i)s %(h)s "%(r)s" %(s)s %(b)s %(D)sus "%(a)s"'
-# Only nginx on this host may set X-Forwarded-*; the app's TRUSTED_PROXIES=1 then believes one hop.
-forwarded_allow_ips = "127.0.0.1"
+# Only nginx on this host may set X-Forwarded-*; the app's TRUSTED_PROXIES=1 then believes one hop. In
+# deploy/compose.yaml nginx is another container and the app's port is reached by nothing else: "*" there.
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 # Players' private link tokens are written as /p/… in the access log (tournament.web.log_privacy).
 logger_class = "tournament.web.log_privacy.GunicornLogger"
 

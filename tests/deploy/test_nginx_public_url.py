@@ -161,15 +161,18 @@ def test_compose_names_the_site_after_public_url(tmp_path, public_url, name):
     app_env, nginx_service = compose["services"]["app"]["environment"], compose["services"]["nginx"]
     # The same address for the app's links and nginx's name, by default the published port 8080's.
     assert app_env["PUBLIC_URL"] == nginx_service["environment"]["PUBLIC_URL"] == "${PUBLIC_URL:-http://localhost:8080}"
-    assert compose["services"]["app"]["ports"] == ["${HTTP_PORT:-8080}:80"]
+    assert nginx_service["ports"] == ["${HTTP_PORT:-8080}:80"]
     assert "./nginx-site.conf:/srv/nginx-site.conf:ro" in nginx_service["volumes"]
+    assert "./compose-nginx.sh:/srv/compose-nginx.sh:ro" in nginx_service["volumes"]
     # Its start command, run here with this checkout's site and a stand-in for the image's entrypoint.
-    sh, flag, script = nginx_service["command"]
-    script = (script.replace("$$", "$").replace("/srv/nginx-site.conf", str(DEPLOY / "nginx-site.conf"))
-              .replace("/etc/nginx/conf.d/default.conf", str(tmp_path / "default.conf"))
-              .replace("exec /docker-entrypoint.sh nginx -g 'daemon off;'", "echo started"))
-    env = {**os.environ, "PUBLIC_URL": public_url or "http://localhost:8080"}
-    done = subprocess.run([shutil.which(sh) or sh, flag, script], env=env, capture_output=True, text=True, check=True)
+    sh, script, verb = nginx_service["command"]
+    assert script == "/srv/compose-nginx.sh" and verb == "start"
+    text = (DEPLOY / "compose-nginx.sh").read_text().replace(
+        "exec /docker-entrypoint.sh nginx -g 'daemon off;'", "echo started")
+    env = {**os.environ, "PUBLIC_URL": public_url or "http://localhost:8080", "SITE": str(DEPLOY / "nginx-site.conf"),
+           "OUT": str(tmp_path / "default.conf")}
+    done = subprocess.run([shutil.which(sh) or sh, "-c", text, "compose-nginx.sh", verb], env=env,
+                          capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "started"
     written = (tmp_path / "default.conf").read_text()
     assert f"server_name {name};" in written and SERVER_NAME_PLACEHOLDER not in written
