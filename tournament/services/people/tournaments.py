@@ -234,6 +234,13 @@ def can_referee(user: User | None, t: Tournament) -> bool:
     return staff_role(user, t) in (Role.ORGANISER, Role.REFEREE)
 
 
+def usual_time_zone(user: User) -> str | None:
+    """The time zone of the latest tournament this organiser created, if any: a new tournament's form starts
+    there (a Finnish organiser's next event is in Helsinki's zone, not UTC)."""
+    return db.session.scalar(select(Tournament.time_zone).where(Tournament.created_by_id == user.id)
+                             .order_by(Tournament.id.desc()).limit(1))
+
+
 def tournaments_for(user: User) -> list[Tournament]:
     return list(
         db.session.scalars(

@@ -3,6 +3,7 @@ from flask_wtf import FlaskForm
 from wtforms import (
     DateField,
     IntegerField,
+    RadioField,
     SelectField,
     StringField,
     SubmitField,
@@ -69,8 +70,9 @@ class TournamentForm(FlaskForm):
     ruleset = SelectField(_l("Ruleset"), choices=_translated(RULESET_LABELS), default=DEFAULT_RULESET)
     session_count = _range("session_count", _l("Sessions"), default=7)
     session_minutes = _range("session_minutes", _l("Session length (minutes)"), default=120)
-    end_rule = SelectField(_l("When time is called"), choices=_translated(END_RULES), default=EndRule.FINISH_HAND)
-    entry_mode = SelectField(_l("Who enters the hands"), choices=_translated(ENTRY_MODES), default=EntryMode.REFEREE)
+    # Radio buttons, not selects: their long choices wrap on a phone instead of being cut off (issue 32).
+    end_rule = RadioField(_l("When time is called"), choices=_translated(END_RULES), default=EndRule.FINISH_HAND)
+    entry_mode = RadioField(_l("Who enters the hands"), choices=_translated(ENTRY_MODES), default=EntryMode.REFEREE)
     # Optional: a form posted without it (an older page, a script) keeps the usual 15 minutes.
     warning_minutes = IntegerField(
         _l("Clock warning (minutes before the end)"), default=15,
@@ -94,8 +96,8 @@ class TournamentForm(FlaskForm):
     tie_break_1 = SelectField(_l("First tie-break"), choices=TIE_BREAK_CHOICES, default=_tie_break(0))
     tie_break_2 = SelectField(_l("Second tie-break"), choices=TIE_BREAK_CHOICES, default=_tie_break(1))
     tie_break_3 = SelectField(_l("Third tie-break"), choices=TIE_BREAK_CHOICES, default=_tie_break(2))
-    # A select, not a checkbox: a form posted without it (an older page) keeps the default, not "no".
-    penalties_affect_table_points = SelectField(
+    # Two choices, not a checkbox: a form posted without it (an older page) keeps the default, not "no".
+    penalties_affect_table_points = RadioField(
         _l("Penalties and table points"), default="1", validators=[Optional()],
         choices=[("1", _l("Penalties count in the score that decides table points (Green Book)")),
                  ("0", _l("Table points from the table's scores before penalties"))])

@@ -20,6 +20,7 @@ from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext
 from flask_login import current_user, login_required
 
+from tournament.i18n import current_language
 from tournament.i18n.service_messages import translate
 from tournament.models import Role
 from tournament.services import ConflictError, ServiceError
@@ -101,6 +102,15 @@ def decline_invitation(invitation_id: int):
 @organiser_required
 def create():
     form = TournamentForm()
+    browser_zone = False
+    if not form.is_submitted():
+        # A new tournament starts in the organiser's language (their account's, else their browser's: the page's
+        # own) and the time zone of their last tournament; without one, the browser's (static/js/time-zone.js).
+        form.language.data = current_language()
+        zone = tournament_service.usual_time_zone(current_user)
+        if zone:
+            form.time_zone.data = zone
+        browser_zone = not zone
     done = submit_form(
         form,
         lambda: tournament_service.create_tournament(current_user, form.to_data()),
@@ -109,7 +119,7 @@ def create():
     if done:
         return done
     status = 400 if form.is_submitted() else 200
-    return render_template("tournaments/form.html", form=form, tournament=None), status
+    return render_template("tournaments/form.html", form=form, tournament=None, browser_zone=browser_zone), status
 
 
 @bp.route("/tournaments/<int:tournament_id>")
