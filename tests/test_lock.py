@@ -18,9 +18,6 @@ from packaging.utils import canonicalize_name
 ROOT = Path(__file__).resolve().parents[1]
 LOCK, DEV_LOCK = ROOT / "requirements.lock", ROOT / "requirements-dev.lock"
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-# Leaving with the countries rewrite (issue 35 item 7: Babel's territory names replace it); until then it
-# is the one runtime requirement without an upper bound.
-NO_BOUND_YET = {"pycountry"}
 
 
 def pins(path: Path) -> dict[str, tuple[str, str | None, list[str]]]:
@@ -72,12 +69,16 @@ def test_the_locks_satisfy_pyproject_and_agree():
         assert tool not in runtime, tool
 
 
+def test_pycountry_is_gone():
+    """Babel's territory names serve the countries (issue 35 item 7): no pycountry in the project or a lock."""
+    assert not any(canonicalize_name(Requirement(line).name) == "pycountry" for line in PROJECT["dependencies"])
+    assert "pycountry" not in pins(LOCK) and "pycountry" not in pins(DEV_LOCK)
+
+
 def test_every_requirement_has_an_upper_bound():
     """A new major version (Flask 4, SQLAlchemy 3, Babel 3 ...) is taken on purpose, never by a fresh install."""
     for line in PROJECT["dependencies"] + PROJECT["optional-dependencies"]["dev"]:
         requirement = Requirement(line)
-        if canonicalize_name(requirement.name) in NO_BOUND_YET:
-            continue
         assert any(spec.operator in ("<", "==", "~=") for spec in requirement.specifier), (
             f"{line}: no upper bound")
 
