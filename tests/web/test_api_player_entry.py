@@ -129,14 +129,30 @@ def test_a_player_cannot_confirm_or_dispute_another_tables_hand(api, client, pho
     assert_error(own(client, tokens[seats[0]], "POST", "/tables/1/hands/9/confirm", {}), 404)
 
 
-def test_a_staff_correction_starts_confirmation_afresh(api, client, phones_tournament):
+def test_a_staff_correction_is_the_referees_word_in_the_players_mode(api, client, phones_tournament):
     tid, seats, _, tokens = phones_tournament()
     own(client, tokens[seats[0]], "POST", "/hands", win(1, seats[0], seats[1]))
     for player in seats[1:]:
         own(client, tokens[player], "POST", "/tables/1/hands/1/confirm", {})
     corrected = api.put(f"/tournaments/{tid}/sessions/1/tables/1/hands/1", win(1, seats[0], None), expect=200)
-    assert corrected.get_json()["confirmed_by"] == [] and corrected.get_json()["status"] == "pending"
+    # The earlier confirmations were of another hand; the correction is confirmed by the referee (issue 32).
+    assert corrected.get_json()["confirmed_by"] == [] and corrected.get_json()["status"] == "confirmed"
     # Staff corrected it: it counts at once (self-drawn, Fully Concealed: 24 points, 32 from each).
+    assert standings_score(api, tid)[seats[0]] == 96
+    view = own(client, tokens[seats[2]], "GET").get_json()
+    assert [h["status"] for h in view["hands"]] == ["confirmed"]
+    # A hand staff enter in the players' mode is the referee's word as well.
+    entered = api.post(f"/tournaments/{tid}/sessions/1/tables/1/hands", win(2, seats[1], seats[0]), expect=201)
+    assert entered.get_json()["status"] == "confirmed"
+
+
+def test_in_the_referee_mode_a_correction_starts_confirmation_afresh(api, client, phones_tournament):
+    tid, seats, _, tokens = phones_tournament("referee")
+    api.post(f"/tournaments/{tid}/sessions/1/tables/1/hands", win(1, seats[0], seats[1]), expect=201)
+    for player in seats:
+        own(client, tokens[player], "POST", "/tables/1/hands/1/confirm", {})
+    corrected = api.put(f"/tournaments/{tid}/sessions/1/tables/1/hands/1", win(1, seats[0], None), expect=200)
+    assert corrected.get_json()["confirmed_by"] == [] and corrected.get_json()["status"] == "pending"
     assert standings_score(api, tid)[seats[0]] == 96
 
 

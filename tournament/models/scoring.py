@@ -10,7 +10,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint, true
+from sqlalchemy import JSON, ColumnElement, ForeignKey, String, UniqueConstraint, true
+from sqlalchemy.ext.hybrid import hybrid_property
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.extensions import db
@@ -148,6 +149,18 @@ class Hand(db.Model):
     false_mahjongs: Mapped[list[FalseMahjong]] = relationship(
         back_populates="hand", cascade="all, delete-orphan", order_by="FalseMahjong.id"
     )
+
+    @hybrid_property
+    def in_standings(self) -> bool:
+        """Whether the standings count the hand: the one rule every score of a table follows (the standings'
+        facts, a table's totals and running scores on the staff pages, the session check's sums). It is the
+        `counted` column, kept by services.play.confirmations; in SQL, `Hand.in_standings` filters on it."""
+        return self.counted
+
+    @in_standings.inplace.expression
+    @classmethod
+    def _in_standings_expression(cls) -> ColumnElement[bool]:
+        return cls.counted.is_(True)
 
     @property
     def is_self_drawn(self) -> bool:

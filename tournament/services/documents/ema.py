@@ -34,6 +34,7 @@ from tournament.models import (
     ClockEvent,
     ClockEventKind,
     Hand,
+    HandDispute,
     HandPayment,
     Player,
     PlayerStatus,
@@ -249,12 +250,14 @@ class _TableFacts:
     totals: dict[int, int] | None = None
     hand_sums: dict[int, int] | None = None       # hand number -> sum of its payments
     time_call: TimeCall | None = None
+    uncounted: set[int] | None = None             # hands the standings do not count yet (`Hand.in_standings`)
+    disputed: set[int] | None = None              # hands with an open dispute
 
 
 def table_problems(sessions: dict[int, int]) -> list[tuple[int, int, str]]:
     """(session number, table, message) for every table of these sessions (id -> number) that is not
     complete or does not sum to zero: the rules and words of `scoring.session_problems` (the check run
-    when a session is closed), read for all the sessions in five queries instead of a score sheet per
+    when a session is closed), read for all the sessions in six queries instead of a score sheet per
     table (a thousand players over ten sessions are 2,500 tables). tests/services/test_ema.py holds the
     two to the same answers."""
     if not sessions:
@@ -281,15 +284,26 @@ def table_problems(sessions: dict[int, int]) -> list[tuple[int, int, str]]:
         row.totals = row.totals if row.totals is not None else {}
         if player_id is not None:
             row.totals[player_id] = score
-    for session_id, table, number, total in db.session.execute(
-        select(Hand.session_id, Hand.table_number, Hand.number, func.coalesce(func.sum(HandPayment.delta), 0))
-        .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
-        .where(Hand.session_id.in_(ids), Hand.number.between(1, HANDS_PER_SESSION))
-        .group_by(Hand.id, Hand.session_id, Hand.table_number, Hand.number)
+    in_sessions = (Hand.session_id.in_(ids), Hand.number.between(1, HANDS_PER_SESSION))
+    for session_id, table, number, counted, total in db.session.execute(
+        select(Hand.session_id, Hand.table_number, Hand.number, Hand.counted,
+               func.coalesce(func.sum(HandPayment.delta), 0))
+        .outerjoin(HandPayment, HandPayment.hand_id == Hand.id).where(*in_sessions)
+        .group_by(Hand.id, Hand.session_id, Hand.table_number, Hand.number, Hand.counted)
     ):
         row = table_of(session_id, table)
         row.hand_sums = row.hand_sums if row.hand_sums is not None else {}
         row.hand_sums[number] = int(total)
+        if not counted:  # `Hand.in_standings`, read as the column it is
+            row.uncounted = (row.uncounted or set()) | {number}
+    # The players' entries and disputes (services.play.confirmations): the hands a dispute stays open on.
+    for session_id, table, number in db.session.execute(
+        select(Hand.session_id, Hand.table_number, Hand.number).distinct()
+        .join(HandDispute, HandDispute.hand_id == Hand.id)
+        .where(*in_sessions, HandDispute.resolved_at.is_(None))
+    ):
+        row = table_of(session_id, table)
+        row.disputed = (row.disputed or set()) | {number}
     # The standing time call of a table is its latest call or undo (as `clock.time_call` reads it).
     for session_id, table, kind, in_progress, last_hand, at in db.session.execute(
         select(ClockEvent.session_id, ClockEvent.table_number, ClockEvent.kind, ClockEvent.hand_in_progress,
@@ -318,10 +332,17 @@ def table_problems(sessions: dict[int, int]) -> list[tuple[int, int, str]]:
                 out.append((number, table, msg("nothing entered yet")))
             elif missing:
                 out.append((number, table, msg("hands missing: %(hands)s", hands=", ".join(str(n) for n in missing))))
-            balance = sum(hand_sums.values())
+            # The table's score is what the standings count: the hands a players' confirmation still waits for
+            # are listed below, not summed.
+            balance = sum(total for hand, total in hand_sums.items() if hand not in (row.uncounted or ()))
         if balance != 0:
             out.append((number, table, msg("scores sum to %(total)+d, not zero", total=balance)))
         for hand, total in sorted(hand_sums.items()):
             if total != 0:
                 out.append((number, table, msg("hand %(number)s's payments do not sum to zero", number=hand)))
+            if hand in (row.disputed or ()):
+                out.append((number, table, msg("hand %(number)s is disputed: a referee must correct it or rule "
+                                               "that it stands", number=hand)))
+            elif hand in (row.uncounted or ()):
+                out.append((number, table, msg("hand %(number)s awaits the players' confirmation", number=hand)))
     return out

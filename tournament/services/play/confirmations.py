@@ -2,7 +2,8 @@
 confirmations, disputes, and the referees' answer to them.
 
 How a hand counts (docs/rules/players-entry.md):
-- entered or corrected by staff: it counts at once (both entry modes); players may confirm it all the same;
+- entered or corrected by staff: it counts at once (both entry modes); in the `referee` mode players may confirm
+  it all the same, in the `players` mode it is the referee's word (confirmed: `scoring._staff_word`);
 - entered by a player (the `players` entry mode): it counts once all four players at the hand confirmed it
   (the one who entered it has), or a referee ruled that it stands;
 - disputed by a player: it goes to the referees' queue; a player's entry stops counting until a referee
@@ -13,10 +14,11 @@ the status or the counting changes, a score change is recorded: the standings an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import or_, select
+from sqlalchemy import not_, or_, select
 
 from tournament.extensions import db
 from tournament.messages import msg
@@ -29,6 +31,7 @@ from tournament.models import (
     HandStatus,
     Player,
     ScoreAction,
+    ScoreChange,
     Seat,
     SessionStatus,
     Substitution,
@@ -225,14 +228,50 @@ def unconfirmed_tables(session: TournamentSession) -> dict[int, dict[str, int]]:
     out: dict[int, dict[str, int]] = {}
     hands = db.session.scalars(select(Hand).where(
         Hand.session_id == session.id,
-        or_(Hand.counted.is_(False), Hand.id.in_(select(HandDispute.hand_id).where(HandDispute.resolved_at.is_(None))))))
+        or_(not_(Hand.in_standings), Hand.id.in_(select(HandDispute.hand_id).where(HandDispute.resolved_at.is_(None))))))
     for hand in hands:
         row = out.setdefault(hand.table_number, {"pending": 0, "disputed": 0})
         if hand.open_disputes:
             row["disputed"] += 1
-        elif not hand.counted:
+        elif not hand.in_standings:
             row["pending"] += 1
     return out
+
+
+class ByStaff(StrEnum):
+    """How a hand of the players' entry mode came to count on staff's word (what the pages say of it)."""
+
+    CORRECTED = "corrected"  # a referee corrected it
+    ENTERED = "entered"      # a referee entered it (or a stop-immediately time call stored it)
+    CONFIRMED = "confirmed"  # a referee ruled a player's entry stands ("Confirm for the table" too)
+
+
+# The score changes that record a hand (the last of them says whether staff entered it or corrected it).
+_RECORDED = (ScoreAction.HAND_ENTERED, ScoreAction.HAND_ENTERED_BY_PLAYER, ScoreAction.HAND_CORRECTED,
+             ScoreAction.HAND_NOT_SCORED)
+
+
+def counted_by_staff(t: Tournament, session: TournamentSession, table_number: int,
+                     hands: list[Hand]) -> dict[int, ByStaff]:
+    """Hand number -> how staff made it count, for the table's hands that count on a referee's word and are not
+    disputed, in the `players` entry mode: the players' page says so instead of awaiting their confirmations.
+    Empty in the `referee` mode, where the players' confirmations stay as they were (one query at most)."""
+    if t.entry_mode != EntryMode.PLAYERS:
+        return {}
+    by_staff = [h for h in hands if h.staff_confirmed_at is not None and not h.open_disputes]
+    recorded = [h.number for h in by_staff if h.entered_by_player_id is None]
+    last: dict[int, ScoreAction] = {}
+    if recorded:
+        for number, action in db.session.execute(
+            select(ScoreChange.hand_number, ScoreChange.action)
+            .where(ScoreChange.session_id == session.id, ScoreChange.table_number == table_number,
+                   ScoreChange.hand_number.in_(recorded), ScoreChange.action.in_(_RECORDED))
+            .order_by(ScoreChange.id)
+        ):
+            last[number] = action
+    return {h.number: ByStaff.CONFIRMED if h.entered_by_player_id is not None else
+            ByStaff.CORRECTED if last.get(h.number) == ScoreAction.HAND_CORRECTED else ByStaff.ENTERED
+            for h in by_staff}
 
 
 # ----------------------------------------------------------------------------- what a player's link shows
@@ -249,6 +288,7 @@ class PlayerView:
     next_hand: int | None           # the number of the next hand to enter (None: all 16 entered)
     seat_wind: str | None           # the player's seat wind for that hand
     names: dict[int, str]           # everyone the table's seats and hands name (a substitution's leaver too)
+    by_staff: dict[int, ByStaff] = field(default_factory=dict)  # hands counting on a referee's word: no Confirm
 
 
 def player_view(t: Tournament, player: Player) -> PlayerView:
@@ -265,4 +305,5 @@ def player_view(t: Tournament, player: Player) -> PlayerView:
         seat_wind = next((winds.seat_winds[s.start_wind] for s in seats if s.player_id == player.id), None)
     named = {s.player_id for s in seats} | {p.player_id for h in hands for p in h.payments}
     names = {p.id: p.full_name for p in db.session.scalars(select(Player).where(Player.id.in_(named)))}
-    return PlayerView(player, where, hands, seats, next_hand, seat_wind, names)
+    return PlayerView(player, where, hands, seats, next_hand, seat_wind, names,
+                      counted_by_staff(t, where.session, where.table_number, hands))

@@ -23,6 +23,7 @@ from tournament.messages import Message, msg
 from tournament.models import (
     HANDS_PER_SESSION,
     DisputeResolution,
+    EntryMode,
     FalseMahjong,
     FalseMahjongKind,
     Hand,
@@ -403,12 +404,19 @@ def _apply(hand: Hand, verdict: _Verdict) -> None:
         hand.false_mahjongs.append(FalseMahjong(player_id=player_id, kind=kind, tiles=tiles, amount=amount))
 
 
-def _staff_took_over(hand: Hand, user: User | None) -> None:
+def _staff_word(t: Tournament, hand: Hand) -> None:
+    """A hand staff recorded (entered, corrected, stored by a time call) counts at once. In the players' entry
+    mode it is also the referee's word on the table's record: confirmed, nobody's confirmation awaited
+    (docs/rules/players-entry.md). In the referee mode the players may confirm it as before."""
+    hand.staff_confirmed_at = utcnow() if t.entry_mode == EntryMode.PLAYERS else None
+
+
+def _staff_took_over(t: Tournament, hand: Hand, user: User | None) -> None:
     """A staff correction: the hand now counts as staff recorded it, every open dispute is settled by it, and
-    the players confirm the corrected hand afresh."""
+    the players' earlier confirmations go (in the referee mode they confirm the corrected hand afresh)."""
     now = utcnow()
     hand.confirmations.clear()
-    hand.staff_confirmed_at = None
+    _staff_word(t, hand)
     hand.entered_by_player_id = None
     hand.counted = True
     for dispute in hand.open_disputes:
@@ -441,6 +449,8 @@ def enter_hand(t: Tournament, session_number: int, table_number: int, data: Hand
             hand.entered_by_player_id = player.id
             hand.counted = False
             hand.confirmations.append(HandConfirmation(player_id=player.id))
+        else:
+            _staff_word(t, hand)
         db.session.add(hand)
         db.session.flush()
         _nothing_more_to_load(hand)
@@ -482,7 +492,7 @@ def correct_hand(t: Tournament, session_number: int, table_number: int, hand_num
     before = hand_summary(hand)
     with changes():
         _apply(hand, verdict)
-        _staff_took_over(hand, user)
+        _staff_took_over(t, hand, user)
         db.session.flush()
         record_score_change(session.id, table_number, hand_number, ScoreAction.HAND_CORRECTED, user, before, hand_summary(hand))
     return hand
@@ -511,6 +521,7 @@ def record_not_scored(t: Tournament, session: TournamentSession, table_number: i
     with changes():
         hand = Hand(session_id=session.id, table_number=table_number, number=number, result=HandResult.NOT_SCORED,
                     entered_by_id=user.id if user else None)
+        _staff_word(t, hand)
         hand.payments = [HandPayment(player_id=p.player_id, delta=0) for p in players]
         db.session.add(hand)
         db.session.flush()
@@ -596,7 +607,7 @@ class HandRow:
     number: int
     winds: play.HandWinds
     hand: Hand | None
-    running: dict[int, int]  # player id -> session score after this hand (payments only)
+    running: dict[int, int]  # player id -> session score after this hand (payments of the counted hands only)
     players: list[play.SeatedPlayer] = field(default_factory=list)  # who sits at this hand (substitutions)
 
 
@@ -607,7 +618,7 @@ class TableSheet:
     table: SessionTable | None
     players: list[play.SeatedPlayer]
     rows: list[HandRow]
-    totals: dict[int, int]  # player id -> session score from hands or totals, penalties not included
+    totals: dict[int, int]  # player id -> session score from hands (those counted) or totals, penalties not included
     missing: list[int]  # hand numbers still to enter (hands mode)
     not_played: list[int] = field(default_factory=list)  # after time was called: never played, not missing
     time_call: time_calls.TimeCall | None = None
@@ -638,7 +649,9 @@ def table_sheet(t: Tournament, session_number: int, table_number: int) -> TableS
     rows = []
     for number in range(1, HANDS_PER_SESSION + 1):
         hand = hands.get(number)
-        if hand is not None:
+        # The running scores and the totals count what the standings count (`Hand.in_standings`): a players'
+        # entry waiting for the table's confirmation, or disputed, is shown but not added.
+        if hand is not None and hand.in_standings:
             for payment in hand.payments:
                 running[payment.player_id] = running.get(payment.player_id, 0) + payment.delta
         rows.append(HandRow(number=number, winds=play.hand_winds(number), hand=hand, running=dict(running),

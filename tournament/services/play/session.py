@@ -166,10 +166,10 @@ def session_tables(session: TournamentSession) -> list[TableSummary]:
     entered: dict[int, set[int]] = {}
     for table, number in db.session.execute(select(Hand.table_number, Hand.number).where(*in_session)):
         entered.setdefault(table, set()).add(number)
-    paid: dict[int, dict[int, int]] = {}
+    paid: dict[int, dict[int, int]] = {}  # the totals count what the standings count: `Hand.in_standings`
     for table, player_id, total in db.session.execute(
         select(Hand.table_number, HandPayment.player_id, func.sum(HandPayment.delta))
-        .join(HandPayment, HandPayment.hand_id == Hand.id).where(*in_session)
+        .join(HandPayment, HandPayment.hand_id == Hand.id).where(*in_session, Hand.in_standings)
         .group_by(Hand.table_number, HandPayment.player_id)
     ):
         paid.setdefault(table, {})[player_id] = int(total)

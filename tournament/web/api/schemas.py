@@ -355,8 +355,9 @@ class HandSchema(Schema):
     false_mahjongs = fields.List(fields.Nested(FalseMahjongSchema))
     version = fields.Integer()
     status = fields.String(metadata=documented(enum=["pending", "confirmed", "disputed"], description=(
-        "`confirmed`: all four players at the hand confirmed it (or a referee ruled it stands); `disputed`: a "
-        "player's dispute is open; else `pending`. A staff correction starts confirmation afresh.")))
+        "`confirmed`: all four players at the hand confirmed it (or a referee ruled it stands; in the `players` "
+        "entry mode, staff entered or corrected it: the referee's word); `disputed`: a player's dispute is open; "
+        "else `pending`. In the `referee` mode a staff correction starts confirmation afresh.")))
     confirmed_by = fields.List(fields.Integer(), metadata={"description": "Ids of the players who confirmed it."})
 
 

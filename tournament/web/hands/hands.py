@@ -38,8 +38,9 @@ def table(tournament_id: int, number: int, table: int):
     sheet = scoring.table_sheet(t, number, table)
     table_penalties = [p for p in penalties.penalties_of(t, number)
                        if p.player_id in {sp.player_id for sp in sheet.everyone}]
+    by_staff = confirmations.counted_by_staff(t, s, table, [row.hand for row in sheet.rows if row.hand is not None])
     return render_template("hands/table.html", tournament=t, session=s, sheet=sheet, penalties=table_penalties,
-                           labels=labels(sheet.everyone), button=ConvertForm(),
+                           labels=labels(sheet.everyone), button=ConvertForm(), by_staff=by_staff,
                            tables=play.table_numbers(s), substitution_form=substitution_form(t, s, sheet),
                            calls=referee_calls.calls_at(t, number, table), call_form=call_form(t, s, sheet))
 

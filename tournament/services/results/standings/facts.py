@@ -106,7 +106,8 @@ def _table_statements(some_tables: bool) -> tuple[Select, Select, Select, Select
                 .join(Hand, Hand.session_id == TournamentSession.id)
                 .outerjoin(HandPayment, HandPayment.hand_id == Hand.id)
                 # A players' entry counts once confirmed (services.play.confirmations): until then it is not a fact.
-                .where(at(Hand), Hand.counted.is_(True))
+                # `Hand.in_standings` is that rule, which a table's totals on the staff pages follow too.
+                .where(at(Hand), Hand.in_standings)
                 .group_by(Hand.session_id, Hand.table_number, HandPayment.player_id))
     totals = (select(SessionTable.session_id, SessionTable.table_number, SessionTable.mode,
                      TableTotal.player_id, TableTotal.score)
