@@ -33,6 +33,7 @@ from tournament.pdf.style import (
     draw_text,
     fonts,
     heading,
+    label,
     lines_markup,
     name_markup,
     paragraph_style,
@@ -140,10 +141,24 @@ class ScoreSheet(Flowable):
         self.legend = Paragraph(lines_markup(self.words.legend, sum(self.widths), 7.0), paragraph_style(7.0))
         self.row_height = HAND_ROW_HEIGHT
         self.header_height = self.legend_height = 0.0
+        # Every label measured with its fonts to the room inside its box: a column's heading wraps between its
+        # words or is set smaller, never runs into the next column (the Finnish "Allekirjoitukset" did).
+        first = len(self.words.header)
+        inner = [w - 2 * CELL_PADDING for w in self.widths]
+        self.labels = [label(text, room, bold=True, color="white")
+                       for text, room in zip(self.words.header, inner, strict=False)]
+        self.final_label = label(self.words.final_score, sum(self.widths[:first]) - 2 * CELL_PADDING, bold=True)
+        self.signatures_label = label(self.words.signatures, sum(self.widths[:2]) - 2 * CELL_PADDING, bold=True)
+        self.referee_label = label(self.words.referee, sum(self.widths[2:first]) - 2 * CELL_PADDING, bold=True)
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         first = len(self.words.header)
         self.legend_height = self.legend.wrap(sum(self.widths), avail_height)[1] + LEGEND_GAP
+        label_heights = [p.wrap(w - 2 * CELL_PADDING, avail_height)[1]
+                         for p, w in zip(self.labels, self.widths, strict=False)]
+        for p, w in ((self.final_label, sum(self.widths[:first])), (self.signatures_label, sum(self.widths[:2])),
+                     (self.referee_label, sum(self.widths[2:first]))):
+            p.wrap(w - 2 * CELL_PADDING, avail_height)
         header_room = (avail_height - SIGNATURE_ROW_HEIGHT - self.legend_height
                        - MIN_ROW_HEIGHT * (len(self.rows) + 1))
         size = BODY_SIZE
@@ -154,7 +169,7 @@ class ScoreSheet(Flowable):
                                              for p, w in zip(self.players, columns, strict=True)]
             self.names = self._names_by_size[size]
             name_heights = [p.wrap(w, avail_height)[1] for p, w in zip(self.names, columns, strict=True)]
-            self.header_height = max([BODY_SIZE * 1.2, *name_heights]) + 2 * HEADER_PADDING
+            self.header_height = max([BODY_SIZE * 1.2, *label_heights, *name_heights]) + 2 * HEADER_PADDING
             if self.header_height <= header_room or size <= SMALLEST_NAME_SIZE:
                 break
             size -= 0.5
@@ -205,11 +220,10 @@ class ScoreSheet(Flowable):
         c.line(xs[first], top, xs[first], bottom)
         c.rect(0, bottom, width, top - bottom, stroke=1, fill=0)
 
-        # text: the header, then every hand row, then the last two rows' labels (draw_text: a label in another
-        # script than the body font's, Chinese, is set in a font that has it)
-        c.setFillColor(colors.white)
-        for x, label in zip(xs, self.words.header, strict=False):
-            draw_text(c, x + CELL_PADDING, body_top + HEADER_PADDING + 1, label, BODY_SIZE, bold=True)
+        # text: the header, then every hand row, then the last two rows' labels (each label a paragraph fitted to
+        # its box; a label in another script than the body font's, Chinese, is set in a font that has it)
+        for x, heading_label in zip(xs, self.labels, strict=False):
+            heading_label.drawOn(c, x + CELL_PADDING, body_top + HEADER_PADDING)
         for x, name in zip(xs[first:], self.names, strict=False):
             name.drawOn(c, x + CELL_PADDING, body_top + HEADER_PADDING)
         text = c.beginText()
@@ -239,16 +253,15 @@ class ScoreSheet(Flowable):
                     initials_to_draw.append((xs[first + k] + CELL_PADDING, row_top - 1 - WIND_SIZE, initial))
         c.drawText(text)
         c.setFillColor(colors.black)
-        for x, y, label in winds_to_draw:
-            draw_text(c, x, y, label, BODY_SIZE)
+        for x, y, wind_text in winds_to_draw:
+            draw_text(c, x, y, wind_text, BODY_SIZE)
         c.setFillColor(WIND_GREY)
-        for x, y, label in initials_to_draw:
-            draw_text(c, x, y, label, WIND_SIZE, bold=True)
+        for x, y, wind_text in initials_to_draw:
+            draw_text(c, x, y, wind_text, WIND_SIZE, bold=True)
         c.setFillColor(colors.black)
-        draw_text(c, CELL_PADDING, total_top - rh / 2 - BODY_SIZE * 0.35, self.words.final_score, BODY_SIZE,
-                  bold=True)
-        draw_text(c, CELL_PADDING, signature_top - 3 - BODY_SIZE, self.words.signatures, BODY_SIZE, bold=True)
-        draw_text(c, xs[2] + CELL_PADDING, signature_top - 3 - BODY_SIZE, self.words.referee, BODY_SIZE, bold=True)
+        self.final_label.drawOn(c, CELL_PADDING, total_top - rh / 2 - self.final_label.height / 2)
+        self.signatures_label.drawOn(c, CELL_PADDING, signature_top - 3 - self.signatures_label.height)
+        self.referee_label.drawOn(c, xs[2] + CELL_PADDING, signature_top - 3 - self.referee_label.height)
         self.legend.drawOn(c, 0, 0)
 
 

@@ -336,6 +336,20 @@ def name_markup(text: str, width: float, size: float = BODY_SIZE, bold: bool = F
     return lines if fitted == size else f'<font size="{fitted:g}">{lines}</font>'
 
 
+# A label (a column's heading, a row's caption) is set smaller, down to this, rather than cut inside a word.
+SMALLEST_LABEL_SIZE = 5.5
+
+
+def label(text: str, width: float, size: float = BODY_SIZE, bold: bool = False, color: str = "black",
+          align: str = "left", smallest: float = SMALLEST_LABEL_SIZE) -> Paragraph:
+    """A label that keeps inside `width` (the room inside its box, paddings taken off), measured with the fonts'
+    widths: broken into lines between its words, set smaller (from `size` down to `smallest`) when a word alone
+    is wider than the box, as a name is (name_size): the Finnish "Allekirjoitukset" in a 24 mm box."""
+    fitted = name_size(text, width, size, bold, smallest)
+    return Paragraph(lines_markup(text, width, fitted, bold, at_hyphens=True),
+                     paragraph_style(fitted, bold, align, color))
+
+
 def fitted_size(text: str, width: float, height: float, size: float, smallest: float,
                 bold: bool = False) -> float:
     """The largest size from `size` down to `smallest` (half points) at which `text`, wrapped to `width`,
@@ -399,11 +413,13 @@ def format_time(at: datetime, pattern: str = "%Y-%m-%d %H:%M") -> str:
 @dataclass(frozen=True)
 class PdfWords:
     """The words of every page, in the document's language: python-format texts filled in as the pages are
-    drawn (`generated` with %(time)s, `page` with %(number)d and %(total)d)."""
+    drawn (`generated` with %(time)s, `page` with %(number)d and %(total)d); `language`, the document's
+    language code, writes its numbers as the pages do (tournament.text.local_number: 11,5 in Finnish)."""
 
     generated: str = "Generated %(time)s"
     page: str = "Page %(number)d of %(total)d"
     no_rows: str = "No rows yet."
+    language: str = "en"
 
 
 ENGLISH = PdfWords()
@@ -491,6 +507,30 @@ def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Se
 
     doc.build(list(story), onFirstPage=decorate, onLaterPages=decorate, canvasmaker=_numbered_canvas(words))
     return buffer.getvalue()
+
+
+def fitted_columns(rows: Sequence[Sequence[str]], total: float, size: float = BODY_SIZE,
+                   smallest: float = 6.0) -> tuple[list[float], float]:
+    """Column widths that fit `total` for rows of plain texts (the first the header, in bold), and the size they
+    fit at: each column as wide as its widest text at the largest size (half points, `size` down to `smallest`)
+    at which every column fits, the width left over shared out in proportion. When none does, the widths are in
+    proportion at `smallest` and the cells wrap (`cell`)."""
+    columns = len(rows[0]) if rows else 0
+    if not columns:
+        return [], size
+
+    def needs(at: float) -> list[float]:
+        return [max(text_width(row[i], at, bold=r == 0) for r, row in enumerate(rows)) + 2 * CELL_PADDING + 1
+                for i in range(columns)]
+
+    fit = size
+    while True:
+        widths = needs(fit)
+        if sum(widths) <= total or fit <= smallest:
+            break
+        fit -= 0.5
+    scale = total / sum(widths)
+    return [w * scale for w in widths], fit
 
 
 def table_commands(size: float = BODY_SIZE) -> list[tuple]:

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from flask_babel import force_locale, gettext, pgettext
+from flask_babel import force_locale, get_locale, gettext, pgettext
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
 from tournament import timezones
-from tournament.constants import MAX_ID
+from tournament.constants import DEFAULT_LANGUAGE, MAX_ID
 from tournament.extensions import db
 from tournament.i18n.winds import all_winds
 from tournament.messages import msg
@@ -63,8 +63,9 @@ def _now(t: Tournament) -> datetime:
 
 def page_words() -> PdfWords:
     """The words of every page in the language in force (force_locale): texts the pages fill in."""
+    locale = get_locale()
     return PdfWords(generated=gettext("Generated %(time)s"), page=gettext("Page %(number)d of %(total)d"),
-                    no_rows=gettext("No rows yet."))
+                    no_rows=gettext("No rows yet."), language=locale.language if locale else DEFAULT_LANGUAGE)
 
 
 def _wind_names() -> dict[str, str]:
