@@ -10,21 +10,27 @@ past the margin, and passes a table that fits."""
 from __future__ import annotations
 
 import io
+import random
 from datetime import datetime
 
 import pytest
+from flask_babel import force_locale
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen import canvas as pdfcanvas
 from reportlab.platypus import SimpleDocTemplate, Table
 
 from tests.helpers import players_of
 from tests.pdf.boxes import outlined_cells, plain_qr_codes, problems
+from tournament import timezones
 from tournament.extensions import db
 from tournament.pdf import cards, player_links
+from tournament.pdf.cards import CardEntry, ScheduleCard
 from tournament.pdf.score_sheets import SheetPlayer, SheetTable, SheetWords, build_score_sheets_pdf
+from tournament.pdf.standings import build_standings_pdf
 from tournament.pdf.style import MARGIN
 from tournament.services.documents import briefing, ema_pack, exports
 from tournament.services.play import penalties
+from tournament.services.results.ranking import Entrant, TableResult, rank_players
 
 LANGUAGES = ("en", "fi", "sv", "es", "zh")
 
@@ -102,6 +108,43 @@ def test_no_text_leaves_its_box(demo_tournament, referee, document, language):
     with outlined_cells(), plain_qr_codes(cards, player_links):
         pdf = DOCUMENTS[document](t).data
     found = problems(pdf)
+    assert not found, "\n".join(str(p) for p in found)
+
+
+# ----------------------------------------------------------------------------- beyond the demo: more of everything
+
+
+def standing_rows(players: int, sessions: int):
+    """`players` ranked over `sessions` sessions with four-digit scores of both signs and shared table points."""
+    rng = random.Random(7)
+    names = [" ".join(part for part in (first, last) if part) for first, last, _ in NAMES]
+    entrants = [Entrant(i, f"{names[i % len(names)]} {i}", names[i % len(names)], "FI") for i in range(players)]
+    tables = []
+    for session in range(1, sessions + 1):
+        order = rng.sample(range(players), players)
+        for table in range(players // 4):
+            ids = order[4 * table:4 * table + 4]
+            a, b = rng.randint(-3000, 3000), rng.randint(-3000, 3000)
+            tables.append(TableResult(table + 1, session, {ids[0]: a, ids[1]: b, ids[2]: a, ids[3]: -(2 * a + b)}))
+    return rank_players(entrants, tables, session_numbers=list(range(1, sessions + 1)))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_twelve_sessions_of_standings_and_cards_fit(app_ctx, language):
+    """Twelve session columns of "−1 234 / 2,5" on the standings, twelve sessions with their starts and tables
+    past 100 on the cards: the columns measured, the type smaller before anything leaves its box."""
+    sessions = list(range(1, 13))
+    starts = {n: timezones.format_day(datetime(2026, 5, 15 + n // 4, 9 + n % 4 * 3, 30), "weekday time", language)
+              for n in sessions}
+    schedule = [ScheduleCard(i, name, name, "FI", [CardEntry(n, 100 + n + i, "ESWN"[(n + i) % 4]) for n in sessions],
+                             link=link("abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG"))
+                for i, name in enumerate(f"{first} {last}" for first, last, _ in NAMES[:6])]
+    with force_locale(language), outlined_cells(), plain_qr_codes(cards, player_links):
+        standings = build_standings_pdf(TOURNAMENT_NAMES[language], "1-12", standing_rows(40, 12), sessions,
+                                        datetime(2026, 5, 17, 18), exports.standings_words())
+        card_pdf = cards.build_cards_pdf(TOURNAMENT_NAMES[language], "", schedule, sessions, datetime(2026, 5, 17, 18),
+                                         starts=starts, words=exports.card_words())
+    found = problems(standings) + problems(card_pdf)
     assert not found, "\n".join(str(p) for p in found)
 
 

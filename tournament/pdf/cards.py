@@ -111,7 +111,7 @@ def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float,
     # Each column as wide as its widest text (the Swedish "Omgång", a Finnish "Pohjoinen", "pe 10.00"), the font
     # smaller when the card is too narrow for them all, a text wrapped only when even that is not enough.
     columns, size = fitted_columns([header, *rows], sessions_width)
-    inner = Table([[cell(h, w, size, bold=True, color="white") for h, w in zip(header, columns, strict=True)],
+    inner = Table([[cell(h, w, size, bold=True, color="white", name=True) for h, w in zip(header, columns, strict=True)],
                    *([cell(text, w, size) for text, w in zip(row, columns, strict=True)] for row in rows)],
                   colWidths=columns, repeatRows=1)
     inner.setStyle(TableStyle([*table_commands(size), ("ALIGN", (0, 0), (1, -1), "CENTER")]))

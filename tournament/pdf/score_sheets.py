@@ -37,6 +37,7 @@ from tournament.pdf.style import (
     lines_markup,
     name_markup,
     paragraph_style,
+    text_width,
 )
 from tournament.rotation import HANDS_PER_SESSION, hand_winds
 
@@ -97,8 +98,8 @@ def hand_rows(players: Sequence[SheetPlayer], words: SheetWords | None = None) -
     column at the body size, else every round is its initial ("Pohjoinen" is wider than the column: I E L P)."""
     words = words or SheetWords()
     room = FIXED_WIDTHS_MM[1] * mm - 2 * CELL_PADDING
-    regular = fonts().regular
-    fits = all(pdfmetrics.stringWidth(name, regular, BODY_SIZE) <= room for name in words.winds.values())
+    # measured in the fonts the names are set in (a Chinese name is not in the body font)
+    fits = all(text_width(name, BODY_SIZE) <= room for name in words.winds.values())
     rounds = words.winds if fits else {wind: words.initials.get(wind, wind) for wind in words.winds}
     rows = []
     for number in range(1, HANDS_PER_SESSION + 1):
