@@ -1,12 +1,15 @@
 """Text helpers shared by every layer (services, pdf, web): folding, number formats, the control characters a
-field refuses. Pure: no Flask, no database."""
+field refuses. Pure: no Flask, no database (Babel's number formats are data, not Flask)."""
 
 from __future__ import annotations
 
 import re
 import unicodedata
+from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+
+from babel import numbers as babel_numbers
 
 from tournament.messages import Message, msg
 
@@ -35,6 +38,22 @@ def format_points(points: Fraction | int) -> str:
     if cents == 0:
         return f"{sign}{whole}"
     return f"{sign}{whole}.{cents:02d}".rstrip("0")
+
+
+@lru_cache(maxsize=16384)
+def local_number(value, language) -> str:
+    """A number in a language's format, the one the pages and the printed documents share: 1,75 and −280 in
+    Finnish, 1.75 and -280 in English, 1 234 in Swedish. `language`: a code ('fi') or a Babel Locale.
+
+    Cached: Babel's formatting costs ~20 µs a number, a 400-player standings page writes 2,400 of them and the
+    same few hundred values come back on every render (issue 23's live pool)."""
+    return babel_numbers.format_decimal(value, locale=language)
+
+
+@lru_cache(maxsize=4096)
+def local_points(points: Fraction | int, language) -> str:
+    """Table points in a language's format, rounded as format_points: 11,5 in Finnish, 11.5 in English."""
+    return local_number(Decimal(format_points(points)), language)  # exact fractions rounded: as costly
 
 
 # Control characters: C0 (line feed, carriage return, tab ...), DEL, C1 (NEL among them) and the Unicode line and

@@ -23,11 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date
-from decimal import Decimal
-from functools import lru_cache
 from urllib.parse import urlencode
 
-from babel import numbers as babel_numbers
 from babel.dates import format_interval
 from babel.numbers import get_decimal_symbol
 from flask import Flask, g, has_request_context, request
@@ -37,7 +34,7 @@ from jinja2 import pass_context
 from sqlalchemy.exc import SQLAlchemyError
 
 from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
-from tournament.text import format_points
+from tournament.text import local_number, local_points
 
 # Native names: a reader looking for their own language finds it whatever the page's language.
 COOKIE = "lang"
@@ -147,11 +144,8 @@ def language_url(code: str) -> str:
     return f"{request.script_root}{path}?{urlencode(args, doseq=True)}"
 
 
-@lru_cache(maxsize=16384)
-def _decimal(value, locale) -> str:
-    # Babel's number formatting costs ~20 µs a number: a 400-player standings page writes 2,400 of them, half
-    # its render time, and the same few hundred values come back on every render (issue 23's live pool).
-    return babel_numbers.format_decimal(value, locale=locale)
+# The pages' number formats are the printed documents' (tournament.text: cached there, the Locale itself the key).
+_decimal = local_number
 
 
 def _locale():
@@ -172,9 +166,7 @@ def table_points(value) -> str:
     return _points(value, _locale())
 
 
-@lru_cache(maxsize=4096)
-def _points(value, locale) -> str:
-    return _decimal(Decimal(format_points(value)), locale)  # exact fractions rounded: as costly as the formatting
+_points = local_points
 
 
 def score(value) -> str:

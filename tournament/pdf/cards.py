@@ -13,13 +13,15 @@ from reportlab.platypus import Flowable, Paragraph, Table, TableStyle
 
 from tournament.draws.model import SEAT_WIND_NAMES
 from tournament.pdf.style import (
-    BODY_SIZE,
     ENGLISH,
     GRID,
     PdfWords,
     build_story_pdf,
+    cell,
     content_width,
+    fitted_columns,
     heading,
+    lines_markup,
     markup,
     name_markup,
     paragraph_style,
@@ -104,15 +106,18 @@ def _card(card: ScheduleCard, session_numbers: Sequence[int], width: float,
         title += f" <font size='7'>({markup(card.country, bold=True)})</font>"
     name = Paragraph(title, paragraph_style(NAME_SIZE, bold=True))
     sessions_width = width * (1 - QR_SHARE) if card.link else width
-    shares = (0.22, 0.2, 0.26, 0.32) if starts else (0.34, 0.33, 0.33)
-    columns = [sessions_width * share for share in shares]
     rows = card_rows(card, session_numbers, starts, words.winds)
     header = [*words.header, words.starts] if starts else list(words.header)
-    inner = Table([header, *rows], colWidths=columns, repeatRows=1)
-    inner.setStyle(TableStyle([*table_commands(BODY_SIZE), ("ALIGN", (0, 0), (1, -1), "CENTER")]))
+    # Each column as wide as its widest text (the Swedish "Omgång", a Finnish "Pohjoinen", "pe 10.00"), the font
+    # smaller when the card is too narrow for them all, a text wrapped only when even that is not enough.
+    columns, size = fitted_columns([header, *rows], sessions_width)
+    inner = Table([[cell(h, w, size, bold=True, color="white", name=True) for h, w in zip(header, columns, strict=True)],
+                   *([cell(text, w, size) for text, w in zip(row, columns, strict=True)] for row in rows)],
+                  colWidths=columns, repeatRows=1)
+    inner.setStyle(TableStyle([*table_commands(size), ("ALIGN", (0, 0), (1, -1), "CENTER")]))
     if card.link:
         code_width = width * QR_SHARE
-        caption = Paragraph(markup(words.qr_caption), paragraph_style(6.5, align="center"))
+        caption = Paragraph(lines_markup(words.qr_caption, code_width - 4, 6.5), paragraph_style(6.5, align="center"))
         code = Table([[qr_code(card.link, code_width - 8)], [caption]], colWidths=[code_width])
         code.setStyle(TableStyle([("ALIGN", (0, 0), (-1, -1), "CENTER"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
                                   ("RIGHTPADDING", (0, 0), (-1, -1), 2)]))

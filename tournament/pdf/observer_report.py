@@ -104,6 +104,13 @@ class ObserverWords:
     page: PdfWords = ENGLISH
 
 
+HEADING_GAP = 1 * mm  # below a heading: its descenders stay off the table under it
+
+
+def _heading(text: str, width: float) -> list[Flowable]:
+    return [heading(text, width=width), Spacer(1, HEADING_GAP)]
+
+
 def _pairs(rows: Sequence[tuple[str, str]], width: float, words: ObserverWords) -> Flowable:
     widths = [width * 0.32, width * 0.68]
     body = [[cell(k, widths[0], bold=True), cell(v, widths[1])] for k, v in rows]
@@ -114,27 +121,27 @@ def build_observer_report_pdf(report: ObserverReport, generated_at: datetime,
                               words: ObserverWords = ObserverWords()) -> bytes:  # noqa: B008 - frozen, never changed
     width = content_width(False)
     story: list[Flowable] = [
-        heading(words.tournament, width=width),
+        *_heading(words.tournament, width),
         _pairs([
             (words.name, report.tournament), (words.place, report.place), (words.country, report.country),
             (words.dates, report.dates), (words.days, str(report.days)),
         ], width, words),
         Spacer(1, 4 * mm),
-        heading(words.rules, width=width),
+        *_heading(words.rules, width),
         _pairs([
             (words.ruleset, report.ruleset), (words.sessions, report.sessions_played),
             (words.end_rule, report.end_rule), (words.table_points, report.table_points),
             (words.tie_breaks, report.tie_breaks), (words.penalties, report.penalties_affect_table_points),
         ], width, words),
         Spacer(1, 4 * mm),
-        heading(words.weight % {"weight": report.weight}, width=width),
+        *_heading(words.weight % {"weight": report.weight}, width),
         _pairs([
             (words.duration, report.duration), (words.players, report.players),
             (words.countries, report.countries), (words.qualification, report.qualification),
         ], width, words),
         Paragraph(lines_markup(words.formula, width), paragraph_style()),  # a CJK run in its own font
         Spacer(1, 4 * mm),
-        heading(words.sessions, width=width),
+        *_heading(words.sessions, width),
     ]
     session_widths = [width * s for s in (0.15, 0.25, 0.15, 0.15, 0.30)]
     story.append(styled_table(
@@ -144,7 +151,7 @@ def build_observer_report_pdf(report: ObserverReport, generated_at: datetime,
           cell(format_time(s.finished_at) if s.finished_at else "", session_widths[4])]
          for s in report.sessions],
         session_widths, right_aligned=[0, 2, 3]))
-    story += [Spacer(1, 4 * mm), heading(words.by_country, width=width)]
+    story += [Spacer(1, 4 * mm), *_heading(words.by_country, width)]
     country_widths = [width * s for s in (0.12, 0.48, 0.16, 0.24)]
     story.append(styled_table(
         words.country_header,

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from tournament.pdf.style import ENGLISH, PdfWords, build_table_pdf, cell, content_width, format_time
+from tournament.text import local_number
 
 HEADER = ("Session", "Table", "Hand", "Player", "Points", "Reason", "Given", "Status")
 # Proportions of the landscape width; player and reason take most of it.
@@ -57,7 +58,7 @@ def _texts(row: PenaltyRow, words: PenaltyWords) -> list[str]:
     if row.given_by:
         given = words.given_by % {"time": given, "name": row.given_by}
     return [str(row.session), "" if row.table is None else str(row.table), "" if row.hand is None else str(row.hand),
-            row.player, f"−{row.amount}", row.reason, given, row.status_in(words)]
+            row.player, f"−{local_number(row.amount, words.page.language)}", row.reason, given, row.status_in(words)]
 
 
 def build_penalties_pdf(title: str, subtitle: str, rows: Sequence[PenaltyRow], generated_at: datetime,

@@ -18,6 +18,7 @@ from tournament.pdf.style import (
     build_story_pdf,
     content_width,
     heading,
+    lines_markup,
     markup,
     name_markup,
     paragraph_style,
@@ -44,8 +45,8 @@ def _cell(row: LinkRow, width: float) -> Table:
     title = name_markup(row.name, width - 6, NAME_SIZE, bold=True)
     if row.country:
         title += f" <font size='7'>({markup(row.country)})</font>"
-    # The address broken anywhere: it is one long word.
-    url = "<br/>".join(markup(row.url[i:i + 52]) for i in range(0, len(row.url), 52))
+    # The address broken where it reaches the edge, measured: it is one long word.
+    url = lines_markup(row.url, width - 6, URL_SIZE)
     cell = Table([[Paragraph(title, paragraph_style(NAME_SIZE, bold=True))], [qr_code(row.url, width - 24 * mm)],
                   [Paragraph(url, paragraph_style(URL_SIZE))]], colWidths=[width])
     cell.setStyle(TableStyle([("BOX", (0, 0), (-1, -1), 0.75, GRID), ("ALIGN", (0, 1), (0, 1), "CENTER"),

@@ -33,9 +33,11 @@ from tournament.pdf.style import (
     draw_text,
     fonts,
     heading,
+    label,
     lines_markup,
     name_markup,
     paragraph_style,
+    text_width,
 )
 from tournament.rotation import HANDS_PER_SESSION, hand_winds
 
@@ -50,6 +52,7 @@ HEADER_PADDING = 3.0
 LEGEND_GAP = 1.5 * mm
 WIND_SIZE = 7.0
 SIGNATURE_ROW_HEIGHT = 12 * mm
+HEADER_ROOM = 100 * mm      # the most a label may be wrapped into (it is far less)
 DEALER_SHADE = colors.HexColor("#fbe7c6")   # the dealer's (East's) cell of every hand
 WIND_GREY = colors.HexColor("#55636a")
 LEGEND = ("The letter in each player's box is their seat wind in that hand; the shaded box is the dealer (East). "
@@ -96,8 +99,8 @@ def hand_rows(players: Sequence[SheetPlayer], words: SheetWords | None = None) -
     column at the body size, else every round is its initial ("Pohjoinen" is wider than the column: I E L P)."""
     words = words or SheetWords()
     room = FIXED_WIDTHS_MM[1] * mm - 2 * CELL_PADDING
-    regular = fonts().regular
-    fits = all(pdfmetrics.stringWidth(name, regular, BODY_SIZE) <= room for name in words.winds.values())
+    # measured in the fonts the names are set in (a Chinese name is not in the body font)
+    fits = all(text_width(name, BODY_SIZE) <= room for name in words.winds.values())
     rounds = words.winds if fits else {wind: words.initials.get(wind, wind) for wind in words.winds}
     rows = []
     for number in range(1, HANDS_PER_SESSION + 1):
@@ -119,6 +122,35 @@ def _player_header(player: SheetPlayer, width: float, size: float = BODY_SIZE,
                      paragraph_style(size, color="white"))
 
 
+@dataclass(frozen=True)
+class SheetLabels:
+    """The words every sheet of a document prints in the same boxes, each measured with its fonts to the room inside
+    its box and wrapped once: a column's heading wraps between its words or is set smaller, never runs into the
+    next column (the Finnish "Allekirjoitukset" ran through the rule into "Tuomari:")."""
+
+    header: list[Paragraph]
+    header_heights: list[float]
+    final_score: Paragraph
+    signatures: Paragraph
+    referee: Paragraph
+    legend: Paragraph
+
+    @classmethod
+    def fitted(cls, words: SheetWords, widths: Sequence[float]) -> SheetLabels:
+        first = len(words.header)
+        boxes = [w - 2 * CELL_PADDING for w in widths]
+        header = [label(text, room, bold=True, color="white") for text, room in zip(words.header, boxes, strict=False)]
+        heights = [p.wrap(room, HEADER_ROOM)[1] for p, room in zip(header, boxes, strict=False)]
+        rows = [(words.final_score, sum(widths[:first])), (words.signatures, sum(widths[:2])),
+                (words.referee, sum(widths[2:first]))]
+        final_score, signatures, referee = (label(text, width - 2 * CELL_PADDING, bold=True) for text, width in rows)
+        for p, (_, width) in zip((final_score, signatures, referee), rows, strict=True):
+            p.wrap(width - 2 * CELL_PADDING, SIGNATURE_ROW_HEIGHT)
+        legend = Paragraph(lines_markup(words.legend, sum(widths), 7.0), paragraph_style(7.0))
+        legend.wrap(sum(widths), HEADER_ROOM)
+        return cls(header, heights, final_score, signatures, referee, legend)
+
+
 class ScoreSheet(Flowable):
     """One table's sheet, drawn straight on the canvas in the project's look (the colours, fonts and
     padding of `tournament.pdf.style`): a session has hundreds of tables, and laying out a platypus Table
@@ -129,7 +161,8 @@ class ScoreSheet(Flowable):
     (80 + 80 characters, CJK) are set smaller, down to SMALLEST_NAME_SIZE.
     """
 
-    def __init__(self, table: SheetTable, widths: Sequence[float], words: SheetWords | None = None):
+    def __init__(self, table: SheetTable, widths: Sequence[float], words: SheetWords | None = None,
+                 labels: SheetLabels | None = None):
         super().__init__()
         self.words = words or SheetWords()
         self.players = table.in_seat_order()
@@ -137,13 +170,13 @@ class ScoreSheet(Flowable):
         self.rows = hand_rows(self.players, self.words)
         self.names: list[Paragraph] = []
         self._names_by_size: dict[float, list[Paragraph]] = {}   # wrap runs more than once per sheet
-        self.legend = Paragraph(lines_markup(self.words.legend, sum(self.widths), 7.0), paragraph_style(7.0))
+        self.labels = labels or SheetLabels.fitted(self.words, self.widths)
         self.row_height = HAND_ROW_HEIGHT
-        self.header_height = self.legend_height = 0.0
+        self.header_height = 0.0
+        self.legend_height = self.labels.legend.height + LEGEND_GAP
 
     def wrap(self, avail_width: float, avail_height: float) -> tuple[float, float]:
         first = len(self.words.header)
-        self.legend_height = self.legend.wrap(sum(self.widths), avail_height)[1] + LEGEND_GAP
         header_room = (avail_height - SIGNATURE_ROW_HEIGHT - self.legend_height
                        - MIN_ROW_HEIGHT * (len(self.rows) + 1))
         size = BODY_SIZE
@@ -154,7 +187,8 @@ class ScoreSheet(Flowable):
                                              for p, w in zip(self.players, columns, strict=True)]
             self.names = self._names_by_size[size]
             name_heights = [p.wrap(w, avail_height)[1] for p, w in zip(self.names, columns, strict=True)]
-            self.header_height = max([BODY_SIZE * 1.2, *name_heights]) + 2 * HEADER_PADDING
+            self.header_height = (max([BODY_SIZE * 1.2, *self.labels.header_heights, *name_heights])
+                                  + 2 * HEADER_PADDING)
             if self.header_height <= header_room or size <= SMALLEST_NAME_SIZE:
                 break
             size -= 0.5
@@ -205,11 +239,10 @@ class ScoreSheet(Flowable):
         c.line(xs[first], top, xs[first], bottom)
         c.rect(0, bottom, width, top - bottom, stroke=1, fill=0)
 
-        # text: the header, then every hand row, then the last two rows' labels (draw_text: a label in another
-        # script than the body font's, Chinese, is set in a font that has it)
-        c.setFillColor(colors.white)
-        for x, label in zip(xs, self.words.header, strict=False):
-            draw_text(c, x + CELL_PADDING, body_top + HEADER_PADDING + 1, label, BODY_SIZE, bold=True)
+        # text: the header, then every hand row, then the last two rows' labels (each label a paragraph fitted to
+        # its box; a label in another script than the body font's, Chinese, is set in a font that has it)
+        for x, heading_label in zip(xs, self.labels.header, strict=False):
+            heading_label.drawOn(c, x + CELL_PADDING, body_top + HEADER_PADDING)
         for x, name in zip(xs[first:], self.names, strict=False):
             name.drawOn(c, x + CELL_PADDING, body_top + HEADER_PADDING)
         text = c.beginText()
@@ -239,22 +272,23 @@ class ScoreSheet(Flowable):
                     initials_to_draw.append((xs[first + k] + CELL_PADDING, row_top - 1 - WIND_SIZE, initial))
         c.drawText(text)
         c.setFillColor(colors.black)
-        for x, y, label in winds_to_draw:
-            draw_text(c, x, y, label, BODY_SIZE)
+        for x, y, wind_text in winds_to_draw:
+            draw_text(c, x, y, wind_text, BODY_SIZE)
         c.setFillColor(WIND_GREY)
-        for x, y, label in initials_to_draw:
-            draw_text(c, x, y, label, WIND_SIZE, bold=True)
+        for x, y, wind_text in initials_to_draw:
+            draw_text(c, x, y, wind_text, WIND_SIZE, bold=True)
         c.setFillColor(colors.black)
-        draw_text(c, CELL_PADDING, total_top - rh / 2 - BODY_SIZE * 0.35, self.words.final_score, BODY_SIZE,
-                  bold=True)
-        draw_text(c, CELL_PADDING, signature_top - 3 - BODY_SIZE, self.words.signatures, BODY_SIZE, bold=True)
-        draw_text(c, xs[2] + CELL_PADDING, signature_top - 3 - BODY_SIZE, self.words.referee, BODY_SIZE, bold=True)
-        self.legend.drawOn(c, 0, 0)
+        labels = self.labels
+        labels.final_score.drawOn(c, CELL_PADDING, total_top - rh / 2 - labels.final_score.height / 2)
+        labels.signatures.drawOn(c, CELL_PADDING, signature_top - 3 - labels.signatures.height)
+        labels.referee.drawOn(c, xs[2] + CELL_PADDING, signature_top - 3 - labels.referee.height)
+        labels.legend.drawOn(c, 0, 0)
 
 
-def _page(table: SheetTable, session_number: int, widths: list[float], words: SheetWords) -> list[Flowable]:
+def _page(table: SheetTable, session_number: int, widths: list[float], words: SheetWords,
+          labels: SheetLabels) -> list[Flowable]:
     return [heading(words.heading % {"num": session_number, "table": table.table}, 13.0), Spacer(1, 2 * mm),
-            ScoreSheet(table, widths, words)]
+            ScoreSheet(table, widths, words, labels)]
 
 
 def build_score_sheets_pdf(title: str, subtitle: str, session_number: int, tables: Sequence[SheetTable],
@@ -263,12 +297,15 @@ def build_score_sheets_pdf(title: str, subtitle: str, session_number: int, table
     words = words or SheetWords()
     fixed = [w * mm for w in FIXED_WIDTHS_MM]
     story: list[Flowable] = []
+    labels: dict[int, SheetLabels] = {}   # by the number of players: the same boxes on every sheet
     for table in sorted(tables, key=lambda t: t.table):
         players = len(table.players) or 1
         widths = fixed + [(content_width(True) - 2 * FRAME_PADDING - sum(fixed)) / players] * players
+        if players not in labels:
+            labels[players] = SheetLabels.fitted(words, widths)
         if story:
             story.append(PageBreak())
-        story += _page(table, session_number, widths, words)
+        story += _page(table, session_number, widths, words, labels[players])
     if not story:
         story.append(heading(words.no_tables))
     return build_story_pdf(title, subtitle, generated_at, story, wide=True, words=words.page)

@@ -1,5 +1,6 @@
 """The standings PDF: rank (shared ranks as "2="), name, country, table points, score, and one
-column per session with that session's table points / score. Built from plain ranking rows."""
+column per session with that session's table points / score. Built from plain ranking rows; the numbers in the
+document's language, as its pages write them (11,5 and −280 in Finnish)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from tournament.pdf.style import (
     content_width,
     text_width,
 )
-from tournament.text import format_points
+from tournament.text import local_number, local_points
 
 HEADER = ("Rank", "Player", "Country", "Table pts", "Score")
 MISSED = "–"                # not seated in that session
@@ -60,16 +61,16 @@ class RowLike(Protocol):
     def rank_label(self) -> str: ...
 
 
-def session_text(cell_: SessionLike | None) -> str:
+def session_text(cell_: SessionLike | None, language: str = "en") -> str:
     if cell_ is None or not cell_.played:
         return MISSED
-    return f"{format_points(cell_.table_points)} / {cell_.score}"
+    return f"{local_points(cell_.table_points, language)} / {local_number(cell_.score, language)}"
 
 
-def _texts(row: RowLike, session_numbers: Sequence[int]) -> list[str]:
+def _texts(row: RowLike, session_numbers: Sequence[int], language: str) -> list[str]:
     by_session = {c.session: c for c in row.sessions}
-    return [row.rank_label, row.name, row.country, format_points(row.table_points), str(row.score),
-            *(session_text(by_session.get(n)) for n in session_numbers)]
+    return [row.rank_label, row.name, row.country, local_points(row.table_points, language),
+            local_number(row.score, language), *(session_text(by_session.get(n), language) for n in session_numbers)]
 
 
 def _widths(texts: list[list[str]], header: Sequence[str], size: float, total: float) -> list[float] | None:
@@ -96,7 +97,7 @@ def build_standings_pdf(title: str, subtitle: str, rows: Sequence[RowLike], sess
     words = words or StandingsWords()
     header = [*words.header, *(words.session % {"num": n} for n in session_numbers)]
     wide = len(session_numbers) >= WIDE_FROM_SESSIONS
-    texts = [_texts(row, session_numbers) for row in rows]
+    texts = [_texts(row, session_numbers, words.page.language) for row in rows]
     total = content_width(wide)
     size = BODY_SIZE
     widths = _widths(texts, header, size, total)

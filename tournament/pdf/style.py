@@ -12,6 +12,10 @@ The words every page carries ("Generated ...", "Page n of m") come in a `PdfWord
 document's language from the edge that builds it (tournament/pdf imports no Flask, so it translates nothing
 itself: services/documents/exports.py hands it the tournament's language's words).
 
+Every text is measured with the widths of the fonts it is set in (string_width, text_width) and kept inside its box:
+wrapped between its words or set smaller (cell, label, name_markup, fitted_columns), a word cut only where no size
+fits it; never drawn past a column's edge. tests/pdf/boxes.py checks the printed PDFs in every language.
+
 Right-to-left text (Hebrew, Arabic) is shaped (arabic-reshaper: the joined letter forms) and put in
 visual order line by line (python-bidi), since ReportLab draws glyphs left to right as given. Text is
 broken into lines here, before the bidi reordering, so that a wrapped name still reads from its start.
@@ -336,6 +340,20 @@ def name_markup(text: str, width: float, size: float = BODY_SIZE, bold: bool = F
     return lines if fitted == size else f'<font size="{fitted:g}">{lines}</font>'
 
 
+# A label (a column's heading, a row's caption) is set smaller, down to this, rather than cut inside a word.
+SMALLEST_LABEL_SIZE = 5.5
+
+
+def label(text: str, width: float, size: float = BODY_SIZE, bold: bool = False, color: str = "black",
+          align: str = "left", smallest: float = SMALLEST_LABEL_SIZE) -> Paragraph:
+    """A label that keeps inside `width` (the room inside its box, paddings taken off), measured with the fonts'
+    widths: broken into lines between its words, set smaller (from `size` down to `smallest`) when a word alone
+    is wider than the box, as a name is (name_size): the Finnish "Allekirjoitukset" in a 24 mm box."""
+    fitted = name_size(text, width, size, bold, smallest)
+    return Paragraph(lines_markup(text, width, fitted, bold, at_hyphens=True),
+                     paragraph_style(fitted, bold, align, color))
+
+
 def fitted_size(text: str, width: float, height: float, size: float, smallest: float,
                 bold: bool = False) -> float:
     """The largest size from `size` down to `smallest` (half points) at which `text`, wrapped to `width`,
@@ -399,11 +417,13 @@ def format_time(at: datetime, pattern: str = "%Y-%m-%d %H:%M") -> str:
 @dataclass(frozen=True)
 class PdfWords:
     """The words of every page, in the document's language: python-format texts filled in as the pages are
-    drawn (`generated` with %(time)s, `page` with %(number)d and %(total)d)."""
+    drawn (`generated` with %(time)s, `page` with %(number)d and %(total)d); `language`, the document's
+    language code, writes its numbers as the pages do (tournament.text.local_number: 11,5 in Finnish)."""
 
     generated: str = "Generated %(time)s"
     page: str = "Page %(number)d of %(total)d"
     no_rows: str = "No rows yet."
+    language: str = "en"
 
 
 ENGLISH = PdfWords()
@@ -467,14 +487,15 @@ def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Se
         topMargin=MARGIN + HEADER_HEIGHT, bottomMargin=MARGIN + FOOTER_HEIGHT,
         title=title, subject=subtitle, author="MCR Tournament", creator="MCR Tournament",
     )
-    # The title shrinks (a 120-character tournament name in CJK) so that it and the subtitle stay above the rule.
-    title_width = (page[0] - 2 * MARGIN) * 0.7
+    # The title shrinks (a 120-character tournament name in CJK) so that it and the subtitle stay above the rule,
+    # and keeps clear of the 'generated' line on its right, measured.
+    generated = format_generated(generated_at, words)
+    title_width = min((page[0] - 2 * MARGIN) * 0.7, page[0] - 2 * MARGIN - text_width(generated, SMALL_SIZE) - 4 * mm)
     subtitle_markup = lines_markup(subtitle, title_width, SMALL_SIZE) if subtitle else ""
     room = HEADER_HEIGHT - 2 * mm - (subtitle_markup.count("<br/>") + 1) * SMALL_SIZE * 1.2 - 2
     size = fitted_size(title, title_width, room, TITLE_SIZE, SMALLEST_TITLE_SIZE, bold=True)
     title_para = Paragraph(lines_markup(title, title_width, size, bold=True), paragraph_style(size, bold=True))
     subtitle_para = Paragraph(subtitle_markup, paragraph_style(SMALL_SIZE))
-    generated = format_generated(generated_at, words)
 
     def decorate(canvas: pdfcanvas.Canvas, _doc: Any) -> None:
         canvas.saveState()
@@ -491,6 +512,30 @@ def build_story_pdf(title: str, subtitle: str, generated_at: datetime, story: Se
 
     doc.build(list(story), onFirstPage=decorate, onLaterPages=decorate, canvasmaker=_numbered_canvas(words))
     return buffer.getvalue()
+
+
+def fitted_columns(rows: Sequence[Sequence[str]], total: float, size: float = BODY_SIZE,
+                   smallest: float = 6.0) -> tuple[list[float], float]:
+    """Column widths that fit `total` for rows of plain texts (the first the header, in bold), and the size they
+    fit at: each column as wide as its widest text at the largest size (half points, `size` down to `smallest`)
+    at which every column fits, the width left over shared out in proportion. When none does, the widths are in
+    proportion at `smallest` and the cells wrap (`cell`)."""
+    columns = len(rows[0]) if rows else 0
+    if not columns:
+        return [], size
+
+    def needs(at: float) -> list[float]:
+        return [max(text_width(row[i], at, bold=r == 0) for r, row in enumerate(rows)) + 2 * CELL_PADDING + 1
+                for i in range(columns)]
+
+    fit = size
+    while True:
+        widths = needs(fit)
+        if sum(widths) <= total or fit <= smallest:
+            break
+        fit -= 0.5
+    scale = total / sum(widths)
+    return [w * scale for w in widths], fit
 
 
 def table_commands(size: float = BODY_SIZE) -> list[tuple]:
@@ -515,8 +560,10 @@ def styled_table(header: Sequence[str], rows: Sequence[Sequence[str | Paragraph]
                  right_aligned: Sequence[int] = (), size: float = BODY_SIZE, split_rows: bool = False) -> Table:
     """A table in the project's look whose header row repeats on every page it spans. `split_rows`: a row
     may continue on the next page (rows of long texts that can be taller than a page)."""
+    # A heading too wide for its column wraps between its words and is set smaller before a word is cut (name=True).
     data: list[Sequence[str | Paragraph]] = [
-        [cell(h, w, size, bold=True, color="white") for h, w in zip(header, col_widths, strict=True)], *rows
+        [cell(h, w, size, bold=True, color="white", name=True) for h, w in zip(header, col_widths, strict=True)],
+        *rows,
     ]
     # splitInRow is the least height of each part of a split row, in points
     table = Table(data, colWidths=list(col_widths), repeatRows=1, splitInRow=int(3 * size * 1.2) if split_rows else 0)

@@ -14,12 +14,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from flask_babel import force_locale, gettext, pgettext
+from flask_babel import force_locale, get_locale, gettext, pgettext
 from sqlalchemy import select
 from sqlalchemy.orm import aliased
 
 from tournament import timezones
-from tournament.constants import MAX_ID
+from tournament.constants import DEFAULT_LANGUAGE, MAX_ID
 from tournament.extensions import db
 from tournament.i18n.winds import all_winds
 from tournament.messages import msg
@@ -63,8 +63,9 @@ def _now(t: Tournament) -> datetime:
 
 def page_words() -> PdfWords:
     """The words of every page in the language in force (force_locale): texts the pages fill in."""
+    locale = get_locale()
     return PdfWords(generated=gettext("Generated %(time)s"), page=gettext("Page %(number)d of %(total)d"),
-                    no_rows=gettext("No rows yet."))
+                    no_rows=gettext("No rows yet."), language=locale.language if locale else DEFAULT_LANGUAGE)
 
 
 def _wind_names() -> dict[str, str]:
@@ -82,7 +83,8 @@ def _wind_key() -> str:
     return " · ".join(f"{words.initial} = {words.name}" for words in all_winds().values() if words.initial != words.name)
 
 
-def _sheet_words() -> SheetWords:
+def sheet_words() -> SheetWords:
+    """The score sheets' words in the language in force (the document's)."""
     return SheetWords(
         header=(pgettext("the hand number", "Hand"), pgettext("score sheet column: the prevalent wind", "Round"), gettext("Winner"),
                 gettext("Discarder"), pgettext("score sheet column: the fans scored", "Fans"), gettext("Points")),
@@ -94,6 +96,19 @@ def _sheet_words() -> SheetWords:
         starts=gettext("starts %(wind)s"), final_score=gettext("Final score"), signatures=gettext("Signatures"),
         referee=gettext("Referee:"), heading=gettext("Session %(num)d · Table %(table)d"),
         no_tables=gettext("No tables drawn for this session."), page=page_words())
+
+
+def card_words() -> CardWords:
+    """The schedule cards' words in the language in force (the document's)."""
+    return CardWords(header=(gettext("Session"), gettext("Table"), gettext("Seat")), starts=gettext("Starts"),
+                     qr_caption=gettext("Scan: your table, hands to confirm"),
+                     no_cards=gettext("No player to print a card for."), winds=_wind_names(), page=page_words())
+
+
+def standings_words() -> StandingsWords:
+    """The standings' words in the language in force (the document's)."""
+    return StandingsWords(header=(gettext("Rank"), gettext("Player"), gettext("Country"), gettext("Table pts"),
+                                  gettext("Score")), session=gettext("S%(num)d"), page=page_words())
 
 
 def seat_rows(session: TournamentSession) -> list[SeatRow]:
@@ -141,7 +156,7 @@ def score_sheets_pdf(t: Tournament, number: int) -> Document:
     with force_locale(t.language):
         data = build_score_sheets_pdf(gettext("%(name)s: score sheets", name=t.name),
                                       gettext("Session %(num)d", num=number), number, sheet_tables(session), _now(t),
-                                      _sheet_words())
+                                      sheet_words())
     return Document(data, f"score-sheets-{t.id}-s{number}-{_stamp()}.pdf")
 
 
@@ -187,10 +202,7 @@ def schedule_cards_pdf(t: Tournament, link_url: Callable[[str], str] | None = No
     starts = {number: timezones.format_day(timezones.to_local(start, t.time_zone), "weekday time", t.language)
               for number, start in schedule.planned_starts(t).items()}
     with force_locale(t.language):
-        words = CardWords(header=(gettext("Session"), gettext("Table"), gettext("Seat")), starts=gettext("Starts"),
-                          qr_caption=gettext("Scan: your table, hands to confirm"),
-                          no_cards=gettext("No player to print a card for."), winds=_wind_names(),
-                          page=page_words())
+        words = card_words()
         data = build_cards_pdf(gettext("%(name)s: schedule cards", name=t.name),
                                gettext("Your table and seat in every session"), cards, session_numbers(t), _now(t),
                                starts=starts, words=words)
@@ -222,8 +234,7 @@ def standings_pdf(t: Tournament) -> Document:
     rows = [replace(row, name=printed.get(row.player_id, row.name)) for row in result.rows]
     with force_locale(t.language):
         counted = ", ".join(str(n) for n in result.session_numbers) or gettext("none yet")
-        words = StandingsWords(header=(gettext("Rank"), gettext("Player"), gettext("Country"), gettext("Table pts"),
-                                       gettext("Score")), session=gettext("S%(num)d"), page=page_words())
+        words = standings_words()
         data = build_standings_pdf(gettext("%(name)s: standings", name=t.name),
                                    gettext("Sessions counted: %(sessions)s", sessions=counted), rows,
                                    result.session_numbers, timezones.to_local(result.generated_at, t.time_zone), words)
