@@ -71,7 +71,8 @@ def test_no_page_asks_for_something_missing(page, demo, referee):
     assert not missing, missing
     # The icon and manifest are declared in the page (chromium asks for /favicon.ico otherwise).
     page.goto("/")
-    assert page.locator("link[rel=icon]").count() == 1
+    icons = page.locator("link[rel=icon]")
+    assert [icons.nth(i).get_attribute("type") for i in range(icons.count())] == ["image/svg+xml", "image/png"]
     manifest = page.locator("link[rel=manifest]").get_attribute("href")
     answer = page.request.get(manifest)
     assert answer.ok and answer.json()["name"]

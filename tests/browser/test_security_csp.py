@@ -38,7 +38,9 @@ def _pages(app, values: dict[str, int]) -> list[str]:
         for rule in app.url_map.iter_rules():
             if "GET" not in rule.methods or rule.endpoint == "static" or rule.rule.startswith("/api/"):
                 continue
-            if rule.rule.endswith((".json", ".pdf", ".csv", ".xlsx", ".ics")) or not set(rule.arguments) <= set(values):
+            # documents and images are no pages (chromium's own image viewer styles itself inline)
+            if (rule.rule.endswith((".json", ".pdf", ".csv", ".xlsx", ".ics", ".ico"))
+                    or not set(rule.arguments) <= set(values)):
                 continue
             urls.append(url_for(rule.endpoint, **{name: values[name] for name in rule.arguments}))
     return sorted(set(urls))
