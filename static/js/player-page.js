@@ -72,4 +72,5 @@
   poll();
   window.setInterval(poll, every);
   window.addEventListener("online", poll);
+  window.addEventListener("offline", function () { note(say("offline")); });
 })();
