@@ -714,6 +714,51 @@ def unwrapped_words(path: Path) -> list[str]:
     return [w for w in re.findall(r"[^\W\d_]{2,}", text) if w != "PDF"]  # PDF: the same in every language
 
 
+# The day's common English words, whole words in any case (the browser crawls of tests/browser/test_i18n_*_day.py):
+# none may be left on a page in another language, but a word the language itself writes in its catalogue (Swedish
+# "hand", "start"): the staff's, the hand form's (the tile picker's, the seats'), the players' and the offline lines'.
+DAY_ENGLISH = ("Players", "Player", "Session", "Sessions", "Standings", "Save", "Start", "Draw", "Check in",
+               "Check-in", "Tournament", "Table", "Tables", "Hand", "Hands", "Score", "Winner", "Import", "Preview",
+               "Settings", "Timetable", "Present", "Finish", "Close", "Confirm", "Go back", "Points", "Total",
+               "updates", "characters", "bamboo", "dots", "Clear", "Pair", "dragon", "East", "South", "West",
+               "North", "dealer",
+               # the referee's and the players' day (issue 32)
+               "the", "not", "and", "was", "with", "connection", "network", "server", "sent", "saved", "waiting",
+               "disputed", "confirmed", "winning", "called", "still", "enter", "entered", "referee", "build",
+               "type", "see", "its", "fans", "stands", "correct", "tiles", "expected", "registered", "device")
+
+
+def catalogue_words(lang: str) -> set[str]:
+    """Every word (lower case) of the language's translations."""
+    from babel.messages.pofile import read_po
+
+    path = TEMPLATES.parent / "tournament" / "translations" / lang / "LC_MESSAGES" / "messages.po"
+    with open(path, "rb") as f:
+        catalogue = read_po(f, locale=lang)
+    words: set[str] = set()
+    for message in catalogue:
+        if not message.id:
+            continue  # the header
+        for said in (message.string if isinstance(message.string, tuple) else (message.string,)):
+            said = re.sub(r"%\(\w+\)[-+ #0-9.]*[a-z]|\{[^}]*\}|<[^>]*>|&\w+;", " ", said or "")  # placeholders
+            words.update(w.lower() for w in re.findall(r"[^\W\d]+(?:-[^\W\d]+)*", said))  # not_winning: one
+    return words
+
+
+def english_pattern(lang: str, words: tuple[str, ...] = DAY_ENGLISH) -> re.Pattern:
+    """The English `words` a page in `lang` must not show: those its own catalogue does not use."""
+    own = catalogue_words(lang)
+    left = [w for w in words if w.lower() not in own and not all(part in own for part in w.lower().split())]
+    return re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in left) + r")(?![\w-])", re.IGNORECASE)
+
+
+def english_lines(text: str, pattern: re.Pattern, own_names: list[str]) -> list[str]:
+    """The lines of a page's visible text with English words, without people's and places' own names."""
+    for name in sorted(own_names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    return [line.strip() for line in text.splitlines() if pattern.search(line)]
+
+
 def check_page_languages(app, client, pages: dict[str, int], lang: str, sources: tuple[str, ...],
                          without_data: Callable[[str], str], template_messages: dict, translations: dict) -> int:
     """Each page in `lang`: its status, <html lang>, and none of its texts (its templates' and `sources`') left in

@@ -20,8 +20,7 @@
   // The words shown, in the page's language when it gives them (data-clock-texts); {num} is filled in.
   var TEXTS = {
     time: "Time", not_started: "Not started", paused: "Paused", running: "Running", warning: "",
-    table: "Table {num}", totals: "totals", hand: "hand {num}", between_hands: "between hands",
-    called_during: "Time called during hand {num}", called_between: "Time called between hands", reasons: {}
+    table: "Table {num}", called_during: "Time called during hand {num}", called_between: "Time called between hands"
   };
   var word = pageWords.read(TEXTS, root, "data-clock-texts");
   TEXTS = word.texts;
@@ -152,38 +151,14 @@
     endsTime.setAttribute("datetime", at.toISOString());
   }
 
-  function cell(row, text) {
-    var td = document.createElement("td");
-    td.textContent = text;
-    row.appendChild(td);
-    return td;
-  }
-
-  // The referee board's rows, in the server's order (tables needing a referee first).
-  function renderBoard(rows) {
-    var body = root.querySelector("[data-board-rows]");
-    if (!body || !rows) return;
-    var tableUrl = root.dataset.tableUrl || "";
-    body.textContent = "";
-    rows.forEach(function (r) {
-      var row = document.createElement("tr");
-      row.className = "board-row" + (r.needs_referee ? " needs-referee" : "") + (r.over_time ? " over-time" : "") +
-        (r.disputed ? " disputed" : "");
-      row.dataset.table = r.table;
-      var link = document.createElement("a");
-      link.href = tableUrl.replace(/\/0$/, "/" + r.table);
-      link.textContent = say("table", r.table);
-      cell(row, "").appendChild(link);
-      cell(row, r.mode === "totals" ? TEXTS.totals : String(r.entered));
-      cell(row, r.current_hand ? String(r.current_hand) : "–");
-      cell(row, r.extra_seconds ? format(r.extra_seconds) : "–");
-      var remaining = cell(row, "");
-      remaining.className = "remaining";
-      remaining.dataset.tableRemaining = r.table;
-      cell(row, r.time_called ? (r.hand_in_progress ? say("hand", r.hand_in_progress) : TEXTS.between_hands) : "–");
-      cell(row, (TEXTS.reasons || {})[r.reason] || r.reason);
-      body.appendChild(row);
-    });
+  // The referee board is drawn by the server (one card per table, a dispute settled on its card): when what it
+  // shows changes (board.json's key), it is drawn again, unless someone is in the middle of using it.
+  function boardChanged(key) {
+    if (kind !== "board" || !key || key === root.dataset.boardKey) return false;
+    var active = document.activeElement;
+    if (active && active !== document.body && active.closest("form")) return false;
+    window.location.reload();
+    return true;
   }
 
   function sync() {
@@ -214,8 +189,8 @@
           window.location.reload();
           return;
         }
+        if (boardChanged(body.key)) return;
         clock = received;
-        if (kind === "board") renderBoard(body.tables);
         root.classList.remove("clock-offline");
         render();
       })

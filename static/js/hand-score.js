@@ -9,7 +9,9 @@
     failed: "The hand could not be checked.",
     unreachable: "The checker could not be reached. Check the connection and try again.",
     copied: "Link copied.",
-    copy_this: "Copy this address:"
+    copy_this: "Copy this address:",
+    summary_empty: "Build or type a hand to see its points.",
+    summary_unreachable: "The checker could not be reached."
   };
 
   function el(tag, className, text) {
@@ -112,7 +114,7 @@
         if (controller) controller.abort();
         asked++;
         message(out, "empty", texts.empty);
-        summarize("Build or type a hand to see its points.", "");
+        summarize(texts.summary_empty, "");
         markFields("", "");
         if (share) share.hidden = true;
         publish({ verdict: "", empty: true });
@@ -148,7 +150,7 @@
           if (mine !== asked) return;
           out.removeAttribute("aria-busy");
           message(out, "error", texts.unreachable);
-          summarize("The checker could not be reached.", "invalid");
+          summarize(texts.summary_unreachable, "invalid");
         });
     }
 

@@ -149,6 +149,7 @@
   var banner = null;
   var lastSent = [];
   var sending = false;
+  var unreachable = false;  // the last try found no server: the waiting hands are said to wait for the network
 
   function makeBanner() {
     var main = document.getElementById("main") || document.body;
@@ -182,8 +183,8 @@
     var lines = [];
     if (note) lines.push(note);
     if (waiting.length) {
-      lines.push(count(navigator.onLine === false ? "waiting_offline" : (sending ? "waiting_sending" : "waiting"),
-                       waiting.length));
+      lines.push(count(navigator.onLine === false || (unreachable && !sending) ? "waiting_offline" :
+                       (sending ? "waiting_sending" : "waiting"), waiting.length));
     }
     if (!waiting.length && lastSent.length) {
       lines.push(say(lastSent.length === 1 ? "sent_one" : "sent_other", { hands: lastSent.join(", ") }));
@@ -219,6 +220,12 @@
     });
     list.hidden = !refused.length;
     banner.hidden = !lines.length;
+    // What the page's other scripts and styles go by (one status line at a time, issue 32): hands still to send,
+    // and the banner shown (the kept copy's note and the player page's connection line then give way to it).
+    var root = document.documentElement;
+    root.setAttribute("data-offline-waiting", String(waiting.length));
+    if (banner.hidden) root.removeAttribute("data-offline-banner");
+    else root.setAttribute("data-offline-banner", "");
   }
 
   function refresh(note) {
@@ -280,6 +287,7 @@
     if (sending || navigator.onLine === false) return Promise.resolve();
     sending = true;
     var note = "";
+    var sentBefore = lastSent.length;
     var run = function () {
       return all().then(function (rows) {
         var waiting = rows.filter(function (row) { return row.state !== "refused"; });
@@ -289,6 +297,7 @@
           return chain.then(function (stop) {
             if (stop) return stop;
             return sendOne(row).then(function (outcome) {
+              unreachable = outcome === "later";
               if (outcome === "sent") {
                 lastSent.push(row.label);
                 return drop(row.id).then(function () { return null; });
@@ -303,8 +312,44 @@
     };
     // One tab sends at a time (two would still store each hand once, by its key).
     var locked = navigator.locks ? navigator.locks.request("mcr-offline-queue", run) : run();
-    return locked.then(function () { sending = false; return refresh(note); },
-      function () { sending = false; return refresh(note); });
+    var done = function () {
+      sending = false;
+      return refresh(note).then(function (rows) {
+        if (lastSent.length > sentBefore && !note) takeServerState(rows);
+        return rows;
+      });
+    };
+    return locked.then(done, done);
+  }
+
+  // ------------------------------------------------------------------ one state on the page (issue 32)
+  // Once the hands are sent, the page takes the server's state once: drawn again (the hands it now has, the next
+  // hand to enter, no kept copy's note), the "sent and saved" line carried over to it. Not a hand form someone is
+  // filling in, nor while a hand is still waiting, nor the logout page.
+  var SENT_KEY = "mcr-offline-sent-" + owner;
+  var touched = false;  // the hand form changed by a person since it was drawn or cleared
+
+  function takeServerState(rows) {
+    // (the service worker's page for a hand that failed on its way answered a POST: it is not drawn again)
+    if (logout || unsentHolder || rows.some(function (row) { return row.state !== "refused"; })) return;
+    if (queueForm() && touched) {
+      var copyNote = document.querySelector("[data-offline-copy]");
+      if (copyNote) copyNote.parentNode.removeChild(copyNote);
+      return;
+    }
+    try {
+      window.sessionStorage.setItem(SENT_KEY, JSON.stringify(lastSent));
+    } catch (e) { /* no storage: the page is drawn again without the line */ }
+    window.location.reload();
+  }
+
+  function sentBeforeReload() {
+    var hands = null;
+    try {
+      hands = JSON.parse(window.sessionStorage.getItem(SENT_KEY) || "null");
+      window.sessionStorage.removeItem(SENT_KEY);
+    } catch (e) { hands = null; }
+    if (Array.isArray(hands) && hands.length) lastSent = hands.map(String);
   }
 
   // ------------------------------------------------------------------ the hand forms
@@ -312,6 +357,7 @@
 
   // The form made ready for another hand: the fields as the page gave them, the next hand's number.
   function clearForm(form, nextNumber) {
+    touched = false;
     form.reset();
     var number = form.elements.namedItem("number");
     if (number && nextNumber) number.value = String(nextNumber);
@@ -488,6 +534,13 @@
 
   function start() {
     watchVerdict();
+    var form = queueForm();
+    if (form) {
+      var mark = function (event) { if (event.isTrusted) touched = true; };
+      form.addEventListener("input", mark);
+      form.addEventListener("change", mark);
+    }
+    sentBeforeReload();
     // Loaded after the page (after-load.js): until now a form sent offline got the browser's error page.
     // Tests wait for this mark before they cut the network.
     document.documentElement.setAttribute("data-offline-ready", "");

@@ -339,3 +339,83 @@ def kept_keys(page, owner: str) -> list[str]:
                 e => resolve(e.target.result.map(row => row.key));
         };
     })""", owner)
+
+
+# --- the pages a referee and a player carry on a phone (issue 32 item 1) -------------------------------------
+
+# Finnish names, a few as long as people's are: the table cards and the board's cards must wrap them between words.
+PHONE_NAMES = [("Aino", "Virtanen"), ("Mikko", "Korhonen"), ("Liisa", "Mäkinen"), ("Juha", "Nieminen"),
+               ("Sanna", "Mäkelä"), ("Pekka", "Hämäläinen"), ("Tiina", "Laine"), ("Antti", "Heikkinen"),
+               ("Maximiliane-Alexandrina", "Vanderbeek-Oppenheimer"), ("Kaarina", "Koskinen-Järvinen"),
+               ("Ville", "Lehtonen"), ("Outi", "Lehtinen"), ("Jussi", "Salminen"), ("Riikka", "Heinonen"),
+               ("Timo", "Niemelä"), ("Hannele", "Kärkkäinen-Wolff")]
+DISPUTE_REASON = "Etelä ei heittänyt viittä pistettä, vaan kuusi"
+
+
+class PhoneDay(NamedTuple):
+    """What `phone_day` gives: the tournament, the session's staff address, a player's link (East at table 2, whose
+    hand 1 West disputed), that player and West."""
+
+    t: object
+    staff: str
+    link: str
+    player: object
+    disputer: object
+
+
+@pytest.fixture
+def phone_day(tournament, referee):
+    """A Helsinki event in play on the day, on every page a referee or player carries: 16 players with Finnish
+    names (some long), a substitute, three sessions planned (starts set), session 1 in play with its clock running
+    and extra time for table 2; table 1 with three hands, a penalty, a referee call and a substitution from hand 4;
+    table 2 in players' entry with hand 1 entered by East and disputed by West; table 3 with time called during
+    hand 2. The referee is on the staff."""
+    from datetime import datetime as wall
+
+    from tournament.extensions import db
+    from tournament.models import EntryMode
+    from tournament.services.people import player_links
+    from tournament.services.people import registration as reg
+    from tournament.services.people.registration import PlayerData
+    from tournament.services.people.tournaments import add_staff
+    from tournament.services.play import clock, confirmations, penalties, referee_calls, scoring
+    from tournament.services.play import session as play
+    from tournament.services.play.scoring import HandData
+    from tournament.services.seating import draws as draw_service
+    from tournament.services.seating import lifecycle, schedule, substitutions
+
+    t = tournament
+    t.session_count = 3
+    t.time_zone = "Europe/Helsinki"
+    t.entry_mode = EntryMode.PLAYERS
+    for first, last in PHONE_NAMES:
+        reg.check_in(reg.add_player(t, PlayerData(first_name=first, last_name=last, country="FI",
+                                                  team="Helsingin Mahjong-seura")))
+    sub = reg.check_in(reg.add_player(t, PlayerData(first_name="Sami", last_name="Sijainen", is_substitute=True)))
+    schedule.set_planned_starts(t, {1: wall(2026, 12, 5, 10, 0), 2: wall(2026, 12, 5, 14, 0),
+                                    3: wall(2026, 12, 6, 10, 0)})
+    draw_service.draw_next(t, seed=3)
+    lifecycle.start_session(t, 1)
+    add_staff(t, referee.email, "referee")
+    clock.start(t, 1, None)
+    clock.extend(t, 1, 300, None, table=2)
+    e, s, w, n = play.table_players(play.get_session(t, 1), 1)
+    scoring.enter_hand(t, 1, 1, HandData(number=1, result="win", winner_id=w.player_id, discarder_id=e.player_id,
+                                         hand="123456789m123s5p5p"), None)
+    scoring.enter_hand(t, 1, 1, HandData(number=2, result="draw"), None)
+    scoring.enter_hand(t, 1, 1, HandData(number=3, result="win", winner_id=s.player_id, discarder_id=None,
+                                         hand="123456789m123s5p5p"), None)
+    penalties.give_penalty(t, player_id=n.player_id, session_number=1, amount=10, reason="Hidas peli", user=None,
+                           hand_number=3)
+    referee_calls.record_call(t, 1, 1, referee_calls.CallData(situation="Väärä mahjong julistettiin", hand=3,
+                                                              called_by=e.player_id, ruling="Käsi jatkuu"), None)
+    substitutions.substitute(t, 1, 1, out_player_id=n.player_id, in_player_id=sub.id, from_hand=4, reason="ill", user=None, stays=True)
+    e2, s2, w2, _ = play.table_players(play.get_session(t, 1), 2)
+    confirmations.enter_hand(t, e2.player, HandData(number=1, result="win", winner_id=e2.player_id,
+                                                    discarder_id=s2.player_id, hand="123456789m123s5p5p"))
+    confirmations.dispute(t, w2.player, 2, 1, DISPUTE_REASON)
+    scoring.enter_hand(t, 1, 3, HandData(number=1, result="draw"), None)
+    clock.call_time(t, 1, 3, 2, None)
+    link = "/p/" + player_links.token_of(player_links.link_of(t, e2.player_id))
+    db.session.commit()
+    return PhoneDay(t, f"/manage/tournaments/{t.id}/play/1", link, e2.player, w2.player)

@@ -99,7 +99,7 @@ def test_staff_buttons_reach_the_projector_and_the_board_updates_itself(page, ha
     # The referee board re-sorts itself: time called at table 2 with hands to enter puts it first.
     board = page.context.new_page()
     board.goto(f"/manage/tournaments/{t.id}/play/1/board?poll=1")
-    rows = board.locator("[data-board-rows] tr")
+    rows = board.locator("[data-board-rows] > li")
     expect(rows.first).to_have_attribute("data-table", "1")
     clock.call_time(t, 1, 2, 3, organiser)
     commit_setup()
@@ -108,5 +108,5 @@ def test_staff_buttons_reach_the_projector_and_the_board_updates_itself(page, ha
     for n in (1, 2, 3):
         scoring.enter_hand(t, 1, 2, HandData(number=n, result="draw"), None)
     commit_setup()
-    expect(board.locator('[data-board-rows] tr[data-table="2"] td').nth(1)).to_have_text("3", timeout=5000)
-    expect(board.locator("[data-board-rows] tr.needs-referee")).to_have_count(0)
+    expect(board.locator('[data-board-rows] > li[data-table="2"] [data-board-entered]')).to_have_text("3", timeout=5000)
+    expect(board.locator("[data-board-rows] > li.needs-referee")).to_have_count(0)

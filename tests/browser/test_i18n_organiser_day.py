@@ -17,8 +17,8 @@ from datetime import datetime
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import log_in
-from tests.helpers import PASSWORD
+from tests.browser.conftest import commit_setup, go_offline, log_in
+from tests.helpers import NOT_WINNING, PASSWORD, VALID_22, english_lines, english_pattern
 from tournament import timezones
 from tournament.extensions import db
 from tournament.models import Player, Tournament
@@ -31,15 +31,12 @@ ZONE = "Europe/Helsinki"
 TOURNAMENT = "Helsingin jouluturnaus"
 NAMES = [("Aino", "Virtanen"), ("Mikko", "Korhonen"), ("Liisa", "Mäkinen"), ("Juha", "Nieminen"),
          ("Sanna", "Mäkelä"), ("Pekka", "Hämäläinen"), ("Tiina", "Laine"), ("Antti", "Heikkinen")]
-# The staff's common English words, whole words in any case: none may be left on a Finnish page.
-ENGLISH = ("Players", "Player", "Session", "Sessions", "Standings", "Save", "Start", "Draw", "Check in", "Check-in",
-           "Tournament", "Table", "Tables", "Hand", "Hands", "Score", "Winner", "Import", "Preview", "Settings",
-           "Timetable", "Present", "Finish", "Close", "Confirm", "Go back", "Points", "Total", "updates",
-           # the hand form's: the tile picker's and the seats' words
-           "characters", "bamboo", "dots", "Clear", "Pair", "dragon", "East", "South", "West", "North", "dealer")
-ENGLISH_RE = re.compile(r"\b(" + "|".join(re.escape(word) for word in ENGLISH) + r")\b", re.IGNORECASE)
+SUBSTITUTE = ("Sami", "Sijainen")
+# The day's common English words (tests/helpers.DAY_ENGLISH) a Finnish page must not show.
+ENGLISH_RE = english_pattern("fi")
 # People's and the tournament's own names are theirs, in no language; the time zones' are IANA's identifiers.
-OWN_NAMES = sorted({TOURNAMENT, *(f"{first} {last}" for first, last in NAMES), *(n for pair in NAMES for n in pair),
+OWN_NAMES = sorted({TOURNAMENT, *(f"{first} {last}" for first, last in [*NAMES, SUBSTITUTE]),
+                    *(n for pair in [*NAMES, SUBSTITUTE] for n in pair),
                     *(zone.replace("_", " ") for zone in timezones.zone_choices())}, key=len, reverse=True)
 
 
@@ -56,10 +53,7 @@ class Day:
         are noted under its path (or `where`)."""
         self.page.wait_for_load_state("load")  # the page's deferred scripts have written their words
         expect(self.page.locator("html")).to_have_attribute("lang", "fi")
-        text = self.page.locator("body").inner_text()
-        for name in OWN_NAMES:
-            text = text.replace(name, " ")
-        if lines := [line.strip() for line in text.splitlines() if ENGLISH_RE.search(line)]:
+        if lines := english_lines(self.page.locator("body").inner_text(), ENGLISH_RE, OWN_NAMES):
             self.gaps[where or re.sub(r"^https?://[^/]+", "", self.page.url)] = lines
 
     def nav(self, name: str) -> None:
@@ -126,9 +120,17 @@ def import_and_check_in(day: Day) -> None:
     page.get_by_role("button", name="Tuo 8 pelaajaa").click()
     expect(page.locator(".flashes")).to_contain_text("Tuotiin 8 pelaajaa.")
     day.check()
+    # A substitute added by hand (the draw seats them only to fill a table); the flash in Finnish.
+    page.goto(f"/manage/tournaments/{day.t.id}/players/new")
+    page.locator("input[name=first_name]").fill(SUBSTITUTE[0])
+    page.locator("input[name=last_name]").fill(SUBSTITUTE[1])
+    page.locator("input[name=is_substitute]").check()
+    page.locator("main form [type=submit][name=submit]").click()
+    expect(page.locator(".flashes")).to_contain_text(" ".join(SUBSTITUTE))
+    day.check("the flash of a player added")
 
     day.nav("Saapumisen kirjaus")
-    for first, last in NAMES:
+    for first, last in [*NAMES, SUBSTITUTE]:
         page.get_by_role("button", name=f"Merkitse paikalle {first} {last}").click()
     expect(page.get_by_role("button", name=re.compile("^Merkitse paikalle"))).to_have_count(0)
     expect(page.get_by_text("2 täyttä pöytää.")).to_be_visible()
@@ -250,3 +252,210 @@ def test_a_finnish_organisers_day(page, organiser):
     assert page.request.get(answer.value.url).body().startswith(b"%PDF")  # the bytes (the viewer replaces them)
 
     assert not day.gaps, f"English on the Finnish pages: {day.gaps}"
+
+
+# --- the referee's and the players' day, in each language (issue 32 item 3) ----------------------------------
+
+LOCALES = {"fi": "fi-FI", "sv": "sv-SE", "es": "es-ES", "zh": "zh-CN"}
+TYPED = "Etelä ei heittänyt viittä pistettä"  # a player's words: theirs, in no language
+
+
+@dataclass
+class Crawl:
+    """English found on a day's pages in `lang`, page by page; each page's <html lang> is `lang`."""
+
+    lang: str
+    own: list[str]
+    gaps: dict[str, list[str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.pattern = english_pattern(self.lang)
+
+    def check(self, page: Page, where: str) -> None:
+        page.wait_for_load_state("load")
+        expect(page.locator("html")).to_have_attribute("lang", self.lang)
+        if lines := english_lines(page.locator("body").inner_text(), self.pattern, self.own):
+            self.gaps[where] = lines
+
+
+@pytest.fixture
+def day_in_play(tournament, referee):
+    """Session 1 in play in players' entry, the clock running, 8 players and a substitute, the referee on the staff:
+    (tournament, table 1's and table 2's players East to North, each player's link, the substitute)."""
+    from tournament.models import EntryMode
+    from tournament.services.people import player_links
+    from tournament.services.people import registration as reg
+    from tournament.services.people.registration import PlayerData
+    from tournament.services.people.tournaments import add_staff
+    from tournament.services.play import clock
+    from tournament.services.seating import draws as draw_service
+    from tournament.services.seating import lifecycle
+
+    t = tournament
+    t.time_zone = ZONE
+    t.entry_mode = EntryMode.PLAYERS
+    for first, last in NAMES:
+        reg.check_in(reg.add_player(t, PlayerData(first_name=first, last_name=last, country="FI")))
+    sub = reg.check_in(reg.add_player(t, PlayerData(first_name="Sami", last_name="Sijainen", is_substitute=True)))
+    draw_service.draw_next(t, seed=5)
+    lifecycle.start_session(t, 1)
+    clock.start(t, 1, None)
+    add_staff(t, referee.email, "referee")
+    tables = [play.table_players(play.get_session(t, 1), n) for n in (1, 2)]
+    links = {sp.player_id: "/p/" + player_links.token_of(player_links.link_of(t, sp.player_id))
+             for table in tables for sp in table}
+    db.session.commit()
+    return t, tables, links, sub
+
+
+def phone_in(browser, live_server, lang: str):
+    """A phone whose browser asks for `lang` (Accept-Language): the pages follow it, with no ?lang."""
+    context = browser.new_context(base_url=live_server, viewport={"width": 390, "height": 844}, is_mobile=True,
+                                  has_touch=True, locale=LOCALES[lang])
+    context.set_default_timeout(10_000)
+    return context, context.new_page()
+
+
+def save_hand(page, hand: str | None, winner_id: int | None = None, discarder_id: int | None = None) -> None:
+    """On a hand form: the tiles typed (None: a draw), the winner's and discarder's seat buttons, Save."""
+    if hand is None:
+        page.locator("input[name=result][value=draw]").check()
+    else:
+        page.locator("input[name=hand]").fill(hand)
+        page.locator(f"input[name=winner_id][value='{winner_id}']").check()
+        page.locator(f"input[name=discarder_id][value='{discarder_id}']").check()
+    page.locator(".entry-bar button[type=submit]").click()
+
+
+def referee_enters_refuses_and_substitutes(crawl: Crawl, page: Page, t, table_1, sub) -> None:
+    east, south, west, north = table_1
+    staff = f"/manage/tournaments/{t.id}/play/1"
+    page.goto(f"{staff}/board")
+    crawl.check(page, "referee board")
+    page.goto(f"{staff}/clock")
+    crawl.check(page, "staff clock")
+    page.goto(f"{staff}/tables/1")
+    crawl.check(page, "table page")
+    page.locator(f"a[href$='{staff}/tables/1/hands/new?hand=1']").first.click()
+    crawl.check(page, "hand form")
+    page.locator("input[name=hand]").fill(VALID_22)
+    expect(page.locator("#live-score .verdict")).to_be_visible()
+    crawl.check(page, "hand form, the live score")
+    save_hand(page, VALID_22, west.player_id, east.player_id)
+    expect(page.locator(".flashes")).to_be_visible()
+    crawl.check(page, "table page after a saved hand")
+    # a refused save: the engine's reason in the reader's language
+    page.goto(f"{staff}/tables/1/hands/new?hand=2")
+    save_hand(page, NOT_WINNING, north.player_id, south.player_id)
+    expect(page.locator(".refusal")).to_be_visible()
+    crawl.check(page, "hand form, a refused save")
+    # a substitution from hand 2: the substitute in for South, who fell ill and stays in the later draws
+    page.goto(f"{staff}/tables/1")
+    page.locator("#substitution summary").click()
+    page.locator("select[name=out_player_id]").select_option(str(south.player_id))
+    page.locator("select[name=in_player_id]").select_option(str(sub.id))
+    page.locator("input[name=from_hand]").fill("2")
+    page.locator("select[name=reason]").select_option("ill")
+    crawl.check(page, "table page, the substitution form")
+    page.locator("#substitution form [type=submit]").click()
+    expect(page.get_by_test_id("substitutions-done")).to_be_visible()
+    crawl.check(page, "table page after a substitution")
+
+
+def players_enter_confirm_and_dispute(crawl: Crawl, phones, links, table_2) -> None:
+    east, south, west, north = table_2
+    enterer, confirmer, disputer = phones
+    enterer.goto(links[east.player_id])
+    crawl.check(enterer, "player's page")
+    enterer.locator("a[href$='/hands/new']").click()
+    crawl.check(enterer, "player's hand form")
+    save_hand(enterer, VALID_22, east.player_id, south.player_id)
+    expect(enterer.locator("#hand-1")).to_be_visible()
+    crawl.check(enterer, "player's page after a saved hand")
+    enterer.goto(links[east.player_id] + "/hands/new")
+    save_hand(enterer, NOT_WINNING, east.player_id, south.player_id)
+    expect(enterer.locator(".refusal")).to_be_visible()
+    crawl.check(enterer, "player's hand form, a refused save")
+
+    confirmer.goto(links[south.player_id])
+    confirmer.locator("#hand-1 form[action$='/hands/1/confirm'] button").click()
+    expect(confirmer.locator(".flashes")).to_be_visible()
+    crawl.check(confirmer, "player's page after confirming")
+
+    disputer.goto(links[west.player_id])
+    disputer.locator("#hand-1 details summary").click()
+    disputer.locator("#hand-1 textarea[name=reason]").fill(TYPED)
+    disputer.locator("#hand-1 form[action$='/hands/1/dispute'] button").click()
+    expect(disputer.locator(".flashes")).to_be_visible()
+    crawl.check(disputer, "player's page after disputing")
+
+
+def referee_settles(crawl: Crawl, page: Page, t) -> None:
+    page.goto(f"/manage/tournaments/{t.id}/play/1/board")
+    card = page.locator("[data-board-rows] > li").first
+    expect(card).to_contain_text(TYPED)
+    crawl.check(page, "referee board with a dispute")
+    card.locator("form button[type=submit]").click()
+    expect(page.locator(".flashes")).to_be_visible()
+    crawl.check(page, "referee board, the dispute settled")
+
+
+def player_offline(crawl: Crawl, context, page: Page, links, table_2) -> None:
+    """North's phone: the page offline says so; a hand kept offline, the page's kept copy, the network back."""
+    north = table_2[3]
+    page.goto(links[north.player_id])
+    page.evaluate("navigator.serviceWorker.ready")
+    go_offline(context, page)
+    expect(page.locator("#player-page-status")).to_be_visible()
+    crawl.check(page, "player's page, no connection")
+    context.set_offline(False)
+    expect(page.locator("#player-page-status")).to_be_hidden()
+    page.locator("a[href$='/hands/new']").click()
+    go_offline(context, page)
+    save_hand(page, None)
+    expect(page.locator(".offline-queue")).to_be_visible()
+    crawl.check(page, "player's hand form offline, a hand kept")
+    page.goto(links[north.player_id])
+    expect(page.locator("[data-offline-copy]")).to_have_count(1)
+    crawl.check(page, "player's page offline, the kept copy")
+    context.set_offline(False)
+    expect(page.locator("[data-offline-copy]")).to_have_count(0, timeout=15_000)
+    expect(page.locator("#hand-2")).to_be_visible()
+    crawl.check(page, "player's page, the hand sent")
+
+
+@pytest.mark.parametrize("lang", list(LOCALES))
+def test_the_referees_and_the_players_day_in_each_language(browser, live_server, day_in_play, referee, lang):
+    """The referee enters a hand, has a save refused and records a substitution; at another table a player enters a
+    hand and has a save refused, another confirms it, a third disputes it and the referee settles it on the board;
+    a fourth loses the network, keeps a hand and gets it sent. Every page on the way is in `lang`, its visible text
+    searched for English (tests/helpers.DAY_ENGLISH); what is found is collected and failed on at the end."""
+    t, (table_1, table_2), links, sub = day_in_play
+    t.language = lang
+    commit_setup()
+    names = [sp.player.full_name for sp in (*table_1, *table_2)] + [sub.full_name]
+    crawl = Crawl(lang, [*names, *(n for name in names for n in name.split()), TOURNAMENT, t.name, TYPED,
+                         ZONE, ZONE.replace("_", " ")])
+    contexts = []
+    try:
+        context, referee_page = phone_in(browser, live_server, lang)
+        contexts.append(context)
+        referee_page.goto("/login")
+        referee_page.locator("input[name=email]").fill(referee.email)
+        referee_page.locator("input[name=password]").fill(PASSWORD)
+        referee_page.locator("main form [type=submit]").click()
+        referee_page.wait_for_url("**/manage")
+        crawl.check(referee_page, "my events")
+        referee_enters_refuses_and_substitutes(crawl, referee_page, t, table_1, sub)
+        phones = []
+        for _ in range(4):
+            context, phone_page = phone_in(browser, live_server, lang)
+            contexts.append(context)
+            phones.append((context, phone_page))
+        players_enter_confirm_and_dispute(crawl, [p for _, p in phones[:3]], links, table_2)
+        referee_settles(crawl, referee_page, t)
+        player_offline(crawl, *phones[3], links, table_2)
+    finally:
+        for context in contexts:
+            context.close()
+    assert not crawl.gaps, f"English on the pages in {lang}: {crawl.gaps}"

@@ -146,10 +146,15 @@ def test_a_dispute_puts_the_table_first_on_the_referee_board(browser, live_serve
 
     log_in(page, organiser.email, PASSWORD)
     page.goto(f"/manage/tournaments/{t.id}/play/1/board")
-    first = page.locator("[data-board-rows] tr").first
+    first = page.locator("[data-board-rows] > li").first
     expect(first).to_have_attribute("data-table", "2")
     expect(first).to_have_class(re.compile("disputed"))
-    expect(first).to_contain_text("hand 1 disputed: South did not discard the 5 dots")
+    expect(first).to_contain_text(f"Disputed by {west.player.full_name}: South did not discard the 5 dots")
+    # settled on the card: the hand stands, and the board comes back without the dispute
+    first.get_by_role("button", name=re.compile("^Stands as entered")).click()
+    expect(page.locator(".flashes")).to_contain_text("Hand 1 stands as entered")
+    assert page.url.endswith(f"/manage/tournaments/{t.id}/play/1/board")
+    expect(page.locator("[data-board-rows] > li.disputed")).to_have_count(0)
 
 
 def test_a_phone_offline_keeps_two_hands_and_each_is_stored_once(browser, live_server, client, in_play, organiser):
@@ -212,6 +217,9 @@ def test_a_renewed_link_stops_working_and_its_kept_copy_is_dropped(browser, live
         page.reload()
         expect(page.get_by_role("heading", name=east.player.full_name)).to_be_visible()  # the kept copy
         context.set_offline(False)
+        # back online, the kept copy takes the server's state at once (issue 32): the page drawn again
+        expect(page.locator("[data-offline-copy]")).to_have_count(0, timeout=15_000)
+        page.wait_for_load_state("load")
 
         player_links.renew(t, east.player_id)
         commit_setup()

@@ -10,6 +10,7 @@ import re
 import pytest
 
 from tests.helpers import login, post_form
+from tournament.extensions import db
 
 FOUR_WINDS = "EEESSSWWWNNN1m1m"  # Big Four Winds, Four Concealed Pungs, All Terminals and Honors, Half Flush
 # The hand's fans as each language names them (Finnish as shared/seeds/003 writes them, Chinese the Green Book's).
@@ -140,23 +141,30 @@ def test_the_live_results_own_sentences_in_the_readers_language(client):
     match = re.search(r'data-hand-score-texts="([^"]+)"', body)
     assert match
     texts = json.loads(html.unescape(match.group(1)))
-    assert texts == {
+    assert {key: texts[key] for key in ("empty", "failed", "unreachable", "copied", "copy_this", "summary_empty")} == {
         "empty": "Construya o escriba una mano para ver sus fan.",
         "failed": "No se pudo comprobar la mano.",
         "unreachable": "No se pudo contactar con el comprobador. Revise la conexión e inténtelo de nuevo.",
         "copied": "Enlace copiado.",
         "copy_this": "Copie esta dirección:",
+        "summary_empty": "Construya o escriba una mano para ver sus puntos.",  # the hand forms' verdict bar
     }
+    assert set(texts) == {"empty", "failed", "unreachable", "copied", "copy_this", "summary_empty",
+                          "summary_unreachable"}
 
 
-def test_a_filtered_constant_reads_in_each_readers_language_whoever_came_first(app, client, session_in_play):
+def test_a_filtered_constant_reads_in_each_readers_language_whoever_came_first(app, client, session_in_play,
+                                                                               referee_on_staff):
     """Jinja works out a filter of a constant ('playing'|tr) once, when it compiles the template, and an app
     compiles each template once: the referee board's reasons were in the first reader's language for everyone."""
-    url = f"/t/{session_in_play.id}/sessions/1/clock"
+    from tournament.services.play import clock
+
+    clock.start(session_in_play, 1, None)
+    db.session.commit()
+    url = f"/manage/tournaments/{session_in_play.id}/play/1/board"
     for lang, playing in (("fi", "pelaa"), ("en", "playing"), ("zh", "进行中"), ("fi", "pelaa")):
         body = client.get(f"{url}?lang={lang}").get_data(as_text=True)
-        texts = json.loads(html.unescape(re.search(r'data-clock-texts="([^"]*)"', body).group(1)))
-        assert texts["reasons"]["playing"] == playing, lang
+        assert re.findall(r'<p class="board-reason">([^<]*)</p>', body) == [playing] * 2, lang
     template = app.jinja_env.from_string("{{ 1.75|points }} {{ 1234|number }} {{ 'waiting'|tr }}")
     for lang, expected in (("en", "1.75 1,234 waiting"), ("fi", "1,75 1\xa0234 odottaa")):
         with app.test_request_context(f"/?lang={lang}"):

@@ -4,6 +4,10 @@ English to the letter."""
 
 from __future__ import annotations
 
+import html
+import json
+import re
+
 from tests.helpers import NOT_WINNING, csrf_token, hand_form, play_url
 from tournament.extensions import db
 from tournament.services.play.hand_check import check_hand
@@ -66,3 +70,33 @@ def test_the_json_api_keeps_the_engines_english_reason(api, seated):
     assert claim.status_code == 400, claim.get_json()
     assert claim.get_json()["error"] == ("The engine classes this claim as not winning (not a winning hand), "
                                          "not under minimum.")
+
+
+def test_a_refused_win_says_the_engines_reason_in_finnish_on_the_staff_form_and_its_verdict_bar(
+        organiser_client, seated):
+    """Issue 32: "Ei kelvollinen voitto: not a winning hand" after a refused save: the callout and the bar."""
+    t, ids = seated
+    status, fi = post_hand(organiser_client, t, hand_form(ids, hand=NOT_WINNING), "?lang=fi")
+    assert status == 422
+    assert "Ei kelvollinen voitto:</strong> käsi ei ole voittokäsi." in fi
+    assert "Ei voittoa: käsi ei ole voittokäsi" in fi
+    assert "not a winning hand" not in fi
+    # the live score's own words, in Finnish, for the bar once the form changes (hand-score.js)
+    texts = json.loads(html.unescape(re.search(r'data-hand-score-texts="([^"]+)"', fi).group(1)))
+    assert texts["summary_empty"] == "Kokoa tai kirjoita käsi, niin näet sen pisteet."
+
+
+def test_a_players_refused_win_says_the_engines_reason_in_chinese(client, seated):
+    from tournament.models import EntryMode
+    from tournament.services.people import player_links
+
+    t, ids = seated
+    t.entry_mode = EntryMode.PLAYERS
+    token = player_links.token_of(player_links.link_of(t, ids[0]))
+    db.session.commit()
+    url = f"/p/{token}/hands/new?lang=zh"
+    data = {"csrf_token": csrf_token(client, url), "number": 1, "result": "win", "winner_id": ids[0],
+            "discarder_id": ids[1], "hand": NOT_WINNING, "flowers": 0}
+    answer = client.post(url, data=data)
+    html = answer.get_data(as_text=True)
+    assert answer.status_code == 422 and "不是和牌型" in html and "not a winning hand" not in html

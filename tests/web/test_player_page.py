@@ -153,10 +153,17 @@ def test_the_staff_table_page_and_board_show_a_dispute_first(organiser_client, s
     confirmations.dispute(t, _player(t, other[2]), 2, 1, "Wrong winner")
     db.session.commit()
     board = organiser_client.get(f"/manage/tournaments/{t.id}/play/1/board").get_data(as_text=True)
-    rows = re.findall(r'<tr class="board-row([^"]*)" data-table="(\d+)"', board)
-    assert rows[0] == (" needs-referee disputed", "2") and "hand 1 disputed: Wrong winner" in board
+    cards = re.findall(r'<li class="board-card([^"]*)" data-table="(\d+)"', board)
+    assert cards[0] == (" needs-referee disputed", "2")
+    # the card names who disputed it and why, and settles it there
+    west = _player(t, other[2]).full_name
+    card = board[board.index('data-table="2"'):board.index('data-table="1"')]
+    assert f"Disputed by {west}:</strong> Wrong winner" in card and "Stands as entered" in card
+    assert f'/play/1/tables/2/hands/1/edit?next=/manage/tournaments/{t.id}/play/1/board"' in card
     data = organiser_client.get(f"/manage/tournaments/{t.id}/play/1/board.json").get_json()
     assert data["tables"][0]["table"] == 2 and data["tables"][0]["disputed"] == 1
+    assert data["tables"][0]["reason"].startswith("hand 1 disputed: Wrong winner")
+    assert data["tables"][0]["disputes"] == [{"hand": 1, "player_id": other[2], "reason": "Wrong winner"}]
     page = organiser_client.get(f"/manage/tournaments/{t.id}/play/1/tables/2").get_data(as_text=True)
     assert "Wrong winner" in page and "Stands as entered" in page
     stands = organiser_client.post(f"/manage/tournaments/{t.id}/play/1/tables/2/hands/1/stands",

@@ -22,15 +22,16 @@ def translate(text):
         return text
     if text.english is not None and current_language() == DEFAULT_LANGUAGE:
         return str(text)  # its own English sentence says more than the catalogue's (see Message)
-    params = {name: _inside(value) for name, value in text.params.items()}
+    params = {name: inside(value) for name, value in text.params.items()}
     if text.plural is not None:
         params.pop("num", None)
         return ngettext(text.template, text.plural, text.count, **params)
     return gettext(text.template, **params) if params else gettext(text.template)
 
 
-def _inside(value):
-    """A value of a message in the reader's language, to stand inside that message's sentence: a message worded
+def inside(value):
+    """A value of a message in the reader's language, to stand inside another sentence (a message's, or a page's
+    "Not a valid win: %(reason)s", the `tr_inside` filter): a message worded
     as a sentence of its own (the checker's reasons, the draw engine's refusals) loses its capital and its full
     stop there ("Ei kelvollinen voitto: kädessä on merkki, jota merkintätapa ei käytä."). A capital that is a
     name's (the sentence starts with a value, "%(name)s ...") or an abbreviation's ("EMA ...") stays."""

@@ -23,9 +23,11 @@ def init_web(app: Flask) -> None:
     from tournament.i18n import per_render
     from tournament.i18n.fans import fan_name
     from tournament.i18n.labels import action_text, status_text, translated
+    from tournament.i18n.service_messages import inside
     from tournament.i18n.winds import wind_initial, wind_name
 
-    app.jinja_env.filters.update(tr=per_render(translated), status_text=per_render(status_text),
+    app.jinja_env.filters.update(tr=per_render(translated), tr_inside=per_render(inside),
+                                 status_text=per_render(status_text),
                                  action_text=per_render(action_text), wind_name=per_render(wind_name),
                                  wind_initial=per_render(wind_initial))
     app.jinja_env.globals.update(fan_name=fan_name)

@@ -31,13 +31,14 @@ from typing import Protocol
 from sqlalchemy import func, select
 
 from tournament.extensions import db
-from tournament.messages import Message, msg, msg_n, status_word
+from tournament.messages import Message, MessageList, msg, msg_n, status_word
 from tournament.models import (
     HANDS_PER_SESSION,
     ClockEvent,
     ClockEventKind,
     EndRule,
     Hand,
+    Player,
     Seat,
     SessionStatus,
     SessionTable,
@@ -489,6 +490,31 @@ def undo_time_call(t: Tournament, number: int, table: int, user: User | None,
 
 # ----------------------------------------------------------------------------- the referee board
 
+# Why a table is where it is on the board, in English for the API and said again in the reader's language on the
+# pages (a row's reason is a MessageList of these).
+BOARD_REASONS = {
+    "waiting": msg("waiting"),
+    "playing": msg("playing"),
+    "finished": msg("finished"),
+    "time_called": msg("time called"),
+    "over_time": msg("over time: call time and record the hand in progress"),
+    "to_enter": lambda count: msg_n("time called: %(num)d hand still to enter",
+                                    "time called: %(num)d hands still to enter", count),
+    "pending": lambda count: msg_n("%(num)d hand awaiting the players' confirmation",
+                                   "%(num)d hands awaiting the players' confirmation", count),
+    "disputed": lambda hand, reason: msg("hand %(hand)d disputed: %(reason)s", hand=hand, reason=reason),
+}
+
+
+@dataclass(frozen=True)
+class BoardDispute:
+    """A player's open dispute of a hand, as the board shows it: the referee settles it from there."""
+
+    hand: int
+    player_id: int
+    name: str    # who disputed it
+    reason: str  # what they typed
+
 
 @dataclass(frozen=True)
 class BoardRow:
@@ -500,9 +526,12 @@ class BoardRow:
     current_hand: int | None  # the hand being played: the one after the last entered, while hands remain
     over_time: bool
     needs_referee: bool
+    # Why (a MessageList: the English for the API, each part said again in the reader's language on the pages)
     reason: str
     disputed: int = 0     # hands with an open dispute by a player (services.play.confirmations)
     unconfirmed: int = 0  # players' entries not yet confirmed by all four
+    disputes: tuple[BoardDispute, ...] = ()  # the open disputes, oldest first
+    situation: str = ""   # the reason but the disputes (a MessageList): the table's clock and hands, for a card
 
 
 def board(t: Tournament, number: int, now: datetime | None = None) -> tuple[ClockState, list[BoardRow]]:
@@ -514,9 +543,13 @@ def board(t: Tournament, number: int, now: datetime | None = None) -> tuple[Cloc
     session = play.get_session(t, number)
     clock = state_of(t, session, now)
     waiting = confirmations.unconfirmed_tables(session)
-    disputes: dict[int, list[str]] = {}
-    for dispute, hand in confirmations.open_disputes(t, number):
-        disputes.setdefault(hand.table_number, []).append(f"hand {hand.number} disputed: {dispute.reason}")
+    disputes: dict[int, list[BoardDispute]] = {}
+    open_disputes = confirmations.open_disputes(t, number)
+    names = {p.id: p.full_name for p in db.session.scalars(select(Player).where(
+        Player.id.in_({dispute.player_id for dispute, _ in open_disputes})))} if open_disputes else {}
+    for dispute, hand in open_disputes:
+        disputes.setdefault(hand.table_number, []).append(BoardDispute(
+            hand.number, dispute.player_id, names.get(dispute.player_id, ""), dispute.reason))
     counts = {row.table_number: (row.entered, row.last) for row in db.session.execute(
         select(Hand.table_number, func.count(Hand.id).label("entered"), func.max(Hand.number).label("last"))
         .where(Hand.session_id == session.id).group_by(Hand.table_number))}
@@ -534,20 +567,24 @@ def board(t: Tournament, number: int, now: datetime | None = None) -> tuple[Cloc
         if call is not None:
             # No hand above the limit can exist (refused), so what is missing below it is the difference.
             to_enter = max(0, call.limit - entered) if mode == TableMode.HANDS else 0
-            needs, reason = (to_enter > 0, f"time called: {to_enter} hand{'s' if to_enter != 1 else ''} "
-                             "still to enter" if to_enter > 0 else "time called")
+            needs, reason = (to_enter > 0, BOARD_REASONS["to_enter"](to_enter) if to_enter > 0
+                             else BOARD_REASONS["time_called"])
         elif over and not done:
-            needs, reason = True, "over time: call time and record the hand in progress"
+            needs, reason = True, BOARD_REASONS["over_time"]
         else:
-            needs, reason = False, "finished" if done else ("playing" if started else "waiting")
+            needs, reason = False, BOARD_REASONS["finished" if done else ("playing" if started else "waiting")]
         counts_here = waiting.get(table_clock.table, {"pending": 0, "disputed": 0})
+        situation = [reason]
+        parts = situation
         if table_clock.table in disputes:
-            needs, reason = True, "; ".join([*disputes[table_clock.table], *([reason] if needs else [])])
+            parts = [*(BOARD_REASONS["disputed"](d.hand, d.reason) for d in disputes[table_clock.table]),
+                     *([reason] if needs else [])]
+            needs = True
         elif counts_here["pending"]:
-            reason = f"{reason}; {counts_here['pending']} hand{'s' if counts_here['pending'] != 1 else ''} " \
-                     "awaiting the players' confirmation"
-        rows.append(BoardRow(table_clock.table, table_clock, mode, entered, last, current, over, needs, reason,
-                             counts_here["disputed"], counts_here["pending"]))
+            situation = parts = [reason, BOARD_REASONS["pending"](counts_here["pending"])]
+        rows.append(BoardRow(table_clock.table, table_clock, mode, entered, last, current, over, needs,
+                             MessageList("; ", parts), counts_here["disputed"], counts_here["pending"],
+                             tuple(disputes.get(table_clock.table, ())), MessageList("; ", situation)))
     # Disputes first, then over time without a time call, then time called with hands to enter, then least time left.
     rows.sort(key=lambda r: (not r.disputed, not r.needs_referee, r.clock.time_called, r.clock.remaining_seconds,
                              r.table))

@@ -78,6 +78,12 @@ class ClockSchema(Schema):
     tables = fields.List(fields.Nested(ClockTableSchema))
 
 
+class BoardDisputeSchema(Schema):
+    hand = fields.Integer()
+    player_id = fields.Integer(metadata={"description": "Who disputed the hand."})
+    reason = fields.String(metadata={"description": "What they said is wrong, as typed."})
+
+
 class BoardTableSchema(ClockTableSchema):
     mode = fields.String()
     entered = fields.Integer()
@@ -86,6 +92,9 @@ class BoardTableSchema(ClockTableSchema):
     over_time = fields.Boolean()
     needs_referee = fields.Boolean()
     reason = fields.String()
+    disputed = fields.Integer(metadata={"description": "Hands with a player's open dispute."})
+    unconfirmed = fields.Integer(metadata={"description": "Players' entries not yet confirmed by all four."})
+    disputes = fields.List(fields.Nested(BoardDisputeSchema), metadata={"description": "The open disputes, oldest first."})
 
 
 class BoardSchema(Schema):

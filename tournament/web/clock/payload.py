@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -40,8 +42,18 @@ def board_json(clock: ClockState, rows: list[BoardRow]) -> dict[str, Any]:
              "current_hand": row.current_hand, "extra_seconds": row.clock.extra_seconds,
              "remaining_seconds": row.clock.remaining_seconds, "over_time": row.over_time,
              "time_called": row.clock.time_called, "hand_in_progress": row.clock.hand_in_progress,
-             "needs_referee": row.needs_referee, "reason": row.reason, "disputed": row.disputed,
-             "unconfirmed": row.unconfirmed}
+             "needs_referee": row.needs_referee, "reason": str(row.reason), "disputed": row.disputed,
+             "unconfirmed": row.unconfirmed,
+             "disputes": [{"hand": d.hand, "player_id": d.player_id, "reason": d.reason} for d in row.disputes]}
             for row in rows
         ],
     }
+
+
+def board_key(rows: list[BoardRow]) -> str:
+    """What the referee board shows of its tables but the seconds counting down (their order, reasons, hands,
+    extra time, time calls, disputes), as a short digest: the board's page redraws itself when it changes."""
+    shown = [[row.table, str(row.reason), row.entered, row.current_hand, row.clock.extra_seconds,
+              row.clock.time_called, row.clock.hand_in_progress, row.needs_referee, row.over_time,
+              [[d.hand, d.player_id, d.reason] for d in row.disputes]] for row in rows]
+    return hashlib.sha256(json.dumps(shown).encode()).hexdigest()[:16]

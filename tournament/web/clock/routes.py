@@ -34,7 +34,7 @@ from tournament.services.play import clock
 from tournament.services.play import session as play
 from tournament.services.seating import lifecycle, schedule
 from tournament.web.clock.forms import ButtonForm, ExtendForm, StartPlayForm, TimeCallForm
-from tournament.web.clock.payload import board_json, clock_json, iso_utc
+from tournament.web.clock.payload import board_json, board_key, clock_json, iso_utc
 from tournament.web.helpers import (
     form_post,
     managed_tournament,
@@ -289,14 +289,16 @@ def board(tournament_id: int, number: int):
     session = play.get_session(t, number)
     state, rows = clock.board(t, number)
     return render_template("clock/board.html", tournament=t, session=session, clock=state, rows=rows,
-                           poll=_poll_seconds(), hall=hall_clock(state))
+                           poll=_poll_seconds(), hall=hall_clock(state), board_key=board_key(rows))
 
 
 @bp.route(f"{STAFF}/board.json")
 @login_required
 def board_data(tournament_id: int, number: int):
+    """The board's data, as the API's, and its key: the page redraws itself when the key changes (clock.js)."""
     t = refereed_tournament(tournament_id)
     play.get_session(t, number)
-    response = jsonify(board_json(*clock.board(t, number)))
+    state, rows = clock.board(t, number)
+    response = jsonify({**board_json(state, rows), "key": board_key(rows)})
     response.headers["Cache-Control"] = "no-store"
     return response

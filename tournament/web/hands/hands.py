@@ -26,7 +26,7 @@ from tournament.web.hands.hand_form import (
     save_hand,
     why_not,
 )
-from tournament.web.helpers import form_post, refereed_tournament
+from tournament.web.helpers import form_post, refereed_tournament, safe_next
 
 
 @bp.route("/<int:number>/tables/<int:table>")
@@ -105,7 +105,9 @@ def new_hand(tournament_id: int, number: int, table: int):
 def rule_stands(tournament_id: int, number: int, table: int, hand_number: int):
     """A referee settles a players' dispute (or confirms a players' entry for the table): the hand stands."""
     t = refereed_tournament(tournament_id)
-    return form_post(table_url(t, number, table) + f"#hand-{hand_number}",
+    # From the referee board's card: back to the board.
+    back = safe_next(request.form.get("next"), table_url(t, number, table) + f"#hand-{hand_number}")
+    return form_post(back,
                      lambda: confirmations.rule_stands(t, number, table, hand_number, current_user),
                      gettext("Hand %(num)d stands as entered: it counts, and its disputes are closed.",
                              num=hand_number),
@@ -149,7 +151,8 @@ def edit_hand(tournament_id: int, number: int, table: int, hand_number: int):
     if refused is not None:
         return refused
     flash(gettext("Hand %(num)d corrected; the history keeps what it was.", num=hand_number), "info")
-    return redirect(table_url(t, number, table) + f"#hand-{hand_number}")
+    # Opened from the referee board's card (?next=): back to the board.
+    return redirect(safe_next(request.args.get("next"), table_url(t, number, table) + f"#hand-{hand_number}"))
 
 
 @bp.route("/<int:number>/tables/<int:table>/hands/<int:hand_number>/delete", methods=["POST"])

@@ -157,12 +157,13 @@ def index(tournament_id: int):
 def new(tournament_id: int):
     t = managed_tournament(tournament_id)
     form = PlayerForm()
-    form.submit.label.text = "Add player"
+    form.submit.label.text = gettext("Add player")
     next_page = "players.new" if request.form.get("another") else "players.index"
     done = submit_form(
         form,
         lambda: registration_service.add_player(t, form.to_data()),
-        lambda player: (f"{player.full_name} is registered.", url_for(next_page, tournament_id=t.id)),
+        lambda player: (gettext("%(name)s is registered.", name=player.full_name),
+                        url_for(next_page, tournament_id=t.id)),
     )
     if done:
         return done

@@ -1,0 +1,96 @@
+"""One state on a player's page (issue 32 item 7), in chromium with the network going off and on
+(context.set_offline): hands entered offline on the player's phone, the player's page opened offline (the
+service worker's kept copy), then the network back. Before, the page then showed "sent and saved", the copy's
+"server not answering, old copy" and the English offline line at once, with a stale "Enter hand 2" button,
+until reloaded. Now, once the queue is sent, the page takes the server's state once: the hands sent listed, the
+next hand to enter, the copy's note gone; and at every step one status line at a time."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PLAIN_WIN, commit_setup, go_offline, phone_context
+from tournament.models import EntryMode
+from tournament.services.people import player_links
+from tournament.services.play import session as play
+
+pytestmark = pytest.mark.browser
+
+# The status lines a player's page can show: the offline queue's banner, the kept copy's note, its own line.
+STATUS_LINES = """() => Array.from(document.querySelectorAll(
+        '.offline-queue [data-offline-status], [data-offline-copy], #player-page-status'))
+    .filter(el => el.offsetParent !== null && el.textContent.trim())
+    .map(el => el.textContent.trim())"""
+
+
+def status_lines(page) -> list[str]:
+    return page.evaluate(STATUS_LINES)
+
+
+def enter_win(page, winner, discarder) -> None:
+    page.get_by_label("Winning hand").fill(PLAIN_WIN)
+    page.get_by_role("group", name="Winner").get_by_label(winner.player.full_name).check()
+    page.get_by_role("group", name="Discarded by").get_by_label(discarder.player.full_name).check()
+    page.get_by_role("button", name="Save hand").last.click()
+
+
+@pytest.fixture
+def east_phone(browser, live_server, in_play):
+    """Players' entry; East of table 1 on their phone: (page, context, the link, the table's seats)."""
+    in_play.entry_mode = EntryMode.PLAYERS
+    seats = play.table_players(play.get_session(in_play, 1), 1)
+    link = "/p/" + player_links.token_of(player_links.link_of(in_play, seats[0].player_id))
+    commit_setup()
+    context, page = phone_context(browser, live_server)
+    yield page, context, link, seats
+    context.close()
+
+
+def test_after_the_network_returns_the_page_shows_the_servers_state_once(east_phone):
+    page, context, link, (east, south, west, north) = east_phone
+    page.goto(link)
+    page.evaluate("navigator.serviceWorker.ready")  # the worker keeps the page and the hand form
+    page.get_by_role("link", name="Enter hand 1").click()
+    expect(page.get_by_role("heading", name="Enter a hand")).to_be_visible()
+
+    go_offline(context, page)
+    enter_win(page, east, south)
+    expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
+    enter_win(page, north, west)
+    expect(page.locator(".offline-queue")).to_contain_text("2 hands waiting to be sent")
+
+    # The player's page offline: the worker's copy, drawn before the hands, with its stale "Enter hand 1".
+    page.goto(link)
+    expect(page.get_by_role("heading", name=east.player.full_name)).to_be_visible()
+    expect(page.locator("[data-offline-copy]")).to_have_count(1)
+    expect(page.locator(".offline-queue")).to_contain_text("2 hands waiting to be sent: no network now")
+    assert status_lines(page) == [page.locator(".offline-queue [data-offline-status]").inner_text()]
+
+    context.set_offline(False)
+    expect(page.locator(".offline-queue")).to_contain_text("Hand 1, Hand 2 were sent and saved", timeout=15_000)
+    # The server's state: the copy's note gone, both hands listed, the next hand to enter is 3.
+    expect(page.locator("[data-offline-copy]")).to_have_count(0)
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(page.locator("#hand-2")).to_be_visible()
+    expect(page.get_by_role("link", name="Enter hand 3")).to_be_visible()
+    expect(page.get_by_role("link", name="Enter hand 2")).to_have_count(0)
+    assert status_lines(page) == ["Hand 1, Hand 2 were sent and saved."]
+    # Taken once: the page stays as it is (no reload after reload).
+    page.evaluate("window.__still = true")
+    page.wait_for_timeout(1500)
+    assert page.evaluate("window.__still === true")
+
+
+def test_a_page_without_a_connection_says_so_once_and_clears_it(east_phone):
+    page, context, link, _ = east_phone
+    page.goto(link)
+    page.locator("html[data-offline-ready]").wait_for(state="attached")
+    context.set_offline(True)
+    expect(page.locator("#player-page-status")).to_have_text(
+        "No connection to the server just now: this page will update when it is back.")
+    assert len(status_lines(page)) == 1
+    context.set_offline(False)
+    expect(page.locator("#player-page-status")).to_be_hidden()
+    assert status_lines(page) == []
+    expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
