@@ -60,6 +60,9 @@ LABELS = (
     N_("Teammates"),
     N_("Clubmates"),
     N_("Nobody (only avoid repeat opponents)"),
+    # what the draw avoids first (DRAW_PRIORITIES)
+    N_("Repeat opponents first, then teammates apart"),
+    N_("Teams apart first, then repeat opponents (a team event)"),
     # seat winds (tournament/draws/model.py SEAT_WIND_NAMES)
     N_("East"),
     N_("South"),

@@ -35,11 +35,13 @@ from tournament.models.scoring import (
 )
 from tournament.models.substitutions import Substitution, SubstitutionReason
 from tournament.models.tournaments import (
+    DRAW_PRIORITIES,
     DRAW_SEPARATIONS,
     END_RULES,
     ENTRY_MODES,
     RULESET_LABELS,
     TIE_BREAKS,
+    DrawPriority,
     DrawSeparation,
     EndRule,
     EntryMode,
@@ -76,6 +78,7 @@ __all__ = [
     "SessionTable",
     "TableMode",
     "TableTotal",
+    "DRAW_PRIORITIES",
     "DRAW_SEPARATIONS",
     "SEAT_WINDS",
     "SEAT_WIND_NAMES",
@@ -91,6 +94,7 @@ __all__ = [
     "END_RULES",
     "RULESET_LABELS",
     "TIE_BREAKS",
+    "DrawPriority",
     "DrawSeparation",
     "EndRule",
     "Ruleset",

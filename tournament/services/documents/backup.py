@@ -100,6 +100,8 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("hands", "staff_confirmed_at"): None,
     ("tournaments", "time_zone"): "UTC",
     ("tournaments", "language"): "en",
+    ("tournaments", "draw_priority"): "repeats_first",
+    ("seats", "previous_table"): None,
 }
 
 

@@ -104,6 +104,10 @@ def player_calendar(t: Tournament, player: Player, url: str | None = None) -> by
         if entry is not None:
             where = f"Table {entry.table}, seat {SEAT_WIND_NAMES.get(entry.wind, entry.wind)}"
             summary = f"{t.name}: session {planned.number}, table {entry.table}"
+            if entry.previous_table:  # moved after the seating was published: say so where it shows
+                where = f"Table {entry.table} (changed from table {entry.previous_table}), seat " \
+                        f"{SEAT_WIND_NAMES.get(entry.wind, entry.wind)}"
+                summary += " (changed)"
             description = f"{where}." + (f" With {', '.join(entry.opponents)}." if entry.opponents else "")
         else:
             summary = f"{t.name}: session {planned.number}"
