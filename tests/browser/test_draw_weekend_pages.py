@@ -1,4 +1,4 @@
-"""Issue 25 in the browser: the draws page explains both methods, and warns and re-plans after a withdrawal."""
+"""Issue 25 in the browser: the draws page explains both methods, and warns and mends after a withdrawal."""
 
 import pytest
 from playwright.sync_api import expect
@@ -29,7 +29,7 @@ def test_swiss_explained_and_replan_warning(page, organiser, tournament):
     page.goto(f"/manage/tournaments/{tournament.id}/draws")
     warning = page.get_by_test_id("replan-warning")
     expect(warning).to_contain_text(players[0].full_name)
-    page.get_by_role("button", name="Re-plan sessions 1, 2, 3").click()
-    # The re-plan says who left and how many others move (a repair keeps everyone else's table).
-    expect(page.get_by_text(f"Sessions 1–3 re-planned without {players[0].full_name} (")).to_be_visible()
+    page.get_by_role("button", name="Mend sessions 1, 2, 3").click()
+    # The mending says who left and who moves (the substitute takes the seats: everyone else keeps their table).
+    expect(page.get_by_text(f"Sessions 1–3 mended without {players[0].full_name} and with")).to_be_visible()
     expect(page.get_by_test_id("replan-warning")).to_have_count(0)

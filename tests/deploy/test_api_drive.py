@@ -226,7 +226,7 @@ def test_a_weekend_of_draws_driven_over_http(app, tmp_path):
             lambda: staff.call("POST", f"/tournaments/{tid}/players/{gone}/withdraw", {"note": "ill"}, key),
             lambda: other.call("POST", f"/tournaments/{tid}/players/{gone}/withdraw", {"note": "ill"}, key))
         assert first == second and first[0] == 200 and first[1]["status"] == "withdrawn"
-        for number in (1, 2):  # drawn ahead, not in play: both re-planned without them, the substitute in
+        for number in (1, 2):  # drawn ahead, not in play: both mended without them, the substitute in
             session = staff.call("GET", f"/tournaments/{tid}/sessions/{number}")[1]
             seated = {s["player_id"] for t in session["tables"] for s in t["seats"]}
             assert gone not in seated and ids[16] in seated

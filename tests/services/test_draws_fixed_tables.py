@@ -1,4 +1,4 @@
-"""Issue 25: a player with access needs keeps their table number in every draw, plan and re-plan."""
+"""Issue 25: a player with access needs keeps their table number in every draw, plan and mended plan."""
 
 import pytest
 
@@ -7,6 +7,7 @@ from tournament.extensions import db
 from tournament.services import ServiceError
 from tournament.services.people import registration
 from tournament.services.people.registration import PlayerData
+from tournament.services.seating import ahead
 from tournament.services.seating import draws as draw_service
 
 
@@ -25,7 +26,7 @@ def test_plan_draw_and_replan_keep_a_fixed_table(tournament):
         assert _table_of(session, players[6].id) == 3 and _table_of(session, players[9].id) == 1
     assert draw_service.quality(tournament).excess_repeats == 0
     registration.withdraw(players[0], "ill")
-    draw_service.replan_ahead(tournament)
+    ahead.mend_ahead(tournament)
     db.session.commit()
     for session in draw_service.drawn_sessions(tournament):
         assert _table_of(session, players[6].id) == 3 and _table_of(session, players[9].id) == 1

@@ -6,6 +6,7 @@ from tournament import draws as engine
 from tournament.extensions import db
 from tournament.models import DrawAction
 from tournament.services.people import registration
+from tournament.services.seating import ahead
 from tournament.services.seating import draws as draw_service
 
 
@@ -60,12 +61,12 @@ def test_a_replan_after_a_withdrawal_is_recorded_per_session(tournament, organis
     add_players(tournament, 1, substitute=True, start=100)
     draw_service.plan_all(tournament, seed=4, user=organiser)
     db.session.commit()
-    draw_service.change_field(tournament, lambda: registration.withdraw(players[0], "ill"), user=organiser)
+    ahead.change_field(tournament, lambda: registration.withdraw(players[0], "ill"), user=organiser)
     db.session.commit()
     events = draw_service.draw_events(tournament)
     assert [(e.session_number, e.action) for e in events] == [
         (1, DrawAction.PLANNED), (2, DrawAction.PLANNED), (3, DrawAction.PLANNED),
-        (1, DrawAction.REPLANNED), (2, DrawAction.REPLANNED), (3, DrawAction.REPLANNED)]
+        (1, DrawAction.MENDED), (2, DrawAction.MENDED), (3, DrawAction.MENDED)]
     assert all(players[0].full_name in e.detail and e.who == organiser.display_name for e in events[3:])
 
 
@@ -77,9 +78,10 @@ def test_a_replan_keeps_the_other_players_at_their_tables(tournament):
     planned = [s.tables() for s in draw_service.plan_all(tournament, seed=4)]
     db.session.commit()
     registration.withdraw(players[0], "ill")
-    said = draw_service.replan_ahead(tournament)
+    said = ahead.mend_ahead(tournament)
     db.session.commit()
-    assert said == f"Sessions 1–3 re-planned without {players[0].full_name} (everyone else keeps their table)."
+    assert said == (f"Sessions 1–3 mended without {players[0].full_name} and with {sub.full_name} (everyone else "
+                    "keeps their table).")
     after = [s.tables() for s in draw_service.drawn_sessions(tournament)]
     gone = players[0].id
     for before, now in zip(planned, after, strict=True):

@@ -113,7 +113,7 @@ def test_withdraw_late_arrival_and_swiss(post_api):
     from tournament.models import Tournament
     from tournament.services.seating import draws as draw_service
 
-    ranking = draw_service.swiss_ranking(db.session.get(Tournament, tid))
+    ranking = draw_service.swiss_ranking(db.session.get(Tournament, tid), 7)
     tables = [{s["player_id"] for s in t["seats"]} for t in swiss.get_json()["tables"]]
     order = [p for p in ranking if p != gone]
     assert tables[0] == set(order[:4]) and tables[1] == set(order[4:8])

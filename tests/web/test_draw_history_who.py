@@ -1,6 +1,6 @@
 """Issue 25, honest provenance: every entry of the seatings' history names who made it, whichever way it was
 asked for: a withdrawal on the player's page, and through the JSON API a withdrawal, a late arrival's check-in
-(both re-plan the sessions drawn ahead) and a draw."""
+(both mend the sessions drawn ahead) and a draw."""
 
 from tests.helpers import add_players, post_form
 from tournament.extensions import db
@@ -32,20 +32,20 @@ def test_a_withdrawal_on_the_player_page_names_who_re_planned(organiser_client, 
     response = post_form(organiser_client, url, {"note": "ill"},
                          form_url=f"/manage/tournaments/{tournament.id}/players")
     assert response.status_code == 302
-    replans = events_of(tournament, DrawAction.REPLANNED)
+    replans = events_of(tournament, DrawAction.MENDED)
     assert len(replans) == 3
     assert {e.user_id for e in replans} == {organiser.id}
     assert all(gone.full_name in e.detail for e in replans)
     index = organiser_client.get(f"/manage/tournaments/{tournament.id}/draws").get_data(as_text=True)
     history = index[index.index('data-testid="draw-history"'):]
-    rows = [row for row in history.split("<tr>") if "re-planned" in row]
+    rows = [row for row in history.split("<tr>") if "mended" in row]
     assert len(rows) == 3 and all(f"<td>{organiser.display_name}</td>" in row for row in rows)
 
 
 def test_a_withdrawal_through_the_api_names_who_re_planned(api, organiser, tournament):
     players = planned(tournament)
     api.post(f"/tournaments/{tournament.id}/players/{players[5].id}/withdraw", {"note": "ill"}, expect=200)
-    replans = events_of(tournament, DrawAction.REPLANNED)
+    replans = events_of(tournament, DrawAction.MENDED)
     assert len(replans) == 3
     assert {e.user_id for e in replans} == {organiser.id}
     assert {e.who for e in replans} == {organiser.display_name}
@@ -55,7 +55,7 @@ def test_a_late_check_in_through_the_api_names_who_re_planned(api, organiser, to
     planned(tournament)
     late = add_players(tournament, 4, status=PlayerStatus.REGISTERED, start=50)
     api.post(f"/tournaments/{tournament.id}/players/{late[0].id}/checkin", expect=200)
-    replans = events_of(tournament, DrawAction.REPLANNED)
+    replans = events_of(tournament, DrawAction.MENDED)
     assert len(replans) == 3
     assert {e.user_id for e in replans} == {organiser.id}
     assert all(late[0].full_name in e.detail for e in replans)

@@ -7,8 +7,8 @@ from tournament.models import SessionStatus
 from tournament.services.people import registration
 from tournament.services.play import scoring
 from tournament.services.play import session as play
+from tournament.services.seating import ahead, lifecycle
 from tournament.services.seating import draws as draw_service
-from tournament.services.seating import lifecycle
 
 
 def draws_url(t, suffix=""):
@@ -40,7 +40,7 @@ def test_mark_finished_applies_the_session_check(organiser_client, tournament):
     assert session.status == SessionStatus.FINISHED
 
 
-def test_withdrawal_after_a_plan_warns_and_replans(organiser_client, tournament):
+def test_withdrawal_after_a_plan_warns_and_mends(organiser_client, tournament):
     tournament.session_count = 3
     db.session.commit()
     players = add_players(tournament, 16)
@@ -54,7 +54,7 @@ def test_withdrawal_after_a_plan_warns_and_replans(organiser_client, tournament)
     response = post_form(organiser_client, draws_url(tournament, "/replan"), {}, form_url=draws_url(tournament))
     assert response.status_code == 302
     page = organiser_client.get(draws_url(tournament)).get_data(as_text=True)
-    assert "re-planned without" in page and 'data-testid="replan-warning"' not in page
+    assert "mended without" in page and 'data-testid="replan-warning"' not in page
     for session in draw_service.drawn_sessions(tournament):
         assert players[0].id not in {seat.player_id for seat in session.seats}
 
@@ -65,9 +65,9 @@ def test_late_arrival_after_a_plan_is_planned_in(tournament):
     add_players(tournament, 16)
     draw_service.plan_all(tournament, seed=4)
     late = add_players(tournament, 4, start=50)
-    assert draw_service.check_ahead(tournament).missing
-    said = draw_service.replan_ahead(tournament)
-    assert said.startswith("Sessions 1–3 re-planned with")
+    assert ahead.check_ahead(tournament).missing
+    said = ahead.mend_ahead(tournament)
+    assert said.startswith("Sessions 1–3 mended with")
     for session in draw_service.drawn_sessions(tournament):
         assert {p.id for p in late} <= {seat.player_id for seat in session.seats}
 

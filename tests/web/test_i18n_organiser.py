@@ -33,7 +33,7 @@ from tournament.i18n import LANGUAGES
 from tournament.models import Appeal, User
 from tournament.services.documents import ema
 from tournament.services.people import invitations, password_resets, registration
-from tournament.services.seating import draws
+from tournament.services.seating import ahead, draws
 from tournament.timezones import zone_choices
 
 # The organisers' templates translated in this slice (the unwrapped-text check reads them all).
@@ -65,7 +65,7 @@ def without_data(text: str, t) -> str:
         typed |= {p.first_name, p.last_name, p.full_name, p.club or "", p.team or "", p.notes or ""}
     for user in db.session.scalars(select(User)):
         typed |= {user.name or "", user.email}
-    typed |= {event.detail or "" for event in draws.draw_events(t)} | {draws.check_ahead(t).message or ""}
+    typed |= {event.detail or "" for event in draws.draw_events(t)} | {ahead.check_ahead(t).message or ""}
     typed |= {problem.message for problem in ema.check(t)} | {i.email for i in invitations.open_invitations(t)}
     typed |= set(t.foul_type_list) | {name.replace("_", " ") for name in zone_choices()}
     for appeal in db.session.scalars(select(Appeal).where(Appeal.tournament_id == t.id)):

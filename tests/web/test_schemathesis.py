@@ -42,12 +42,18 @@ RULES_BEYOND_THE_SCHEMA: dict[str, set[str | None]] = {
     # a name of one (a list no pattern holds).
     "POST /api/v1/tournaments/{tournament_id}/players": {"first_name", "ema_number", "fixed_table", "country"},
     "POST /api/v1/tournaments/{tournament_id}/players/{player_id}/fixed-table": {"fixed_table"},
-    "POST /api/v1/tournaments/{tournament_id}/penalties": {"player_id"},
+    # A player of this tournament; a foul of the tournament's own list (its settings name them).
+    "POST /api/v1/tournaments/{tournament_id}/penalties": {"player_id", "foul"},
     # The player must have sat at that table in that session; a text of blanks says nothing.
     "POST /api/v1/tournaments/{tournament_id}/appeals": {"player_id", "text"},
     "POST /api/v1/tournaments/{tournament_id}/appeals/{appeal_id}/decision": {"text", "score_change_id"},
     # The players checked in cannot be seated (none, or too few without substitutes): no field to blame.
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/draw": {None},
+    "POST /api/v1/tournaments/{tournament_id}/draws/plan": {None},
+    # The re-plan for quality needs sessions drawn ahead (not in play).
+    "POST /api/v1/tournaments/{tournament_id}/draws/replan": {None},
+    # A withdrawn or disqualified player checks in only once reinstated.
+    "POST /api/v1/tournaments/{tournament_id}/players/{player_id}/checkin": {"status"},
     "POST /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/hands":
         {"result", "winner_id", "discarder_id", "hand", "false_mahjongs"},
     "PUT /api/v1/tournaments/{tournament_id}/sessions/{number}/tables/{table}/hands/{hand_number}":

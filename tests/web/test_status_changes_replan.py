@@ -1,4 +1,4 @@
-"""Issue 25: every way of changing who plays re-plans the sessions drawn ahead and says so: the check-in desk
+"""Issue 25 (issue 33: mended, not re-planned): every way of changing who plays mends the sessions drawn ahead and says so: the check-in desk
 (page and JSON), the players list's actions, the no-shows withdrawn at once, and the API's disqualify. Before,
 only a withdrawal re-planned; a late arrival checked in at the desk stayed out of a plan, a disqualified or
 no-show player stayed seated in it."""
@@ -10,6 +10,7 @@ import pytest
 from tests.helpers import add_players, csrf_token, post_form
 from tournament.extensions import db
 from tournament.models import DrawAction, PlayerStatus
+from tournament.services.seating import ahead
 from tournament.services.seating import draws as draw_service
 
 
@@ -27,14 +28,14 @@ def planned(tournament):
     add_players(tournament, 1, substitute=True, start=100)
     draw_service.plan_all(tournament, seed=4)
     db.session.commit()
-    assert not draw_service.check_ahead(tournament).sessions
+    assert not ahead.check_ahead(tournament).sessions
     return present
 
 
 def test_a_late_arrival_checked_in_at_the_desk_is_planned_in(organiser_client, tournament, planned, organiser):
     # four late registrations, not here yet: the plan in force does not wait for them
     late = add_players(tournament, 4, status=PlayerStatus.REGISTERED, start=50)
-    assert not draw_service.check_ahead(tournament).sessions
+    assert not ahead.check_ahead(tournament).sessions
     url = f"/manage/tournaments/{tournament.id}/checkin"
     token = csrf_token(organiser_client, url)
     said = []
@@ -45,12 +46,12 @@ def test_a_late_arrival_checked_in_at_the_desk_is_planned_in(organiser_client, t
         said.append(answer.get_json()["message"])
     # the first arrival re-plans (a plan seats the registered players expected too): the desk is told; the others
     # were planned in with it
-    assert said[0].startswith(f"{late[0].full_name} is checked in. Sessions 1–3 re-planned with {late[0].full_name}")
+    assert said[0].startswith(f"{late[0].full_name} is checked in. Sessions 1–3 mended with {late[0].full_name}")
     assert said[1:] == [f"{p.full_name} is checked in." for p in late[1:]]
     for player in late:
         assert seated_in_every_session(tournament, player.id) == [True, True, True]
     events = draw_service.draw_events(tournament)
-    assert [e.action for e in events[3:]] == [DrawAction.REPLANNED] * 3
+    assert [e.action for e in events[3:]] == [DrawAction.MENDED] * 3
     assert all(e.user_id == organiser.id for e in events[3:])
 
 
@@ -61,7 +62,7 @@ def test_the_desks_form_post_says_what_the_replan_changed(organiser_client, tour
                          form_url=url, follow_redirects=True)
     page = response.get_data(as_text=True)
     assert f"{present[0].full_name} is disqualified." in page
-    assert f"re-planned without {present[0].full_name}" in page
+    assert f"mended without {present[0].full_name}" in page
     assert seated_in_every_session(tournament, present[0].id) == [False, False, False]
 
 
@@ -78,7 +79,7 @@ def test_no_shows_withdrawn_at_once_leave_the_plan(organiser_client, tournament)
     url = f"/manage/tournaments/{tournament.id}/checkin"
     response = post_form(organiser_client, f"{url}/withdraw-absent", {}, form_url=url, follow_redirects=True)
     page = response.get_data(as_text=True)
-    assert "2 not checked in withdrawn" in page and "re-planned without" in page
+    assert "2 not checked in withdrawn" in page and "mended without" in page
     for player in present[:2]:
         assert seated_in_every_session(tournament, player.id) == [False, False]
 

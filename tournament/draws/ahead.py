@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from . import search
 from .budgets import LOOKAHEAD_EVALS, SESSION_EVALS, scaled_evals, tabu_iters
 from .designs import design_rounds, match_design
-from .field import Field, History, draw_field, history_costs, load_history
+from .field import Apart, Field, History, draw_field, history_costs, load_history
 from .model import Plan, RoundList, Rounds
 from .plan import plan_cached, plan_rounds
 from .winds import settle_winds, wind_misses
@@ -27,9 +27,10 @@ def design_continuation(field: Field, state: History, rng: random.Random, histor
     e.g. sessions drawn one by one with a different seed each time.
 
     A player who left is replaced, for this match only, by one who never played (a substitute or a late
-    arrival): the newcomer takes over the leaver's place in the design, so the design still continues."""
+    arrival): the newcomer takes over the leaver's place in the design, so the design still continues. None
+    where teams come first: a design is zero-repeat, not teams apart."""
     n = field.n
-    if not state.fixed:
+    if not state.fixed or (field.teams_first and any(g is not None for g in field.grp)):
         return []
     design = design_rounds(n)
     if len(design) <= len(state.fixed):
@@ -63,7 +64,7 @@ def _clean_first(field: Field, state: History, new: RoundList,
                  rng: random.Random) -> RoundList:
     """Unavoidable repeats or clashes of a look-ahead belong in its later sessions, which a later draw plans
     again: the session published now is searched alone against the history, then the later ones refitted."""
-    pc = search.PairCosts(field.n, subs=field.subs_flag, groups=field.grp, apart=field.apart)
+    pc = field.pair_costs()
     for rnd in state.fixed + new[:1]:
         for t in rnd:
             pc.add_table(t)
@@ -114,7 +115,7 @@ def seat_ahead(field: Field, state: History, new: RoundList, rng: random.Random,
     seated, left = settle_winds(new, state.counts, state.played, field.subs_flag, rng, recolour=recolour)
     if not left:
         return seated
-    pc = search.PairCosts(field.n, subs=field.subs_flag, groups=field.grp, apart=field.apart)
+    pc = field.pair_costs()
     # without recolouring, the swaps start from the seat orders just settled
     start = [[list(t) for t in rnd] for rnd in (new if recolour else seated)]
     for rnd in state.fixed + start:
@@ -144,13 +145,12 @@ def seat_ahead(field: Field, state: History, new: RoundList, rng: random.Random,
 
 
 @functools.lru_cache(maxsize=64)
-def ahead_cached(actives: tuple[int, ...], used: tuple[int, ...], past: Plan, seed: int,
-                 groups: tuple[tuple[int, int], ...] | None, total: int, fixed_ids: tuple[int, ...] = ()) -> Plan:
+def ahead_cached(actives: tuple[int, ...], used: tuple[int, ...], past: Plan, seed: int, apart: Apart,
+                 total: int) -> Plan:
     """Sessions len(past)+1..total as draw_session plans them (its first session is what it publishes)."""
-    group_map = dict(groups) if groups else None
     if not past:
-        return plan_cached(actives, total, seed, groups, used, fixed_ids)
-    field = draw_field(actives, used, past, group_map, fixed_ids)
+        return plan_cached(actives, total, seed, apart, used)
+    field = draw_field(actives, used, past, apart)
     state = load_history(past, field)
     rng = random.Random(seed)
     cont = design_continuation(field, state, rng, past)

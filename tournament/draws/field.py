@@ -12,8 +12,10 @@ from dataclasses import dataclass
 from tournament.messages import msg, msg_n
 
 from . import search
-from .model import DrawError, RoundList, Rounds
+from .model import DrawError, Entrants, RoundList, Rounds
 from .winds import seat_cost
+
+SUBSTITUTE_WIND_CAP = 99  # a substitute's seat wind never costs as much as a player's off floor/ceil (100)
 
 
 def seat_field(players: Sequence[int], substitutes: Sequence[int],
@@ -73,6 +75,29 @@ def _history_index(history: Rounds, index: Mapping[int, int]) -> RoundList:
     return out
 
 
+@dataclass(frozen=True)
+class Apart:
+    """Whom a draw keeps apart, canonical and hashable (a key of the cached plans): each grouped player's group
+    as a small number (group keys only matter through equality), the players keeping a fixed table (only that
+    matters to the search: the numbers are given to the tables afterwards), and whether teammates apart come
+    before repeat opponents (``teams_first``) or after (the default)."""
+
+    groups: tuple[tuple[int, int], ...] = ()
+    fixed: tuple[int, ...] = ()
+    teams_first: bool = False
+
+    @classmethod
+    def of(cls, entrants: Entrants) -> Apart:
+        keys: dict[Hashable, int] = {}
+        groups = entrants.groups or {}
+        return cls(groups=tuple(sorted((int(p), keys.setdefault(g, len(keys))) for p, g in
+                                       sorted(groups.items(), key=lambda kv: int(kv[0])) if g is not None)),
+                   fixed=tuple(sorted(int(p) for p in entrants.fixed or {})), teams_first=entrants.teams_first)
+
+    def group_map(self) -> dict[int, int]:
+        return dict(self.groups)
+
+
 @dataclass
 class Field:
     """The players of one draw over internal indices 0..n-1 (actives first, then the substitutes used)."""
@@ -82,19 +107,29 @@ class Field:
     subs_flag: list[bool]
     grp: list[int | None]
     apart: list[bool]  # players keeping different fixed tables: never at one table
+    teams_first: bool = False  # a team/club clash weighs above repeat opponents
 
     @property
     def n(self) -> int:
         return len(self.ids)
 
     @classmethod
-    def of(cls, active: Sequence[int], used: Sequence[int], groups: Mapping[int, Hashable] | None,
-           fixed_ids: Sequence[int] = ()) -> Field:
+    def of(cls, active: Sequence[int], used: Sequence[int], apart: Apart) -> Field:
         """The field of ``active`` players and the substitutes ``used``, in that order."""
         ids = [*active, *used]
         return cls(ids=ids, index={p: i for i, p in enumerate(ids)},
-                   subs_flag=[False] * len(active) + [True] * len(used), grp=group_index(ids, groups),
-                   apart=apart_flags(ids, fixed_ids))
+                   subs_flag=[False] * len(active) + [True] * len(used), grp=group_index(ids, apart.group_map()),
+                   apart=apart_flags(ids, apart.fixed), teams_first=apart.teams_first)
+
+    def pair_costs(self) -> search.PairCosts:
+        """Pair costs of this field with no meeting counted yet."""
+        return search.PairCosts(self.n, subs=self.subs_flag, groups=self.grp, apart=self.apart,
+                                clash=search.TEAMS_FIRST_CLASH if self.teams_first else search.CLASH)
+
+    def flaw_weights(self) -> tuple[int, int]:
+        """(a repeat, a team/club or substitute pair) as the flaws of a plan count them: the first concern far
+        above the second."""
+        return (1, 100) if self.teams_first else (100, 1)
 
 
 @dataclass
@@ -107,8 +142,7 @@ class History:
     counts: list[list[int]]
 
 
-def draw_field(players: Sequence[int], substitutes: Sequence[int], history: Rounds,
-               groups: Mapping[int, Hashable] | None, fixed_ids: Sequence[int] = ()) -> Field:
+def draw_field(players: Sequence[int], substitutes: Sequence[int], history: Rounds, apart: Apart) -> Field:
     """The field of a session drawn after ``history``: the substitutes who have sat out most are seated first."""
     sub_use: dict[int, int] = {}
     for session in history:
@@ -116,7 +150,7 @@ def draw_field(players: Sequence[int], substitutes: Sequence[int], history: Roun
             for p in table:
                 sub_use[int(p)] = sub_use.get(int(p), 0) + 1
     active, used = seat_field(players, substitutes, sub_use)
-    return Field.of(active, used, groups, fixed_ids)
+    return Field.of(active, used, apart)
 
 
 def apart_flags(ids: Sequence[int], fixed_ids: Sequence[int]) -> list[bool]:
@@ -125,26 +159,10 @@ def apart_flags(ids: Sequence[int], fixed_ids: Sequence[int]) -> list[bool]:
     return [p in present for p in ids] if len(present) > 1 else []
 
 
-def fixed_key(fixed: Mapping[int, int] | None) -> tuple[int, ...]:
-    """The players to keep apart for fixed tables: only that matters to the search (the numbers are given to the
-    tables afterwards)."""
-    return tuple(sorted(int(p) for p in fixed)) if fixed else ()
-
-
-def group_key(groups: Mapping[int, Hashable] | None) -> tuple[tuple[int, int], ...] | None:
-    """Canonical and hashable (a cache key): group keys only matter through equality."""
-    if not groups:
-        return None
-    keys: dict[Hashable, int] = {}
-    return tuple(sorted((int(p), keys.setdefault(g, len(keys))) for p, g in
-                        sorted(groups.items(), key=lambda kv: int(kv[0])) if g is not None))
-
-
 def load_history(history: Rounds, field: Field) -> History:
     """The played sessions over this field's indices (players gone left out)."""
     n = field.n
-    state = History(pc=search.PairCosts(n, subs=field.subs_flag, groups=field.grp, apart=field.apart), fixed=[],
-                    played=[0] * n, counts=[[0, 0, 0, 0] for _ in range(n)])
+    state = History(pc=field.pair_costs(), fixed=[], played=[0] * n, counts=[[0, 0, 0, 0] for _ in range(n)])
     for rnd in _history_index(history, field.index):
         kept = []
         for t in rnd:
@@ -161,7 +179,7 @@ def load_history(history: Rounds, field: Field) -> History:
 
 def history_costs(field: Field, state: History) -> search.PairCosts:
     """Fresh pair costs of the field holding the played sessions only."""
-    pc = search.PairCosts(field.n, subs=field.subs_flag, groups=field.grp, apart=field.apart)
+    pc = field.pair_costs()
     for rnd in state.fixed:
         for t in rnd:
             pc.add_table(t)
@@ -173,7 +191,9 @@ def wind_costs(field: Field, state: History, sessions_left: int) -> dict[int, li
     cost_of = {}
     for p in range(field.n):
         if field.subs_flag[p]:
-            cost_of[p] = [0, 0, 0, 0]  # a substitute's winds do not matter
+            # a substitute's winds balanced over the sessions they played, below any player's need
+            cost_of[p] = [min(seat_cost(state.counts[p], state.played[p], state.played[p] + 1, w),
+                              SUBSTITUTE_WIND_CAP) for w in range(4)]
         else:
             target = state.played[p] + 1 + sessions_left
             cost_of[p] = [seat_cost(state.counts[p], state.played[p], target, w) for w in range(4)]

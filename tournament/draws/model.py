@@ -34,9 +34,11 @@ class Entrants:
     ``players``: the active players now (withdrawn players left out, late players in); ``substitutes``: who may
     fill the last tables, in order of preference (seated only when the players are not a multiple of four);
     ``groups``: player -> team/club key, members of one group kept apart where the sizes allow; ``fixed``: a
-    player with access needs -> the table number they keep (1 is the first table)."""
+    player with access needs -> the table number they keep (1 is the first table); ``teams_first``: no two
+    members of a group at a table comes before no repeat opponents (a team event), else after."""
 
     players: Sequence[int]
     substitutes: Sequence[int] = ()
     groups: Mapping[int, Hashable] | None = None
     fixed: Mapping[int, int] | None = None
+    teams_first: bool = False

@@ -18,9 +18,9 @@ from tournament.messages import msg
 from . import search
 from .budgets import PLAN_EVALS, scaled_evals, tabu_iters
 from .designs import design_rounds
-from .field import Field, fixed_key, group_key, seat_field
+from .field import Apart, Field, seat_field
 from .fixed import place_fixed_tables
-from .model import DrawError, Plan, RoundList, Rounds, Table
+from .model import DrawError, Entrants, Plan, RoundList, Rounds, Table
 from .winds import balance_winds
 
 WIND_APART = 3_000  # two players who both need the same wind, in a look-ahead's last session: below a team clash
@@ -114,7 +114,10 @@ def _relabel_for_groups(rounds: RoundList, grp: Sequence[int | None], rng: rando
 
 
 def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.Random,
-                  apart: Sequence[bool] = ()) -> RoundList:
+                  apart: Sequence[bool] = (), teams_first: bool = False) -> RoundList:
+    """Rounds of a zero-repeat design for the first ``sessions``, relabelled so that groups sit apart where they
+    can; none (the search starts from greedy rounds) when there is no design, or when teams come first and the
+    teams do not pack into the design's rounds left out (its rounds would seat teammates together)."""
     design = design_rounds(n)
     if not design:
         return []
@@ -122,6 +125,8 @@ def _design_start(n: int, sessions: int, grp: Sequence[int | None], rng: random.
     rounds = [design[i] for i in take]
     if any(g is not None for g in grp) or any(apart):
         spare = [design[i] for i in range(len(design)) if i not in take]
+        if teams_first and any(g is not None for g in grp) and _packed_label(spare, grp, random.Random(0)) is None:
+            return []
         perm = _relabel_for_groups(rounds, grp, rng, iters=DESIGN_RELABEL_ITERS, apart=apart, spare=spare)
     else:
         perm = rng.sample(range(n), n)
@@ -138,7 +143,7 @@ def plan_rounds(field: Field, sessions: int, rng: random.Random, *, history: Rou
     first fits the greedy rounds to the others, then works on all new rounds. ``wind_pairs``: players who
     need the same one seat wind, kept apart (below a team clash)."""
     n, grp = field.n, field.grp
-    pc = search.PairCosts(n, subs=field.subs_flag, groups=grp, apart=field.apart)
+    pc = field.pair_costs()
     for a, b in wind_pairs:
         pc.add_clash(a, b, WIND_APART)
     fixed = [[list(t) for t in rnd] for rnd in (history or [])]
@@ -149,7 +154,7 @@ def plan_rounds(field: Field, sessions: int, rng: random.Random, *, history: Rou
     if fixed:
         rounds = [[list(t) for t in rnd] for rnd in (start or [])[:sessions]]
     else:
-        rounds = _design_start(n, sessions, grp, rng, field.apart)
+        rounds = _design_start(n, sessions, grp, rng, field.apart, field.teams_first)
     for rnd in rounds:
         for t in rnd:
             pc.add_table(t)
@@ -173,16 +178,18 @@ def plan_rounds(field: Field, sessions: int, rng: random.Random, *, history: Rou
 
 
 def plan_tournament(players: Sequence[int], sessions: int, *, seed: int,
-                    groups: Mapping[int, Hashable] | None = None,
-                    substitutes: Sequence[int] = (), fixed: Mapping[int, int] | None = None) -> list[list[Table]]:
+                    groups: Mapping[int, Hashable] | None = None, substitutes: Sequence[int] = (),
+                    fixed: Mapping[int, int] | None = None, teams_first: bool = False) -> list[list[Table]]:
     """Every session up front: ``sessions`` lists of tables (E, S, W, N player ids).
 
     ``groups`` maps a player to a team/club key; members of a group are kept apart where
-    the sizes allow.  When the players are not a multiple of four the first substitutes
-    needed (in the given order) are seated. ``fixed``: player -> the table number they keep in every session.
+    the sizes allow (``teams_first``: before avoiding repeat opponents, else after).  When the players are not a
+    multiple of four the first substitutes needed (in the given order) are seated. ``fixed``: player -> the
+    table number they keep in every session.
     """
-    plan = plan_cached(tuple(sorted(int(p) for p in players)), int(sessions), int(seed),
-                       group_key(groups), tuple(int(s) for s in substitutes), fixed_key(fixed))
+    apart = Apart.of(Entrants(players, substitutes, groups, fixed, teams_first))
+    plan = plan_cached(tuple(sorted(int(p) for p in players)), int(sessions), int(seed), apart,
+                       tuple(int(s) for s in substitutes))
     if not fixed:
         return [list(s) for s in plan]
     placed: list[list[Table]] = []
@@ -192,15 +199,15 @@ def plan_tournament(players: Sequence[int], sessions: int, *, seed: int,
 
 
 @functools.lru_cache(maxsize=32)
-def plan_cached(players: tuple[int, ...], sessions: int, seed: int, groups: tuple[tuple[int, int], ...] | None,
-                substitutes: tuple[int, ...], fixed_ids: tuple[int, ...] = ()) -> Plan:
+def plan_cached(players: tuple[int, ...], sessions: int, seed: int, apart: Apart,
+                substitutes: tuple[int, ...]) -> Plan:
     """`plan_tournament` before the fixed tables are numbered, kept for the draws that follow the plan."""
-    plan = _plan(list(players), sessions, seed, dict(groups) if groups else None, substitutes, fixed_ids)
+    plan = _plan(list(players), sessions, seed, apart, substitutes)
     return tuple(tuple(s) for s in plan)
 
 
-def _plan(players: Sequence[int], sessions: int, seed: int, groups: Mapping[int, Hashable] | None,
-          substitutes: Sequence[int], fixed_ids: Sequence[int] = ()) -> list[list[Table]]:
+def _plan(players: Sequence[int], sessions: int, seed: int, apart: Apart,
+          substitutes: Sequence[int]) -> list[list[Table]]:
     """The plan over player ids: design or search, then seat winds balanced over the whole tournament."""
     if sessions < 0:
         raise DrawError(msg("the number of sessions cannot be negative"))
@@ -208,7 +215,7 @@ def _plan(players: Sequence[int], sessions: int, seed: int, groups: Mapping[int,
     if sessions == 0:
         return []
     rng = random.Random(seed)
-    field = Field.of(active, used, groups, fixed_ids)
+    field = Field.of(active, used, apart)
     ids = field.ids
     rounds = plan_rounds(dataclasses.replace(field, apart=[]), sessions, rng)
     if field.apart:

@@ -7,44 +7,43 @@ from __future__ import annotations
 import functools
 import itertools
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Sequence
 
 from . import search
 from .ahead import ahead_cached, seat_ahead
 from .budgets import LOOKAHEAD_EVALS, PLAN_EVALS, scaled_evals, tabu_iters
-from .field import Field, History, draw_field, fixed_key, group_key, history_costs, load_history, seated_ids
+from .field import Apart, Field, History, draw_field, history_costs, load_history, seated_ids
 from .fixed import place_fixed_tables
-from .model import DrawError, Plan, RoundList, Rounds, Table
+from .model import DrawError, Entrants, Plan, RoundList, Rounds, Table
 from .winds import wind_misses
 
 REPAIR_EXACT = 6  # newcomers placed by trying every assignment to the seats left free (6! = 720)
 FEWER_TABLES_EVALS = 400_000  # a second search of a flawed plan in force once the field lost a table
 
 
-def session_flaws(tables: Sequence[Sequence[int]], history: Rounds, groups: Mapping[int, Hashable] | None,
-                  field: Field) -> int:
-    """Repeats (weighted above everything) and team/club or substitute pairs at the tables of one session."""
+def session_flaws(tables: Sequence[Sequence[int]], history: Rounds, apart: Apart, field: Field) -> int:
+    """Repeats and team/club or substitute pairs at the tables of one session, the first concern (repeats, or
+    teams with ``teams_first``) weighted above everything."""
     met = {frozenset((int(a), int(b))) for rnd in history for t in rnd for i, a in enumerate(t) for b in t[i + 1:]}
     subs = {p for p in field.ids if field.subs_flag[field.index[p]]}
-    groups = groups or {}
+    groups = apart.group_map()
+    repeat, clash = field.flaw_weights()
     bad = 0
     for t in tables:
         for i, a in enumerate(t):
             for b in t[i + 1:]:
-                if frozenset((a, b)) in met and a not in subs and b not in subs:
-                    bad += 100
-                elif (groups.get(a) is not None and groups.get(a) == groups.get(b)) or (a in subs and b in subs):
-                    bad += 1
+                met_before = frozenset((a, b)) in met and a not in subs and b not in subs
+                together = (groups.get(a) is not None and groups.get(a) == groups.get(b)) or (a in subs and b in subs)
+                bad += max(repeat if met_before else 0, clash if together else 0)
     return bad
 
 
-def _plan_flaws(rounds: Rounds, history: Rounds,
-                groups: Mapping[int, Hashable] | None, field: Field) -> int:
+def _plan_flaws(rounds: Rounds, history: Rounds, apart: Apart, field: Field) -> int:
     """session_flaws of every remaining session, plus players who end with a seat wind off floor/ceil."""
     past = [list(r) for r in history]
     bad = 0
     for rnd in rounds:
-        bad += session_flaws(rnd, past, groups, field)
+        bad += session_flaws(rnd, past, apart, field)
         past.append(list(rnd))
     counts: dict[int, list[int]] = {}
     for rnd in past:
@@ -63,8 +62,7 @@ def _same(a: Sequence[Sequence[int]], b: Sequence[Sequence[int]]) -> bool:
     return {frozenset(t) for t in a} == {frozenset(int(p) for p in t) for t in b}
 
 
-def plan_in_force(history: Rounds, seeds: Sequence[int], groups: Mapping[int, Hashable] | None,
-                  substitutes: Sequence[int], total: int, fixed: Mapping[int, int] | None = None) -> Plan | None:
+def plan_in_force(history: Rounds, seeds: Sequence[int], entrants: Entrants, total: int) -> Plan | None:
     """The plan (every session 1..total) the history has followed so far, or None.
 
     Session j was drawn from the players seated in it and seed j: either it is the next session of the plan
@@ -73,7 +71,9 @@ def plan_in_force(history: Rounds, seeds: Sequence[int], groups: Mapping[int, Ha
     plan in force until a later session starts one."""
     if len(seeds) != len(history) or not history:
         return None
+    substitutes, groups, fixed = entrants.substitutes, entrants.groups, entrants.fixed
     subs = {int(s) for s in substitutes}
+    apart = Apart.of(entrants)
     plan: Plan | None = None
 
     def drawn(planned: Sequence[Table], j: int) -> bool:
@@ -89,8 +89,8 @@ def plan_in_force(history: Rounds, seeds: Sequence[int], groups: Mapping[int, Ha
         used = tuple(sorted(p for p in seated if p in subs))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history[:j])
         try:
-            rounds = replan_cached(plan[j:] if plan is not None else None, actives, used, past, int(seed),
-                                   group_key(groups), total, fixed_key(fixed))
+            rounds = replan_cached(plan[j:] if plan is not None else None, actives, used, past, int(seed), apart,
+                                   total)
         except DrawError:
             rounds = None
         plan = past + rounds if rounds is not None and drawn(rounds[0], j) else None  # type: ignore[operator]
@@ -99,15 +99,14 @@ def plan_in_force(history: Rounds, seeds: Sequence[int], groups: Mapping[int, Ha
 
 @functools.lru_cache(maxsize=64)
 def replan_cached(prior: Plan | None, actives: tuple[int, ...], used: tuple[int, ...], past: Plan, seed: int,
-                  groups: tuple[tuple[int, int], ...] | None, total: int, fixed_ids: tuple[int, ...] = ()) -> Plan:
+                  apart: Apart, total: int) -> Plan:
     """Sessions len(past)+1..total drawn from this field when ``prior`` (the same sessions of the plan in force,
     or None) no longer does: the plan in force repaired where the field changed (who left gives their seats to
     who came), or a fresh plan of the remaining sessions, whichever has fewer flaws over all of them (repeats,
     then team/club and substitute pairs, then players whose winds end off floor/ceil); the plan in force kept
     as it is when the field is the same and no fresh plan does better. When the field seats fewer tables than
     a played session, a flawed plan in force is first searched again (`_search_again`)."""
-    group_map = dict(groups) if groups else None
-    field = draw_field(actives, used, past, group_map, fixed_ids)
+    field = draw_field(actives, used, past, apart)
     repaired = None
     if prior is not None:
         if seated_ids(prior[0]) == set(field.ids):
@@ -118,16 +117,16 @@ def replan_cached(prior: Plan | None, actives: tuple[int, ...], used: tuple[int,
             if rounds is not None:
                 repaired = tuple(tuple(tuple(field.ids[p] for p in t) for t in rnd)  # type: ignore[misc]
                                  for rnd in rounds)
-        if repaired is not None and not _plan_flaws(repaired, past, group_map, field):
+        if repaired is not None and not _plan_flaws(repaired, past, apart, field):
             return repaired
         if repaired is not None and _fewer_tables(past, field):
             again = _search_again(repaired, field, load_history(past, field), random.Random(seed))
-            if again is not None and _plan_flaws(again, past, group_map, field) < _plan_flaws(
-                    repaired, past, group_map, field):
+            if again is not None and _plan_flaws(again, past, apart, field) < _plan_flaws(
+                    repaired, past, apart, field):
                 repaired = again
-    fresh = ahead_cached(actives, used, past, seed, groups, total, fixed_ids)
-    if repaired is not None and _plan_flaws(repaired, past, group_map, field) <= _plan_flaws(
-            fresh[:len(repaired)], past, group_map, field):
+    fresh = ahead_cached(actives, used, past, seed, apart, total)
+    if repaired is not None and _plan_flaws(repaired, past, apart, field) <= _plan_flaws(
+            fresh[:len(repaired)], past, apart, field):
         return repaired
     return fresh
 

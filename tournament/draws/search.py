@@ -29,6 +29,7 @@ from .model import RoundList
 REPEAT = 1_000_000
 CLASH = 10_000
 APART = 10 * REPEAT  # two players who each keep a different fixed table cannot share one
+TEAMS_FIRST_CLASH = 5 * REPEAT  # teammates together, where teams apart come first: worse than a few repeats
 SUB_REPEAT = 100
 
 
@@ -36,7 +37,7 @@ class PairCosts:
     """Pair weights and meeting counts, flat n*n lists for speed."""
 
     def __init__(self, n: int, *, subs: Sequence[bool] = (), groups: Sequence[int | None] = (),
-                 apart: Sequence[bool] = ()) -> None:
+                 apart: Sequence[bool] = (), clash: int = CLASH) -> None:
         self.n = n
         size = n * n
         self.cnt = [0] * size
@@ -53,7 +54,7 @@ class PairCosts:
                     self.wrep[i] = SUB_REPEAT if not (is_sub[a] and is_sub[b]) else 1
                     self.sec[i] = 0
                 if a != b and grp[a] is not None and grp[a] == grp[b]:
-                    self.clash[i] = CLASH
+                    self.clash[i] = clash
                 elif a != b and is_sub[a] and is_sub[b]:
                     self.clash[i] = CLASH  # substitutes spread one per table, like a team
                 if a != b and apart and apart[a] and apart[b]:

@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from . import search
 from .ahead import ahead_cached, design_continuation
 from .budgets import SESSION_EVALS, scaled_evals, tabu_iters
-from .field import Field, History, draw_field, fixed_key, group_key, load_history, seated_ids, wind_costs
+from .field import Apart, Field, History, draw_field, load_history, seated_ids, wind_costs
 from .fixed import place_fixed_tables
 from .model import Entrants, Plan, RoundList, Rounds, Table
 from .plan import plan_cached, plan_tournament
 from .repair import plan_in_force, replan_cached, session_flaws
-from .swiss import swiss_tables
+from .swiss import swiss_apart, swiss_tables
 from .winds import best_seating
 
 WIND_PAIR = 30_000  # two players who both need the same wind, at one table
@@ -27,8 +27,8 @@ WIND_REPAIR_ITERS = 600  # swaps tried to give every table a seating within ever
 
 
 def draw_session(entrants: Entrants, *, seed: int, history: Rounds = (), ranking: Sequence[int] | None = None,
-                 total_sessions: int | None = None, history_seeds: Sequence[int] | None = None,
-                 ahead: Rounds | None = None) -> list[Table]:
+                 keep_apart: bool = False, total_sessions: int | None = None,
+                 history_seeds: Sequence[int] | None = None, ahead: Rounds | None = None) -> list[Table]:
     """The tables of the next session given all previous sessions' tables (E, S, W, N).
 
     ``entrants``: who is seated and kept apart (`Entrants`); players with a fixed table sit at their number,
@@ -36,15 +36,17 @@ def draw_session(entrants: Entrants, *, seed: int, history: Rounds = (), ranking
     ``history_seeds`` (the seed each earlier session was drawn with) lets the draw find the plan it is
     following: while the field does not change, the session drawn is the next one of that plan (which keeps
     teams apart and winds balanced to the end); a changed field re-plans the remaining sessions.
-    ``ranking`` (best first) asks for Swiss seating: ranks 1-4 at table 1, 5-8 at table 2 ...
+    ``ranking`` (best first) asks for Swiss seating: ranks 1-4 at table 1, 5-8 at table 2 ...; with
+    ``keep_apart`` the groups of four are then changed by swaps with the nearest groups so that no table seats
+    two members of a group and as few as possible seat players who met before (`swiss.swiss_apart`).
     ``total_sessions`` makes the draw a plan of the remaining sessions with the played ones fixed (no repeats,
     groups apart, every seat wind ending within floor/ceil), of which this session is the first.
     ``ahead`` (with ``total_sessions``): the sessions already drawn from this one on, before the field changed;
     they are the plan in force, repaired where the field changed (who left gives their seats to who came)
     unless a fresh plan does better.
     """
-    tables, _ = _draw_session(entrants, seed=seed, history=history, ranking=ranking, total_sessions=total_sessions,
-                              history_seeds=history_seeds, ahead=ahead)
+    tables, _ = _draw_session(entrants, seed=seed, history=history, ranking=ranking, keep_apart=keep_apart,
+                              total_sessions=total_sessions, history_seeds=history_seeds, ahead=ahead)
     return place_fixed_tables(tables, entrants.fixed or {}, history, entrants.groups, entrants.substitutes)
 
 
@@ -57,7 +59,7 @@ def replan_sessions(entrants: Entrants, *, seed: int, history: Rounds, ahead: Ro
     repair them against another history each time: sessions that no longer fit the plan the first one was chosen
     for (repeats, clashes, winds off floor/ceil), and a search per session."""
     fixed, groups, substitutes = entrants.fixed or {}, entrants.groups, entrants.substitutes
-    first, followed = _draw_session(entrants, seed=seed, history=history, ranking=None,
+    first, followed = _draw_session(entrants, seed=seed, history=history, ranking=None, keep_apart=False,
                                     total_sessions=total_sessions, history_seeds=None, ahead=ahead)
     out = [place_fixed_tables(first, fixed, history, groups, substitutes)]
     for i in range(1, len(ahead)):
@@ -79,12 +81,12 @@ def clear_caches() -> None:
 
 
 def _draw_session(entrants: Entrants, *, seed: int, history: Rounds, ranking: Sequence[int] | None,
-                  total_sessions: int | None, history_seeds: Sequence[int] | None,
+                  keep_apart: bool, total_sessions: int | None, history_seeds: Sequence[int] | None,
                   ahead: Rounds | None) -> tuple[list[Table], Plan]:
     """The session's tables before the fixed tables are numbered, and the re-plan of the remaining sessions it
     is the first of (empty when it follows none)."""
-    groups, substitutes, fixed = entrants.groups, entrants.substitutes, entrants.fixed or {}
-    field = draw_field(entrants.players, substitutes, history, groups, fixed_key(fixed))
+    apart = Apart.of(entrants)
+    field = draw_field(entrants.players, entrants.substitutes, history, apart)
     k = len(history) + 1
     total = total_sessions if total_sessions and total_sessions >= k else None
     rng = random.Random(seed)
@@ -96,20 +98,23 @@ def _draw_session(entrants: Entrants, *, seed: int, history: Rounds, ranking: Se
 
     state = load_history(history, field)
     if ranking is not None:
-        return swiss_tables(field, state, ranking, (total - k) if total is not None else 0), ()
+        left = (total - k) if total is not None else 0
+        if keep_apart:
+            return swiss_apart(field, state, ranking, left, rng), ()
+        return swiss_tables(field, state, ranking, left), ()
     if total is not None:
         if ahead:
             prior = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in ahead)[:total - k + 1]
         else:
-            in_force = plan_in_force(history, history_seeds or (), groups, substitutes, total, fixed)
+            in_force = plan_in_force(history, history_seeds or (), entrants, total)
             prior = in_force[k - 1:] if in_force is not None else None
         if prior is not None and seated_ids(prior[0]) == set(field.ids) and not session_flaws(
-                prior[0], history, groups, field):
+                prior[0], history, apart, field):
             return list(prior[0]), prior
         actives = tuple(sorted(p for p in field.ids if not field.subs_flag[field.index[p]]))
         used = tuple(sorted(p for p in field.ids if field.subs_flag[field.index[p]]))
         past = tuple(tuple(tuple(int(p) for p in t) for t in rnd) for rnd in history)
-        replanned = replan_cached(prior, actives, used, past, int(seed), group_key(groups), total, fixed_key(fixed))
+        replanned = replan_cached(prior, actives, used, past, int(seed), apart, total)
         return list(replanned[0]), replanned
 
     cont = design_continuation(field, state, rng, history)
@@ -128,7 +133,8 @@ def _follow_plan(entrants: Entrants, history: Rounds, seed: int, total: int) -> 
     """Strategy 1: an unchanged field drawn from the same seed follows its own up-front plan."""
     k = len(history) + 1
     plan = plan_tournament(entrants.players, total, seed=seed, groups=entrants.groups,
-                           substitutes=entrants.substitutes, fixed=entrants.fixed or {})
+                           substitutes=entrants.substitutes, fixed=entrants.fixed or {},
+                           teams_first=entrants.teams_first)
     prefix = [{frozenset(t) for t in s} for s in plan[:k - 1]]
     if prefix == [{frozenset(int(p) for p in t) for t in s} for s in history]:
         return plan[k - 1]

@@ -21,6 +21,7 @@ from .model import RoundList, Rounds
 
 WINDS = 4
 PERMS = list(itertools.permutations(range(4)))
+SECONDARY_RATIO = 1_000  # a step off floor/ceil of a player, against one of a substitute
 
 
 def wind_counts(tables: Sequence[Sequence[int]], n: int) -> list[list[int]]:
@@ -120,16 +121,18 @@ def best_seating(table: Sequence[int], cost: dict[int, list[int]]) -> tuple[int,
 
 
 def settle_winds(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequence[int],
-                 skip: Sequence[bool], rng: random.Random, iters: int = 20_000,
+                 secondary: Sequence[bool], rng: random.Random, iters: int = 20_000,
                  stall: int = 1_000, recolour: bool = True) -> tuple[RoundList, int]:
     """Seat orders for the remaining ``rounds`` (tables of player indices) so that every player ends within
     floor/ceil of their own total (``played`` sessions with ``counts`` so far, plus the rounds they sit in).
 
     The history's winds are fixed, so de Werra's colouring alone does not do: it seats the new rounds
     equitably, then a walk swaps two seats of one table while that lowers (or keeps) the players' distance
-    from their final floor/ceil. Players in ``skip`` (substitutes) have no target. Returns the seated
-    rounds and the distance left (0: everyone balanced). ``recolour=False`` starts the walk from the seat
-    orders given (a repaired plan whose seat orders already suit most players)."""
+    from their final floor/ceil. Players in ``secondary`` (substitutes) are balanced too, but only where that
+    costs nobody else theirs: a step of theirs weighs a thousandth of another player's. Returns the seated
+    rounds and the distance left of the players not secondary (0: every one of them balanced).
+    ``recolour=False`` starts the walk from the seat orders given (a repaired plan whose seat orders already
+    suit most players)."""
     n = len(counts)
     seats = [list(t) for rnd in rounds for t in rnd]
     if recolour:
@@ -146,16 +149,16 @@ def settle_winds(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequen
     lo = [x // 4 for x in total]
     hi = [-(-x // 4) for x in total]
 
+    weight = [1 if secondary[p] else SECONDARY_RATIO for p in range(n)]
+
     def off(p: int, c: Sequence[int]) -> int:
-        if skip[p]:
-            return 0
         a, b, d = lo[p], hi[p], 0
         for x in c:
             if x > b:
                 d += x - b
             elif x < a:
                 d += a - x
-        return d
+        return d * weight[p]
 
     pen = [off(p, cnt[p]) for p in range(n)]
     left = sum(pen)
@@ -201,12 +204,22 @@ def settle_winds(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequen
         pen[p], pen[q] = off(p, cnt[p]), off(q, cnt[q])
         left += d
     if left > lowest:
-        seats, left = kept, lowest
+        seats = kept
     out, i = [], 0
     for size in sizes:
         out.append(seats[i:i + size])
         i += size
-    return out, left
+    return out, sum(off(p, c) for p, c in enumerate(_counted(out, counts)) if not secondary[p]) // SECONDARY_RATIO
+
+
+def _counted(rounds: Rounds, counts: Sequence[Sequence[int]]) -> list[list[int]]:
+    """The counts after ``rounds``."""
+    cnt = [list(c) for c in counts]
+    for rnd in rounds:
+        for t in rnd:
+            for w, p in enumerate(t):
+                cnt[p][w] += 1
+    return cnt
 
 
 def wind_misses(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequence[int],

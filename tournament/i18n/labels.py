@@ -34,6 +34,9 @@ LABELS = (
     N_("Clubmates"),
     N_("Nobody (only avoid repeat opponents)"),
     # (the seat winds' names: tournament/i18n/winds.py)
+    # what the draw avoids first (DRAW_PRIORITIES)
+    N_("Repeat opponents first, then teammates apart"),
+    N_("Teams apart first, then repeat opponents (a team event)"),
     # what happens when time is called (END_RULES)
     N_("Finish the hand in progress (EMA 2019)"),
     N_("Stop at once; the hand in progress scores nothing (GB 3.5.6)"),

@@ -38,11 +38,13 @@ from tournament.models.scoring import (
 )
 from tournament.models.substitutions import Substitution, SubstitutionReason
 from tournament.models.tournaments import (
+    DRAW_PRIORITIES,
     DRAW_SEPARATIONS,
     END_RULES,
     ENTRY_MODES,
     RULESET_LABELS,
     TIE_BREAKS,
+    DrawPriority,
     DrawSeparation,
     EndRule,
     EntryMode,
@@ -82,6 +84,7 @@ __all__ = [
     "SessionTable",
     "TableMode",
     "TableTotal",
+    "DRAW_PRIORITIES",
     "DRAW_SEPARATIONS",
     "SEAT_WINDS",
     "SEAT_WIND_NAMES",
@@ -97,6 +100,7 @@ __all__ = [
     "END_RULES",
     "RULESET_LABELS",
     "TIE_BREAKS",
+    "DrawPriority",
     "DrawSeparation",
     "EndRule",
     "Ruleset",

@@ -92,6 +92,9 @@ class Seat(db.Model):
     table_number: Mapped[int]
     seat_wind: Mapped[str] = mapped_column(String(1), info={"choices": SEAT_WINDS})  # checked by backup imports
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id", ondelete="RESTRICT"), index=True)
+    # The table the player had when this published session was mended or re-planned around a change of the
+    # field (None: the table published, or a seat of a draft): their page and calendar mark the table changed.
+    previous_table: Mapped[int | None]
 
     session: Mapped[TournamentSession] = relationship(back_populates="seats")
     player: Mapped[Player] = relationship()  # noqa: F821
@@ -105,7 +108,8 @@ class DrawAction(StrEnum):
     PLANNED = "planned"        # every session not in play drawn up front
     DRAWN = "drawn"            # one session drawn from who is present
     REDRAWN = "redrawn"        # the last session drawn again
-    REPLANNED = "re-planned"   # sessions drawn ahead repaired after a withdrawal, a no-show or a late arrival
+    REPLANNED = "re-planned"   # sessions drawn ahead drawn again for quality (they may move many players)
+    MENDED = "mended"          # sessions drawn ahead mended after a change of the field, moving few players
     SWAPPED = "swapped"        # two players exchanged by hand
 
 

@@ -44,6 +44,14 @@ class DrawSeparation(StrEnum):
     NONE = "none"
 
 
+class DrawPriority(StrEnum):
+    """What the draw avoids first when it cannot avoid both: repeat opponents, or teammates (clubmates) at a
+    table."""
+
+    REPEATS_FIRST = "repeats_first"
+    TEAMS_FIRST = "teams_first"
+
+
 class EntryMode(StrEnum):
     """Who enters the hands: staff (players may confirm), or the players at the table (the other three confirm)."""
 
@@ -62,6 +70,10 @@ TIE_BREAKS = {
     TieBreak.SECONDS: "Most second places",
     TieBreak.BEST_SESSION: "Best session score",
     TieBreak.FEWEST_PENALTIES: "Fewest penalty points",
+}
+DRAW_PRIORITIES = {
+    DrawPriority.REPEATS_FIRST: "Repeat opponents first, then teammates apart",
+    DrawPriority.TEAMS_FIRST: "Teams apart first, then repeat opponents (a team event)",
 }
 DRAW_SEPARATIONS = {
     DrawSeparation.TEAM: "Teammates",
@@ -105,6 +117,8 @@ class Tournament(db.Model):
     tie_breaks: Mapped[list[str]] = mapped_column(JSON, default=lambda: list(DEFAULT_TIE_BREAKS))
     draw_separation: Mapped[DrawSeparation] = mapped_column(EnumText(DrawSeparation, 10), default=DrawSeparation.TEAM,
                                                             server_default=DrawSeparation.TEAM.value)
+    draw_priority: Mapped[DrawPriority] = mapped_column(EnumText(DrawPriority, 20), default=DrawPriority.REPEATS_FIRST,
+                                                        server_default=DrawPriority.REPEATS_FIRST.value)
     # Hidden: the standings pages, JSON and PDFs answer staff only (e.g. before the last session).
     standings_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
     # Whether referee penalties count in the session score that places a table (GB 3.11.2 counts them; MERS

@@ -101,6 +101,8 @@ ADDED_SINCE: dict[tuple[str, str], Any] = {
     ("hands", "staff_confirmed_at"): None,
     ("tournaments", "time_zone"): "UTC",
     ("tournaments", "language"): "en",
+    ("tournaments", "draw_priority"): "repeats_first",
+    ("seats", "previous_table"): None,
 }
 
 # Columns whose document value is words, not the identifier stored: a score change's action is written as the

@@ -10,7 +10,7 @@ ten sessions are 10,000 seats): no ORM objects per seat.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -166,8 +166,9 @@ def session_numbers(t: Tournament) -> list[int]:
     return list(range(1, max([t.session_count, *drawn]) + 1))
 
 
-def schedule_cards(t: Tournament) -> list[ScheduleCard]:
-    """A card for every player still in the tournament, and for anyone (a substitute) already seated."""
+def schedule_cards(t: Tournament, only: Collection[int] | None = None) -> list[ScheduleCard]:
+    """A card for every player still in the tournament, and for anyone (a substitute) already seated; ``only``:
+    the cards of these players alone (those whose table changed after publishing, say)."""
     entries: dict[int, list[CardEntry]] = defaultdict(list)
     for number, table, wind, player_id in db.session.execute(
         select(TournamentSession.number, Seat.table_number, Seat.seat_wind, Seat.player_id)
@@ -181,7 +182,7 @@ def schedule_cards(t: Tournament) -> list[ScheduleCard]:
         .where(Player.tournament_id == t.id)
     ):
         left = status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)
-        if left and player_id not in entries:
+        if (left and player_id not in entries) or (only is not None and player_id not in only):
             continue
         out.append(ScheduleCard(player_id=player_id, name=printed_name(first, last, country or ""),
                                 sort_name=f"{last}, {first}",
@@ -190,10 +191,11 @@ def schedule_cards(t: Tournament) -> list[ScheduleCard]:
     return out
 
 
-def schedule_cards_pdf(t: Tournament, link_url: Callable[[str], str] | None = None) -> Document:
-    """The cards; with `link_url` (a link token -> the page's address, from the web layer) each card carries its
-    player's private link as a QR code."""
-    cards = schedule_cards(t)
+def schedule_cards_pdf(t: Tournament, link_url: Callable[[str], str] | None = None,
+                       only: Collection[int] | None = None) -> Document:
+    """The cards (``only``: of these players); with `link_url` (a link token -> the page's address, from the web
+    layer) each card carries its player's private link as a QR code."""
+    cards = schedule_cards(t, only)
     if link_url is not None:
         links = player_links.links_of(t, list(db.session.scalars(
             select(Player).where(Player.id.in_([c.player_id for c in cards])))))

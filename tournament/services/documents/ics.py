@@ -125,6 +125,8 @@ def player_calendar(t: Tournament, player: Player, url: str | None = None, publi
             entry = seats.get(planned.number)
             if entry is not None:
                 where = gettext("Session %(num)d · Table %(table)d", num=planned.number, table=entry.table)
+                if entry.previous_table:  # moved after the seating was published: say so where it shows
+                    where += f" ({gettext('changed (was %(num)s)', num=entry.previous_table)})"
                 summary = f"{t.name}: {where}"
                 wind = gettext(SEAT_WIND_NAMES.get(entry.wind, entry.wind))
                 lines = [player.full_name, where, f"{gettext('Seat wind')}: {wind}"]

@@ -12,6 +12,7 @@ from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.extensions import db
 from tournament.messages import msg
 from tournament.models import (
+    DrawPriority,
     EndRule,
     EntryMode,
     Role,
@@ -72,6 +73,7 @@ class TournamentData:
     entry_mode: str = EntryMode.REFEREE  # who enters the hands: staff, or the players from their links
     time_zone: str = DEFAULT_TIME_ZONE  # an IANA zone: every time is shown in it (stored in UTC)
     language: str = DEFAULT_LANGUAGE  # its pages' language when the reader's says nothing, and its PDFs'
+    draw_priority: str = DrawPriority.REPEATS_FIRST  # what the draws avoid first: repeat opponents or teammates
 
     @classmethod
     def from_tournament(cls, t: Tournament) -> TournamentData:
@@ -96,6 +98,7 @@ class TournamentData:
             entry_mode=t.entry_mode,
             time_zone=t.time_zone,
             language=t.language,
+            draw_priority=t.draw_priority,
         )
 
 
@@ -133,6 +136,9 @@ def validate(data: TournamentData) -> dict[str, str]:
                                      zone=shown)
     if not isinstance(data.language, str) or data.language not in LANGUAGES:
         errors["language"] = msg("Choose a language: %(choices)s.", choices=", ".join(LANGUAGES))
+    if not isinstance(data.draw_priority, str) or data.draw_priority not in set(DrawPriority):
+        errors["draw_priority"] = msg("Choose what the draws avoid first: %(choices)s.",
+                                      choices=", ".join(DrawPriority))
     if data.entry_mode not in set(EntryMode):
         errors["entry_mode"] = msg("Choose who enters the hands: %(choices)s.", choices=", ".join(EntryMode))
     for name in ("session_count", "session_minutes", "warning_minutes", "appeal_minutes",

@@ -6,11 +6,12 @@ the players, records seeds and seats, and enforces when a seating may still chan
 
 from __future__ import annotations
 
+import itertools
+import random
 import secrets
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import joinedload
@@ -25,6 +26,7 @@ from tournament.models import (
     DrawAction,
     DrawEvent,
     DrawMethod,
+    DrawPriority,
     Hand,
     PlayerStatus,
     Seat,
@@ -84,10 +86,15 @@ def fixed_tables(t: Tournament) -> dict[int, int]:
 
 
 def entrants_for(t: Tournament, *, planning: bool) -> engine.Entrants:
-    """Who a draw of this tournament seats (see `field_for_draw`), kept apart by `groups_for`, with their fixed
-    tables."""
-    players, substitutes = field_for_draw(t, planning=planning)
-    return engine.Entrants(players, substitutes, groups_for(t), fixed_tables(t))
+    """Who a draw of this tournament seats (see `field_for_draw`)."""
+    return entrants_of(t, *field_for_draw(t, planning=planning))
+
+
+def entrants_of(t: Tournament, players: Sequence[int], substitutes: Sequence[int]) -> engine.Entrants:
+    """These players and substitutes, kept apart by `groups_for` as the tournament's `draw_priority` says, with
+    their fixed tables."""
+    return engine.Entrants(players, substitutes, groups_for(t), fixed_tables(t),
+                           teams_first=t.draw_priority == DrawPriority.TEAMS_FIRST)
 
 
 def substitute_ids(t: Tournament) -> list[int]:
@@ -164,7 +171,7 @@ def _check_seed(seed: int | None) -> int:
     return seed
 
 
-def _has_hands(session: TournamentSession) -> bool:
+def has_hands(session: TournamentSession) -> bool:
     if session.id is None:
         return False
     return db.session.scalar(select(Hand.id).where(Hand.session_id == session.id).limit(1)) is not None
@@ -172,7 +179,7 @@ def _has_hands(session: TournamentSession) -> bool:
 
 def _refuse_locked(sessions: Sequence[TournamentSession]) -> None:
     # In play, or with hands entered (even if its status was moved back): the seating is what was played.
-    locked = [s.number for s in sessions if s.is_locked or _has_hands(s)]
+    locked = [s.number for s in sessions if s.is_locked or has_hands(s)]
     if locked:
         names = ", ".join(str(n) for n in locked)
         raise ServiceError(
@@ -210,7 +217,7 @@ def plan_all(t: Tournament, seed: int | None = None, user: User | None = None) -
                                              substitutes=entrants.substitutes, fixed=entrants.fixed)
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=True)) from exc
-    with _drawn_meanwhile(len(kept) + 1):
+    with drawn_meanwhile(len(kept) + 1):
         versions = {s.number: s.version for s in existing[len(kept):]}
         _lock_unchanged(existing[len(kept):])
         for s in existing[len(kept):]:
@@ -221,20 +228,21 @@ def plan_all(t: Tournament, seed: int | None = None, user: User | None = None) -
             for number, tables in enumerate(planned, start=len(kept) + 1)
         ]
         _continue_versions(stored, versions)
-        span = _span([s.number for s in stored])
+        numbers = span([s.number for s in stored])
         for s in stored:
             record_event(t, s.number, DrawAction.PLANNED, user, seed=seed,
-                         detail=f"sessions {span} planned up front" if len(stored) > 1 else "")
+                         detail=f"sessions {numbers} planned up front" if len(stored) > 1 else "")
     return stored
 
 
-def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | None = None,
+def draw_next(t: Tournament, seed: int | None = None, swiss: Swiss | None = None,
               number: int | None = None, expected_number: int | None = None,
               user: User | None = None) -> TournamentSession:
     """Draw one session from the players present now and the seating of the earlier sessions.
 
     `number` defaults to the first session not drawn yet; naming the last drawn session redraws
-    it (allowed until play starts). `ranking` (best first) asks for Swiss seating. A new session
+    it (allowed until play starts). `swiss` asks for Swiss seating by the standings (`swiss_ranking`, ties by a
+    lot from this draw's seed), strict or keeping apart (`Swiss`). A new session
     drawn without a seed reuses the first session's seed: with an unchanged field the draw then follows the same
     plan as an up-front draw, which keeps the tight sizes free of repeat opponents. `expected_number` is the
     new session the caller's page offered: when another request drew it meanwhile, this one is a conflict.
@@ -265,12 +273,14 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
     earlier = [s for s in existing if s.number < number]
     history = schedule(earlier)
     try:
-        tables = engine.draw_session(entrants_for(t, planning=False), seed=seed, history=history, ranking=ranking,
-                                     total_sessions=t.session_count, history_seeds=[s.seed for s in earlier])
+        tables = engine.draw_session(entrants_for(t, planning=False), seed=seed, history=history,
+                                     ranking=swiss_ranking(t, seed) if swiss else None,
+                                     keep_apart=bool(swiss and swiss.keep_apart), total_sessions=t.session_count,
+                                     history_seeds=[s.seed for s in earlier])
     except engine.DrawError as exc:
         raise ServiceError(_draw_error_message(exc, planning=False)) from exc
-    method = DrawMethod.SWISS if ranking else DrawMethod.DRAW
-    with _drawn_meanwhile(number):
+    method = DrawMethod.SWISS if swiss else DrawMethod.DRAW
+    with drawn_meanwhile(number):
         versions = {s.number: s.version for s in replaced}
         _lock_unchanged(replaced)
         for s in replaced:
@@ -279,140 +289,39 @@ def draw_next(t: Tournament, seed: int | None = None, ranking: Sequence[int] | N
         session = _store(t, number, tables, seed, method)
         _continue_versions([session], versions)
         record_event(t, number, DrawAction.REDRAWN if replaced else DrawAction.DRAWN, user, seed=seed,
-                     detail="by the standings (Swiss)" if ranking else "")
+                     detail="" if swiss is None else "by the standings (Swiss, teammates apart)"
+                     if swiss.keep_apart else "by the standings (Swiss)")
     return session
 
 
-def swiss_ranking(t: Tournament) -> list[int]:
-    """The standings' player ids, best first: what a Swiss draw seats (ranks 1-4 at table 1 ...)."""
+def swiss_ranking(t: Tournament, seed: int) -> list[int]:
+    """The standings' player ids, best first: what a Swiss draw seats (ranks 1-4 at table 1 ...). Players the
+    standings rank equal (table points, score and the tournament's tie-breaks all equal) are ordered by a lot
+    drawn from `seed`, the draw's recorded seed: never by name, and the same seed gives the same order."""
     from tournament.services.results import standings as standings_service
 
-    return standings_service.standings(t).player_ids
+    lot = random.Random(seed)
+    ordered: list[int] = []
+    rows = standings_service.standings(t).rows
+    for _, tied in itertools.groupby(rows, key=lambda row: row.rank):
+        ids = sorted(row.player_id for row in tied)
+        lot.shuffle(ids)
+        ordered.extend(ids)
+    return ordered
 
 
 @dataclass(frozen=True)
-class AheadCheck:
-    """Sessions drawn ahead (not in play) that no longer fit the field: who is seated but gone, who is
-    present and planned nowhere."""
+class Swiss:
+    """A Swiss draw (by the standings, ties by lot); ``keep_apart``: then swaps with the nearest groups so that
+    no table seats teammates (the tournament's `draw_separation`) and as few as possible seat players who met.
+    Without it the draw is strict: the top four at table 1, whoever they are (a final)."""
 
-    sessions: list[TournamentSession]
-    gone: list[str]
-    missing: list[str]
-
-    @property
-    def message(self) -> str:
-        if not self.sessions:
-            return ""
-        numbers, count = ", ".join(str(s.number) for s in self.sessions), len(self.sessions)
-        gone, missing = ", ".join(self.gone), ", ".join(self.missing)
-        left = (msg_n("%(names)s, who has left", "%(names)s, who have left", len(self.gone), names=gone)
-                if self.gone else None)
-        if left and missing:
-            return msg_n("Session %(numbers)s seats %(left)s and leaves out %(missing)s, checked in since.",
-                         "Sessions %(numbers)s seat %(left)s and leave out %(missing)s, checked in since.", count,
-                         numbers=numbers, left=left, missing=missing)
-        if left:
-            return msg_n("Session %(numbers)s seats %(left)s.", "Sessions %(numbers)s seat %(left)s.", count,
-                         numbers=numbers, left=left)
-        return msg_n("Session %(numbers)s leaves out %(missing)s, checked in since.",
-                     "Sessions %(numbers)s leave out %(missing)s, checked in since.", count, numbers=numbers,
-                     missing=missing)
+    keep_apart: bool = False
 
 
-def check_ahead(t: Tournament) -> AheadCheck:
-    existing = drawn_sessions(t)
-    locked = [s for s in existing if s.is_locked or _has_hands(s)]
-    ahead = existing[len(locked):]
-    people = registration.players_of(t)
-    gone = {p.id: p.full_name for p in people if p.status in (PlayerStatus.WITHDRAWN, PlayerStatus.DISQUALIFIED)}
-    present = {p.id: p.full_name for p in people if p.status == PlayerStatus.PRESENT and not p.is_substitute}
-    hit, out, missing = [], set(), set()
-    for s in ahead:
-        seated = {seat.player_id for seat in s.seats}
-        late = {present[p] for p in present if p not in seated and s.method == DrawMethod.PLAN}
-        if seated & gone.keys() or late:
-            hit.append(s)
-            out |= {gone[p] for p in seated & gone.keys()}
-            missing |= late
-    return AheadCheck(hit, sorted(out), sorted(missing))
-
-
-def replan_ahead(t: Tournament, user: User | None = None) -> str:  # a Message when something was said
-    """Sessions drawn ahead and not in play that seat a withdrawn or disqualified player, or leave out a
-    player checked in since a plan, are drawn again (from the first of them on, the sessions in play kept),
-    keeping their status; says what changed."""
-    existing = drawn_sessions(t)
-    check = check_ahead(t)
-    hit = check.sessions
-    if not hit:
-        return ""
-    ahead = existing[existing.index(hit[0]):]
-    kept = existing[:existing.index(ahead[0])]
-    planning = any(s.method == DrawMethod.PLAN for s in ahead)
-    history = schedule(kept)
-    seed = ahead[0].seed
-    drawn = schedule(ahead)
-    try:
-        # the sessions drawn ahead are the plan in force: repaired where the field changed, all as one re-plan
-        planned = [[tuple(x) for x in tables] for tables in engine.replan_sessions(
-            entrants_for(t, planning=planning), seed=seed, history=history, ahead=drawn,
-            total_sessions=t.session_count)]
-    except engine.DrawError as exc:
-        # not a refusal: the withdrawal or check-in that asked for it stands; the draws page keeps warning
-        return msg("Sessions drawn ahead could not be re-planned: %(reason)s. %(warning)s", reason=_reason(exc),
-                   warning=check.message)
-    gone, missing = ", ".join(check.gone), ", ".join(check.missing)
-    change = (msg("without %(gone)s and with %(missing)s", gone=gone, missing=missing) if gone and missing else
-              msg("without %(names)s", names=gone) if gone else
-              msg("with %(names)s", names=missing) if missing else None)
-    moved = _moved(drawn, planned)
-    said_moved = (msg("everyone else keeps their table") if not moved else
-                  msg_n("%(num)d other player changes table", "%(num)d other players change table", moved))
-    said = [f"{change} ({said_moved})" if change else f"({said_moved})"]  # the draw history's detail, in English
-    with _drawn_meanwhile(ahead[0].number):
-        for s, tables in zip(ahead, planned, strict=True):
-            for seat in list(s.seats):
-                s.seats.remove(seat)
-            db.session.flush()
-            _seat(s, tables)
-            s.drawn_at = utcnow()
-            s.seed = seed
-            record_event(t, s.number, DrawAction.REPLANNED, user, seed=seed, detail=" and ".join(said))
-    numbers = [s.number for s in ahead]
-    span = _span(numbers)
-    if change is None:
-        return msg_n("Session %(span)s re-planned (%(moved)s).", "Sessions %(span)s re-planned (%(moved)s).",
-                     len(numbers), span=span, moved=said_moved)
-    return msg_n("Session %(span)s re-planned %(change)s (%(moved)s).",
-                 "Sessions %(span)s re-planned %(change)s (%(moved)s).", len(numbers), span=span, change=change,
-                 moved=said_moved)
-
-
-def _moved(before: Sequence[Sequence[Sequence[int]]], after: Sequence[Sequence[Sequence[int]]]) -> int:
-    """Players seated before and after who sit at another table in some session."""
-    moved = set()
-    for old, new in zip(before, after, strict=True):
-        was = {p: i for i, t in enumerate(old) for p in t}
-        now = {p: i for i, t in enumerate(new) for p in t}
-        moved |= {p for p in was.keys() & now.keys() if was[p] != now[p]}
-    return len(moved)
-
-
-def _span(numbers: Sequence[int]) -> str:
+def span(numbers: Sequence[int]) -> str:
+    """Session numbers as a span: "3" or "3–7"."""
     return str(numbers[0]) if len(numbers) == 1 else f"{numbers[0]}–{numbers[-1]}"
-
-
-T = TypeVar("T")
-
-
-def change_field(t: Tournament, change: Callable[[], T], user: User | None = None) -> tuple[T, str]:
-    """A change of who plays (`change()`: a check-in, a withdrawal, a disqualification, a reinstatement, the
-    no-shows withdrawn, by the registration service), then the sessions drawn ahead and not in play re-planned
-    for the field it leaves. Every page and API route that changes a player's status comes through here, so no
-    session drawn ahead keeps a player who left or leaves out one who arrived. Returns what `change` returned
-    and what the re-plan did ("" when the sessions ahead already fit)."""
-    result = change()
-    return result, replan_ahead(t, user)
 
 
 # ----------------------------------------------------------------------------- provenance
@@ -434,7 +343,7 @@ def draw_events(t: Tournament) -> list[DrawEvent]:
 
 
 # What made a session's current seating from its seed: a later swap changes it by hand.
-_DRAWING = (DrawAction.PLANNED, DrawAction.DRAWN, DrawAction.REDRAWN, DrawAction.REPLANNED)
+_DRAWING = (DrawAction.PLANNED, DrawAction.DRAWN, DrawAction.REDRAWN, DrawAction.REPLANNED, DrawAction.MENDED)
 
 
 @dataclass(frozen=True)
@@ -484,7 +393,7 @@ def _continue_versions(sessions: Sequence[TournamentSession], versions: dict[int
 
 
 @contextmanager
-def _drawn_meanwhile(number: int) -> Iterator[None]:
+def drawn_meanwhile(number: int) -> Iterator[None]:
     """The writes of a draw; another draw of the same session committed meanwhile (the unique session number
     refuses the insert, or the replaced session is already gone) is a clear conflict."""
     try:
@@ -508,12 +417,12 @@ def redraw(t: Tournament, session: TournamentSession, expected_version: int | No
 def _draw_error_message(exc: engine.DrawError, planning: bool) -> Message:
     if planning:
         return msg("The draw cannot be made: %(reason)s. Players registered and substitutes are seated.",
-                   reason=_reason(exc))
+                   reason=reason_of(exc))
     return msg("The draw cannot be made: %(reason)s. Players checked in and substitutes are seated.",
-               reason=_reason(exc))
+               reason=reason_of(exc))
 
 
-def _reason(exc: engine.DrawError) -> Message | str:
+def reason_of(exc: engine.DrawError) -> Message | str:
     """The engine's own words (a Message the pages translate), or its text."""
     reason = exc.args[0] if exc.args else ""
     return reason if isinstance(reason, Message) else str(exc)
@@ -599,6 +508,7 @@ class SeatView:
     country: str
     is_substitute: bool
     name_order: tuple[str, str]
+    previous_table: int | None = None  # the table published before the session was mended (None: unchanged)
 
 
 def _seat_view(s: Seat) -> SeatView:
@@ -611,6 +521,7 @@ def _seat_view(s: Seat) -> SeatView:
         country=s.player.country,
         is_substitute=s.player.is_substitute,
         name_order=registration.name_order(s.player.last_name, s.player.first_name),
+        previous_table=s.previous_table,
     )
 
 
@@ -652,6 +563,7 @@ class ScheduleEntry:
     table: int
     wind: str
     opponents: tuple[str, ...]
+    previous_table: int | None = None  # the table published before a change of the field moved the player
 
 
 def player_schedule(t: Tournament, player_id: int, published_only: bool = True) -> list[ScheduleEntry]:
@@ -665,5 +577,6 @@ def player_schedule(t: Tournament, player_id: int, published_only: bool = True) 
         if mine is None:
             continue
         others = tuple(s.name for s in seats if s.table == mine.table and s.player_id != player_id)
-        entries.append(ScheduleEntry(session=session.number, table=mine.table, wind=mine.wind, opponents=others))
+        entries.append(ScheduleEntry(session=session.number, table=mine.table, wind=mine.wind, opponents=others,
+                                     previous_table=mine.previous_table))
     return entries

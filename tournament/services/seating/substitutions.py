@@ -205,6 +205,7 @@ class ScheduleLine:
     came_in_for: str = ""
     from_hand: int | None = None
     left_from: int | None = None
+    previous_table: int | None = None  # the table published before a change of the field moved the player
 
 
 def schedule_lines(t: Tournament, player_id: int) -> list[ScheduleLine]:
@@ -215,7 +216,7 @@ def schedule_lines(t: Tournament, player_id: int) -> list[ScheduleLine]:
     sessions = [s for s in draw_service.drawn_sessions(t) if s.is_published]
     subs = by_session(sessions)
     numbers = {s.id: s.number for s in sessions}
-    lines = {e.session: ScheduleLine(e.session, e.table, e.wind, e.opponents)
+    lines = {e.session: ScheduleLine(e.session, e.table, e.wind, e.opponents, previous_table=e.previous_table)
              for e in draw_service.player_schedule(t, player_id)}
     for session_id, listed in subs.items():
         number = numbers[session_id]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import abort
 
+from tournament.messages import msg
 from tournament.models import Player, PlayerStatus, Tournament
-from tournament.services import ConflictError
+from tournament.services import ConflictError, ServiceError
 from tournament.services.people import registration
 from tournament.services.people.registration import PlayerData
-from tournament.services.seating import draws as draw_service
+from tournament.services.seating import ahead
 from tournament.web.api.common import api_blueprint, current_user, for_tournament
 from tournament.web.api.schemas import (
     DisqualifyInSchema,
@@ -65,7 +66,8 @@ def list_players(t: Tournament):
 @bp.arguments(PlayerInSchema, example=NEW_PLAYER)
 @bp.response(201, PlayerSchema, example=PLAYER)
 def add_player(body: dict, t: Tournament):
-    """Register a player."""
+    """Register a player. Sessions planned ahead and not in play (a plan seats those registered) are mended to
+    seat them: they take substitutes' seats or a new table; the other players keep theirs."""
     data = PlayerData(
         first_name=body["first_name"],
         last_name=body["last_name"],
@@ -76,7 +78,8 @@ def add_player(body: dict, t: Tournament):
         is_substitute=body.get("substitute", False),
         fixed_table=body.get("fixed_table"),
     )
-    return player_json(registration.add_player(t, data))
+    player, _ = ahead.change_field(t, lambda: registration.add_player(t, data), current_user())
+    return player_json(player)
 
 
 @bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/checkin", methods=["POST"])
@@ -84,10 +87,40 @@ def add_player(body: dict, t: Tournament):
 @bp.arguments(EmptySchema, required=False)
 @bp.response(200, PlayerSchema, example={**PLAYER, "status": "present"})
 def check_in(_: dict, t: Tournament, player_id: int):
-    """Mark the player present, so that the next draw seats them (again: still 200); sessions planned ahead
-    and not in play that leave a late arrival out are re-planned with them."""
-    player, _ = draw_service.change_field(t, lambda: registration.check_in(player_or_404(t, player_id)),
-                                          current_user())
+    """Mark the player present, so that the next draw seats them (again: still 200); sessions drawn ahead and
+    not in play that leave a late arrival out are mended to seat them (they take a substitute's seats or open a
+    table; the other players keep theirs). A withdrawn player is a 400: reinstate them first
+    (`POST .../players/{id}/reinstate`); a disqualified one too."""
+    player = player_or_404(t, player_id)
+    if player.status == PlayerStatus.WITHDRAWN:
+        raise ServiceError(msg("%(name)s has withdrawn: reinstate them first (POST /api/v1/tournaments/%(tid)s/"
+                               "players/%(id)s/reinstate), then check them in.", name=player.full_name, tid=t.id,
+                               id=player.id), field="status")
+    if player.status == PlayerStatus.DISQUALIFIED:
+        raise ServiceError(msg("%(name)s is disqualified and cannot be checked in.", name=player.full_name),
+                           field="status")
+    ahead.change_field(t, lambda: registration.check_in(player), current_user())
+    return player_json(player)
+
+
+@bp.route("/tournaments/<int:tournament_id>/players/<int:player_id>/reinstate", methods=["POST"])
+@for_tournament("manage")
+@bp.arguments(EmptySchema, required=False)
+@bp.response(200, PlayerSchema, example={**PLAYER, "status": "registered"})
+def reinstate(_: dict, t: Tournament, player_id: int):
+    """A withdrawn player comes back: registered again, they are seated once checked in (sessions drawn ahead
+    and not in play are then mended to seat them). A player registered or present is answered as they are
+    (still 200); a disqualified player is a 409 (the organisers' players page can reinstate one)."""
+    player = player_or_404(t, player_id)
+    if player.status == PlayerStatus.DISQUALIFIED:
+        raise ConflictError(msg("%(name)s is disqualified: the API does not reinstate a disqualified player.",
+                                name=player.full_name))
+
+    def reinstate_once() -> None:
+        if player.status == PlayerStatus.WITHDRAWN:
+            registration.reinstate(player)
+
+    ahead.change_field(t, reinstate_once, current_user())
     return player_json(player)
 
 
@@ -100,7 +133,7 @@ def disqualify(body: dict, t: Tournament, player_id: int):
     standings and the EMA file with their score and 0 table points for the whole tournament (MERS 4.4);
     sessions drawn ahead and not in play are re-planned without them. Disqualifying again is still a 200."""
     player = player_or_404(t, player_id)
-    draw_service.change_field(t, lambda: registration.disqualify_player(player, body["reason"]), current_user())
+    ahead.change_field(t, lambda: registration.disqualify_player(player, body["reason"]), current_user())
     return player_json(player)
 
 
@@ -131,7 +164,9 @@ def fixed_table(body: dict, t: Tournament, player_id: int):
 @bp.response(200, PlayerSchema, example={**PLAYER, "status": "withdrawn"})
 def withdraw(body: dict, t: Tournament, player_id: int):
     """Withdraw the player (the note, if any, is kept in their notes): they are seated in no later draw, and
-    sessions drawn ahead and not in play are re-planned without them. Withdrawing again is still a 200."""
+    sessions drawn ahead and not in play are mended without them: a substitute takes their seats, or, when the
+    field loses a table, the last table's players (at most 4) fill the seats left; everyone else keeps their
+    table. Withdrawing again is still a 200; a withdrawn player comes back through `.../reinstate`."""
     player = player_or_404(t, player_id)
     if player.status == PlayerStatus.DISQUALIFIED:
         raise ConflictError(f"{player.full_name} is disqualified; reinstate them before any other change.")
@@ -140,5 +175,5 @@ def withdraw(body: dict, t: Tournament, player_id: int):
         if player.status != PlayerStatus.WITHDRAWN:
             registration.withdraw(player, (body or {}).get("note") or "")
 
-    draw_service.change_field(t, withdraw_once, current_user())
+    ahead.change_field(t, withdraw_once, current_user())
     return player_json(player)

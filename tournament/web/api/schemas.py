@@ -13,7 +13,14 @@ from marshmallow import EXCLUDE, Schema, ValidationError, fields, validate
 from tournament.constants import LANGUAGES, MAX_ID, MAX_SEED
 from tournament.mcr.wincontext import MAX_FLOWERS
 from tournament.models import HANDS_PER_SESSION
-from tournament.models.tournaments import DRAW_SEPARATIONS, END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS
+from tournament.models.tournaments import (
+    DRAW_PRIORITIES,
+    DRAW_SEPARATIONS,
+    END_RULES,
+    ENTRY_MODES,
+    RULESET_LABELS,
+    TIE_BREAKS,
+)
 from tournament.services.people.registration.players import LIMITS as PLAYER_LIMITS
 from tournament.services.people.registration.players import MAX_FIXED_TABLE
 from tournament.services.people.tournaments import LIMITS as TOURNAMENT_LIMITS
@@ -116,6 +123,10 @@ class TournamentInSchema(BodySchema):
                              metadata=documented(uniqueItems=True))
     draw_separation = fields.String(validate=validate.OneOf(list(DRAW_SEPARATIONS)), metadata={
         "description": "Who the draws keep apart at a table: teammates (`team`, the default), clubmates or nobody."})
+    draw_priority = fields.String(metadata=documented(enum=list(DRAW_PRIORITIES), description=(
+        "What the draws avoid first where the sizes allow no draw free of both: `repeats_first` (the default: "
+        "repeat opponents, then teammates together) or `teams_first` (a team event: no two teammates at a "
+        "table, at the cost of repeats). Another value is a 400 naming `draw_priority`.")))
     foul_types = fields.List(fields.String(validate=validate.Length(min=1, max=60),
                                            metadata=documented(pattern=ONE_LINE)), metadata=documented(
         minItems=1, maxItems=30, uniqueItems=True,
@@ -159,6 +170,7 @@ class TournamentSchema(Schema):
     table_points = fields.List(fields.Integer())
     tie_breaks = fields.List(fields.String())
     draw_separation = fields.String()
+    draw_priority = fields.String(metadata={"description": "`repeats_first` or `teams_first`."})
     entry_mode = fields.String()
     penalties_affect_table_points = fields.Boolean()
     foul_types = fields.List(fields.String())
@@ -227,7 +239,22 @@ class DrawInSchema(BodySchema):
     method = fields.String(validate=validate.OneOf(["balanced", "swiss"]), metadata={
         "description": "`balanced` (default): no repeat opponents, teams apart and seat winds balanced, looking "
                        "ahead at the sessions to come. `swiss`: by the standings, ranks 1-4 at table 1, 5-8 at "
-                       "table 2 ... (repeats allowed)."})
+                       "table 2 ... (repeats allowed); ties by a lot from the seed."})
+    keep_apart = StrictBoolean(metadata={
+        "description": "With `swiss`: swaps with the nearest groups so that no table seats teammates and as few as "
+                       "possible seat players who met before. Default false: strict (a final)."})
+
+
+class PlanInSchema(BodySchema):
+    seed = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=MAX_SEED), metadata={
+        "description": "The plan's seed (recorded; random when left out or null)."})
+
+
+class ReplanInSchema(BodySchema):
+    apply = StrictBoolean(metadata={"description": "true: store the re-plan; false (default): only say whom it "
+                                                   "would move."})
+    expected_moved = StrictInteger(allow_none=True, validate=validate.Range(min=0, max=MAX_ID), metadata={
+        "description": "With `apply`: the `moved` of the answer without it; another count now is a 409."})
 
 
 class WithdrawInSchema(BodySchema):
@@ -260,6 +287,15 @@ class SeatSchema(Schema):
 class TableSeatingSchema(Schema):
     table = fields.Integer()
     seats = fields.List(fields.Nested(SeatSchema))
+
+
+class QualitySchema(Schema):
+    repeat_pairs = fields.List(fields.List(fields.Integer()), metadata={
+        "description": "[player, player, meetings] for each pair at this session's tables meeting again."})
+    teammate_tables = fields.List(fields.Integer(), metadata={
+        "description": "Tables of this session seating two or more members of one team (club)."})
+    winds_balanced = fields.Boolean(metadata={
+        "description": "Every player's seat winds within floor/ceil of the sessions they played so far."})
 
 
 class SessionSchema(Schema):
@@ -513,3 +549,23 @@ def first_error(messages: Any, path: tuple[str, ...] = ()) -> tuple[str | None, 
 
 
 __all__ = ["ValidationError", "first_error"]
+
+
+class DrawnSessionSchema(SessionSchema):
+    quality = fields.Nested(QualitySchema, metadata={"description": "What the draw could not avoid."})
+
+
+class PlanSchema(Schema):
+    sessions = fields.List(fields.Nested(SessionSchema))
+
+
+class ReplanSessionSchema(Schema):
+    session = fields.Integer()
+    moved = fields.List(fields.Integer(), metadata={"description": "Players who would sit (or now sit) at another "
+                                                                   "table."})
+
+
+class ReplanSchema(Schema):
+    sessions = fields.List(fields.Nested(ReplanSessionSchema))
+    moved = fields.Integer(metadata={"description": "Players who change table in some session."})
+    applied = fields.Boolean()

@@ -19,7 +19,7 @@ NEW_TOURNAMENT = {"name": "Helsinki Open 2026", "venue": "Kalasatama", "country"
 TOURNAMENT = {"id": 1, **NEW_TOURNAMENT, "ruleset": "ema", "end_rule": "finish_hand", "warning_minutes": 15,
               "appeal_minutes": 30,
               "false_mahjong_under_minimum": 10, "false_mahjong_not_winning": 20, "table_points": [4, 2, 1, 0],
-              "tie_breaks": ["firsts", "best_session"], "draw_separation": "team", "entry_mode": "referee",
+              "tie_breaks": ["firsts", "best_session"], "draw_separation": "team", "draw_priority": "repeats_first", "entry_mode": "referee",
               "penalties_affect_table_points": True, "foul_types": ["Late arrival", "Slow play", "Other"],
               "language": "en", "version": 1}
 
@@ -45,6 +45,7 @@ def tournament_json(t: Tournament) -> dict:
         "table_points": t.table_points_list,
         "tie_breaks": t.tie_break_list,
         "draw_separation": t.draw_separation,
+        "draw_priority": t.draw_priority,
         "entry_mode": t.entry_mode,
         "penalties_affect_table_points": t.penalties_affect_table_points,
         "foul_types": t.foul_type_list,

@@ -2,6 +2,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import BooleanField, HiddenField, IntegerField, SelectField, SubmitField
 from wtforms.validators import DataRequired, InputRequired, NumberRange, Optional
+from wtforms.widgets import HiddenInput
 
 from tournament.models import DRAW_SEPARATIONS
 from tournament.services.seating.draws import MAX_SEED
@@ -39,7 +40,18 @@ class RedrawForm(VersionedForm, IdempotentForm):
 
 
 class ReplanForm(IdempotentForm):
-    submit = SubmitField(_l("Re-plan them"))
+    submit = SubmitField(_l("Mend them"))
+
+
+class QualityReplanForm(IdempotentForm):
+    # the number of players the page said the re-plan moves: another number when applying is a conflict
+    expected_moved = IntegerField(validators=[Optional(), NumberRange(0, 100_000)], widget=HiddenInput())
+    submit = SubmitField(_l("Show what a re-plan for quality would change"))
+    apply = SubmitField(_l("Re-plan for quality"))
+
+
+class LeaveOutForm(VersionedForm, IdempotentForm):
+    submit = SubmitField(_l("Leave them out of this session"))
 
 
 class SeparationForm(FlaskForm):

@@ -3,12 +3,14 @@
     GET   /manage/tournaments/<id>/draws                     sessions, plan/draw buttons, overall quality
     POST  /manage/tournaments/<id>/draws/plan                plan every session not in play
     POST  /manage/tournaments/<id>/draws/next                draw the next session from who is present
-    POST  /manage/tournaments/<id>/draws/replan              re-plan sessions drawn ahead after a withdrawal
+    POST  /manage/tournaments/<id>/draws/replan              mend sessions drawn ahead that no longer fit the field
+    POST  /manage/tournaments/<id>/draws/quality             the re-plan for quality: whom it moves, then apply
     POST  /manage/tournaments/<id>/draws/separation          keep teammates / clubmates / nobody apart
     GET   /manage/tournaments/<id>/draws/<n>                 one session: tables, quality, swap
     POST  /manage/tournaments/<id>/draws/<n>/redraw          redraw the last drawn session
     POST  /manage/tournaments/<id>/draws/<n>/status          publish, unpublish, start play, finish
     POST  /manage/tournaments/<id>/draws/<n>/swap            swap two players
+    POST  /manage/tournaments/<id>/draws/<n>/leave-out       leave out the players seated who have not checked in
 """
 
 from __future__ import annotations
@@ -22,11 +24,14 @@ from tournament.i18n.service_messages import translate
 from tournament.models import Player, PlayerStatus, SessionStatus
 from tournament.services import ConflictError, ServiceError
 from tournament.services.people import registration as registration_service
+from tournament.services.seating import ahead as ahead_service
 from tournament.services.seating import draws as draw_service
 from tournament.services.seating import lifecycle
 from tournament.web.draws.forms import (
     DrawForm,
+    LeaveOutForm,
     PlanForm,
+    QualityReplanForm,
     RedrawForm,
     ReplanForm,
     SeparationForm,
@@ -46,7 +51,7 @@ STATUS_ACTIONS = {
 }
 
 
-def _render_index(t, plan_form=None, draw_form=None, separation_form=None, status=200):
+def _render_index(t, plan_form=None, draw_form=None, separation_form=None, status=200, replan=None):
     sessions = draw_service.drawn_sessions(t)
     players, substitutes = draw_service.field_for_draw(t, planning=False)
     planned_players, planned_subs = draw_service.field_for_draw(t, planning=True)
@@ -65,8 +70,12 @@ def _render_index(t, plan_form=None, draw_form=None, separation_form=None, statu
         draw_form=draw_form or DrawForm(formdata=None, number=len(sessions) + 1),
         separation_form=separation_form,
         names=_names(t),
-        ahead=draw_service.check_ahead(t),
+        ahead=ahead_service.check_ahead(t),
         replan_form=ReplanForm(),
+        drawn_ahead=bool(ahead_service.sessions_ahead(t)[1]),
+        quality_form=QualityReplanForm(formdata=None, expected_moved=replan.total if replan else None),
+        replan=replan,
+        table_changes=ahead_service.table_changes(t),
         events=events,
         provenance={s.number: draw_service.provenance(t, s, events) for s in sessions},
     ), status
@@ -108,7 +117,7 @@ def draw_next(tournament_id: int):
     form = DrawForm()
     if form.validate_on_submit():
         try:
-            session = draw_service.draw_next(t, seed=form.seed.data, ranking=_swiss_ranking(t),
+            session = draw_service.draw_next(t, seed=form.seed.data, swiss=_swiss(),
                                              expected_number=_number(form.number.data), user=current_user)
         except ConflictError as exc:  # drawn by another request at the same moment
             flash(translate(exc.message), "error")
@@ -126,27 +135,53 @@ def _number(value: str | None) -> int | None:
     return int(value) if value and value.isdigit() and len(value) < 6 else None
 
 
-def _swiss_ranking(t) -> list[int] | None:
-    """The "by the standings" button asks for Swiss seating: tables of ranking neighbours."""
-    if request.form.get("method") != "swiss":
-        return None
-    return draw_service.swiss_ranking(t)
+def _swiss() -> draw_service.Swiss | None:
+    """The "by the standings" buttons ask for Swiss seating: tables of ranking neighbours, strict or keeping
+    teammates apart."""
+    if request.form.get("method") == "swiss":
+        return draw_service.Swiss(keep_apart=False)
+    if request.form.get("method") == "swiss-apart":
+        return draw_service.Swiss(keep_apart=True)
+    return None
 
 
 @bp.route("/replan", methods=["POST"])
 @organiser_required
 def replan(tournament_id: int):
-    """Draw again the sessions not in play that seat a player who left or leave out a late arrival."""
+    """Mend the sessions not in play that seat a player who left or leave out a late arrival, moving as few
+    players as it must."""
     t = managed_tournament(tournament_id)
     form = ReplanForm()
     if form.validate_on_submit():
         try:
-            said = draw_service.replan_ahead(t, user=current_user)
+            said = ahead_service.mend_ahead(t, user=current_user)
         except ServiceError as exc:
             flash(translate(exc.message), "error")
             return _render_index(t, status=exc.status_code)
-        flash(translate(said) or gettext("Nothing to re-plan: the sessions drawn ahead fit the players."), "success")
+        flash(translate(said) or gettext("Nothing to mend: the sessions drawn ahead fit the players."), "success")
     return redirect(url_for("draws.index", tournament_id=t.id))
+
+
+@bp.route("/quality", methods=["POST"])
+@organiser_required
+def quality_replan(tournament_id: int):
+    """The re-plan for quality: first the page says whom it would move in which session, then the organiser
+    applies it (refused when the sessions changed meanwhile and it would move another number)."""
+    t = managed_tournament(tournament_id)
+    form = QualityReplanForm()
+    if not form.validate_on_submit():
+        return redirect(url_for("draws.index", tournament_id=t.id))
+    try:
+        if form.apply.data:
+            done = ahead_service.apply_replan(t, form.expected_moved.data, user=current_user)
+            flash(gettext("Sessions re-planned for quality: %(num)d players change table.", num=done.total)
+                  if done.total else gettext("Nothing changed: the sessions drawn ahead were as good as the "
+                                             "re-plan finds."), "success")
+            return redirect(url_for("draws.index", tournament_id=t.id))
+        return _render_index(t, replan=ahead_service.replan(t))
+    except ServiceError as exc:
+        flash(translate(exc.message), "error")
+        return _render_index(t, status=exc.status_code)
 
 
 @bp.route("/separation", methods=["POST"])
@@ -190,7 +225,26 @@ def _render_session(t, session, swap_form=None, redraw_form=None, status=200, be
         is_last=session.number == len(draw_service.drawn_sessions(t)),
         names=_names(t),
         provenance=draw_service.provenance(t, session),
+        not_checked_in=[] if session.is_locked else ahead_service.not_checked_in(t, session),
+        leave_out_form=LeaveOutForm(version=session.version),
     ), status
+
+
+@bp.route("/<int:number>/leave-out", methods=["POST"])
+@organiser_required
+def leave_out(tournament_id: int, number: int):
+    """The check before publishing: leave out of this session the players it seats who have not checked in."""
+    t = managed_tournament(tournament_id)
+    session = draw_service.get_session(t, number)
+    form = LeaveOutForm()
+    if form.validate_on_submit():
+        try:
+            said = ahead_service.leave_out_not_checked_in(t, number, form_version(form), user=current_user)
+        except ServiceError as exc:
+            flash(translate(exc.message), "error")
+            return _render_session(t, session, status=exc.status_code)
+        flash(translate(said) or gettext("Nothing changed."), "success")
+    return redirect(url_for("draws.session", tournament_id=t.id, number=number))
 
 
 @bp.route("/<int:number>")

@@ -31,6 +31,7 @@ from tournament.services.documents import ema as ema_service
 from tournament.services.documents import exports as export_service
 from tournament.services.documents.exports import Document
 from tournament.services.results.visibility import set_standings_hidden
+from tournament.services.seating import ahead
 from tournament.services.seating import draws as draw_service
 from tournament.web.helpers import managed_tournament, refereed_tournament
 
@@ -57,7 +58,8 @@ def index(tournament_id: int):
     checked = ema_pack.check(t, qualification)
     return render_template("exports/index.html", tournament=t, sessions=draw_service.drawn_sessions(t),
                            problems=checked.problems, warnings=checked.warnings, visibility_form=VisibilityForm(),
-                           mers=ema_pack.mers(t, qualification), qualification=qualification)
+                           mers=ema_pack.mers(t, qualification), qualification=qualification,
+                           changed_cards=len({c.player_id for c in ahead.table_changes(t)}))
 
 
 def _qualification() -> bool:
@@ -80,8 +82,13 @@ def score_sheets(tournament_id: int, number: int):
 @bp.route("/schedule-cards.pdf")
 @login_required
 def schedule_cards(tournament_id: int):
-    # Each card carries its player's private link as a QR code (issue 23).
-    return send(export_service.schedule_cards_pdf(refereed_tournament(tournament_id), _link_url))
+    # Each card carries its player's private link as a QR code (issue 23). ?changed=1: the cards of the players
+    # whose table changed after their session was published (issue 33), to print again.
+    t = refereed_tournament(tournament_id)
+    only = None
+    if request.args.get("changed", "").strip().lower() in ("1", "true", "yes", "on"):
+        only = {change.player_id for change in ahead.table_changes(t)}
+    return send(export_service.schedule_cards_pdf(t, _link_url, only))
 
 
 def _link_url(token: str) -> str:

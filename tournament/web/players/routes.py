@@ -45,7 +45,7 @@ from tournament.services.people import registration as registration_service
 from tournament.services.people import tournaments as tournament_service
 from tournament.services.people.registration import IMPORT_COLUMNS, STATUS_LABELS, PlayerData
 from tournament.services.people.registration import csv_io as import_service
-from tournament.services.seating import draws as draw_service
+from tournament.services.seating import ahead
 from tournament.web.errors import wants_json
 from tournament.web.forms import form_version
 from tournament.web.helpers import (
@@ -69,7 +69,7 @@ def _with_replan(t: Tournament, change: Callable[[], object], message: Callable[
     """The service call of a status change with the re-plan of the sessions drawn ahead (listed as the signed-in
     user's), and the flash that says both what was done (`message` of the change's result) and what the
     re-plan changed."""
-    return (lambda: draw_service.change_field(t, change, current_user),
+    return (lambda: ahead.change_field(t, change, current_user),
             lambda done: f"{message(done[0])} {translate(done[1])}".strip())
 
 
@@ -159,12 +159,10 @@ def new(tournament_id: int):
     form = PlayerForm()
     form.submit.label.text = gettext("Add player")
     next_page = "players.new" if request.form.get("another") else "players.index"
-    done = submit_form(
-        form,
-        lambda: registration_service.add_player(t, form.to_data()),
-        lambda player: (gettext("%(name)s is registered.", name=player.full_name),
-                        url_for(next_page, tournament_id=t.id)),
-    )
+    # a new registration mends the sessions planned ahead (a plan seats those registered)
+    action, said = _with_replan(t, lambda: registration_service.add_player(t, form.to_data()),
+                                lambda player: gettext("%(name)s is registered.", name=player.full_name))
+    done = submit_form(form, action, lambda done_: (said(done_), url_for(next_page, tournament_id=t.id)))
     if done:
         return done
     return _form_page(t, form, None, 400 if form.is_submitted() else 200)

@@ -14,7 +14,17 @@ from wtforms.validators import DataRequired, InputRequired, Length, NumberRange,
 from tournament.constants import DEFAULT_LANGUAGE, LANGUAGES
 from tournament.i18n import current_language
 from tournament.i18n.labels import translated
-from tournament.models import END_RULES, ENTRY_MODES, RULESET_LABELS, TIE_BREAKS, EndRule, EntryMode, Role
+from tournament.models import (
+    DRAW_PRIORITIES,
+    END_RULES,
+    ENTRY_MODES,
+    RULESET_LABELS,
+    TIE_BREAKS,
+    DrawPriority,
+    EndRule,
+    EntryMode,
+    Role,
+)
 from tournament.models.tournaments import (
     DEFAULT_FOUL_TYPES,
     DEFAULT_RULESET,
@@ -73,6 +83,8 @@ class TournamentForm(FlaskForm):
     # Radio buttons, not selects: their long choices wrap on a phone instead of being cut off (issue 32).
     end_rule = RadioField(_l("When time is called"), choices=_translated(END_RULES), default=EndRule.FINISH_HAND)
     entry_mode = RadioField(_l("Who enters the hands"), choices=_translated(ENTRY_MODES), default=EntryMode.REFEREE)
+    draw_priority = RadioField(_l("The draws avoid first"), choices=_translated(DRAW_PRIORITIES),
+                               default=DrawPriority.REPEATS_FIRST)
     # Optional: a form posted without it (an older page, a script) keeps the usual 15 minutes.
     warning_minutes = IntegerField(
         _l("Clock warning (minutes before the end)"), default=15,
@@ -160,6 +172,7 @@ class TournamentForm(FlaskForm):
             entry_mode=self.entry_mode.data or EntryMode.REFEREE,
             time_zone=self.time_zone.data or DEFAULT_TIME_ZONE,
             language=self.language.data or DEFAULT_LANGUAGE,
+            draw_priority=self.draw_priority.data or DrawPriority.REPEATS_FIRST,
         )
 
 
@@ -183,7 +196,7 @@ class EditTournamentForm(VersionedForm, TournamentForm):
         for name in (
             "name", "venue", "start_date", "end_date", "ruleset", "session_count", "session_minutes",
             "end_rule", "warning_minutes", "appeal_minutes", "false_mahjong_under_minimum",
-            "false_mahjong_not_winning", "entry_mode", "time_zone", "language",
+            "false_mahjong_not_winning", "entry_mode", "time_zone", "language", "draw_priority",
         ):
             getattr(self, name).data = getattr(data, name)
         for field, value in zip(

@@ -5,7 +5,7 @@ code reads such a hand as one a referee ruled stands, which it counts and shows 
 
 Revision ID: 7c1f4a9e2b35
 Revises: 2e983ae1222c
-Create Date: 2026-12-06 09:00:00
+Create Date: 2026-12-05 09:30:00
 
 """
 import sqlalchemy as sa
