@@ -73,6 +73,24 @@ def _rebuild(template, params, plural, count, english=None) -> Message:
     return Message(template, params, plural=plural, count=count, english=english)
 
 
+def as_data(message: Message) -> dict:
+    """A message as JSON data, to be stored and worded again for each reader (`from_data`): its template, its
+    values (a value that is a message too, nested), its plural and count."""
+    params = {name: as_data(value) if isinstance(value, Message) else value
+              for name, value in message.params.items() if not (message.plural is not None and name == "num")}
+    data: dict = {"template": message.template, "params": params}
+    if message.plural is not None:
+        data.update(plural=message.plural, count=message.count)
+    return data
+
+
+def from_data(data: dict) -> Message:
+    """The message `as_data` stored."""
+    params = {name: from_data(value) if isinstance(value, dict) and "template" in value else value
+              for name, value in (data.get("params") or {}).items()}
+    return Message(data["template"], params, plural=data.get("plural"), count=data.get("count"))
+
+
 def msg(template: str, /, **params: object) -> Message:
     """A service's message: ``template`` with ``%(name)s`` placeholders filled from ``params``."""
     return Message(template, params)

@@ -86,3 +86,25 @@ def test_a_replan_keeps_the_other_players_at_their_tables(tournament):
     gone = players[0].id
     for before, now in zip(planned, after, strict=True):
         assert {frozenset(sub.id if p == gone else p for p in t) for t in before} == {frozenset(t) for t in now}
+
+
+def test_the_history_is_worded_for_each_reader(app, tournament, organiser):
+    """A line of the draw history keeps its facts (a message), not an English sentence: a Finnish reader reads
+    it in Finnish, the API and backups keep the English detail."""
+    from flask_babel import force_locale
+
+    from tournament.i18n.labels import translated
+
+    tournament.session_count = 3
+    players = add_players(tournament, 16)
+    add_players(tournament, 1, substitute=True, start=100)
+    draw_service.plan_all(tournament, seed=4, user=organiser)
+    db.session.commit()
+    ahead.change_field(tournament, lambda: registration.withdraw(players[0], "ill"), user=organiser)
+    db.session.commit()
+    planned, mended = draw_service.draw_events(tournament)[0], draw_service.draw_events(tournament)[3]
+    assert planned.detail == "sessions 1–3 planned up front" and planned.detail_words
+    with app.test_request_context("/"), force_locale("fi"):
+        assert translated(planned.detail_shown) == "kierrokset 1–3 suunniteltu etukäteen"
+        finnish = translated(mended.detail_shown)
+    assert players[0].full_name in finnish and finnish != mended.detail and "without" not in finnish

@@ -5,11 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from sqlalchemy import ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 
 from tournament.draws.model import SEAT_WIND_NAMES, SEAT_WINDS
 from tournament.extensions import db
+from tournament.messages import from_data
 from tournament.models._common import EnumText, utcnow
 
 __all__ = ["SEAT_WINDS", "SEAT_WIND_NAMES", "DrawAction", "DrawEvent", "DrawMethod", "Seat", "SessionStatus",
@@ -124,7 +125,9 @@ class DrawEvent(db.Model):
     session_number: Mapped[int]
     action: Mapped[DrawAction] = mapped_column(EnumText(DrawAction, 20))
     seed: Mapped[int | None]
-    detail: Mapped[str] = mapped_column(String(500), default="")
+    detail: Mapped[str] = mapped_column(String(500), default="")  # in English (the API, backups, the logs)
+    # The same detail as a message (messages.as_data), worded for each reader where it is shown; None: older rows
+    detail_words: Mapped[dict | None] = mapped_column(JSON)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     user_label: Mapped[str | None] = mapped_column(String(254))  # restored: who, as text
     at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -134,6 +137,11 @@ class DrawEvent(db.Model):
     @validates("action")
     def _action_member(self, key: str, value: str) -> DrawAction:
         return DrawAction(value)
+
+    @property
+    def detail_shown(self) -> str:
+        """The detail to show: a message the `tr` filter words in the reader's language, else the stored text."""
+        return from_data(self.detail_words) if self.detail_words else self.detail
 
     @property
     def who(self) -> str:

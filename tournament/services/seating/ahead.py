@@ -140,12 +140,12 @@ def _change_words(left: Sequence[int], came: Sequence[int], names: dict[int, str
             msg("without %(names)s", names=gone) if gone else msg("with %(names)s", names=new) if new else None)
 
 
-def _detail(done: MendedSession, names: dict[int, str]) -> str:
-    """The draw history's line for one mended session, in English."""
+def _detail(done: MendedSession, names: dict[int, str]) -> Message:
+    """The draw history's line for one mended session (worded for each reader where it is shown)."""
     change = _change_words(done.left, done.came, names)
-    moved = ("everyone else keeps their table" if not done.moved else
-             f"{', '.join(names[p] for p in done.moved)} change table")
-    return f"{change} ({moved})" if change else f"({moved})"
+    moved = (msg("everyone else keeps their table") if not done.moved else
+             msg("%(names)s change table", names=", ".join(names[p] for p in done.moved)))
+    return msg("%(change)s (%(moved)s)", change=change, moved=moved) if change else msg("(%(moved)s)", moved=moved)
 
 
 def _said(done: Sequence[MendedSession], names: dict[int, str]) -> Message:
@@ -329,7 +329,8 @@ def apply_replan(t: Tournament, expected_moves: int | None = None, user: User | 
                 continue
             reseat(s, tables)
             record_event(t, s.number, DrawAction.REPLANNED, user, seed=s.seed, detail=(
-                f"for quality ({', '.join(names[p] for p in moved)} change table)" if moved else "for quality"))
+                msg("for quality (%(names)s change table)", names=", ".join(names[p] for p in moved)) if moved
+                else msg("for quality")))
     return done
 
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from tournament import draws as engine
 from tournament.constants import MAX_SEED
 from tournament.extensions import db
-from tournament.messages import Message, msg, msg_n
+from tournament.messages import Message, as_data, msg, msg_n
 from tournament.models import (
     SEAT_WINDS,
     DrawAction,
@@ -231,7 +231,7 @@ def plan_all(t: Tournament, seed: int | None = None, user: User | None = None) -
         numbers = span([s.number for s in stored])
         for s in stored:
             record_event(t, s.number, DrawAction.PLANNED, user, seed=seed,
-                         detail=f"sessions {numbers} planned up front" if len(stored) > 1 else "")
+                         detail=msg("sessions %(numbers)s planned up front", numbers=numbers) if len(stored) > 1 else "")
     return stored
 
 
@@ -289,8 +289,8 @@ def draw_next(t: Tournament, seed: int | None = None, swiss: Swiss | None = None
         session = _store(t, number, tables, seed, method)
         _continue_versions([session], versions)
         record_event(t, number, DrawAction.REDRAWN if replaced else DrawAction.DRAWN, user, seed=seed,
-                     detail="" if swiss is None else "by the standings (Swiss, teammates apart)"
-                     if swiss.keep_apart else "by the standings (Swiss)")
+                     detail="" if swiss is None else msg("by the standings (Swiss, teammates apart)")
+                     if swiss.keep_apart else msg("by the standings (Swiss)"))
     return session
 
 
@@ -329,9 +329,11 @@ def span(numbers: Sequence[int]) -> str:
 
 def record_event(t: Tournament, number: int, action: DrawAction, user: User | None, seed: int | None = None,
                  detail: str = "") -> DrawEvent:
-    """One line of the seatings' history (flushed with the draw, swap or re-plan it describes)."""
+    """One line of the seatings' history (flushed with the draw, swap or re-plan it describes). A detail that
+    is a message is kept as one too (`detail_words`), so that each reader sees it in their language."""
+    words = as_data(detail) if isinstance(detail, Message) else None
     event = DrawEvent(tournament_id=t.id, session_number=number, action=action, seed=seed, detail=detail[:500],
-                      user_id=user.id if user else None)
+                      detail_words=words, user_id=user.id if user else None)
     db.session.add(event)
     return event
 
@@ -481,7 +483,8 @@ def swap(t: Tournament, session: TournamentSession, player_a: int, player_b: int
         a, b = players[player_a].full_name, players[player_b].full_name
         record_event(t, session.number, DrawAction.SWAPPED, user,
                      detail=f"{a} ⇄ {b}" if player_a in seated and player_b in seated else
-                     f"{b if player_a in seated else a} seated instead of {a if player_a in seated else b}")
+                     msg("%(incoming)s seated instead of %(outgoing)s", incoming=b if player_a in seated else a,
+                         outgoing=a if player_a in seated else b))
     db.session.refresh(session)
     return SwapResult(session=session, before=before, after=quality(t, upto=session.number))
 

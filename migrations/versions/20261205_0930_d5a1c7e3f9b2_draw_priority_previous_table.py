@@ -2,15 +2,15 @@
 seats.previous_table (the table a player had in a published session before it was mended: shown as changed)
 
 Revision ID: d5a1c7e3f9b2
-Revises: 7c1f4a9e2b35
-Create Date: 2026-12-05 09:40:00
+Revises: 2e983ae1222c
+Create Date: 2026-12-05 09:30:00
 
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = 'd5a1c7e3f9b2'
-down_revision = '7c1f4a9e2b35'
+down_revision = '2e983ae1222c'
 branch_labels = None
 depends_on = None
 

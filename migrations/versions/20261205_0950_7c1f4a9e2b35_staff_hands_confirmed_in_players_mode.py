@@ -4,15 +4,15 @@ recorded so before this revision get it too, at their last change. Down again no
 code reads such a hand as one a referee ruled stands, which it counts and shows as confirmed.
 
 Revision ID: 7c1f4a9e2b35
-Revises: 2e983ae1222c
-Create Date: 2026-12-05 09:30:00
+Revises: a1d2e3f4b5c6
+Create Date: 2026-12-05 09:50:00
 
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = '7c1f4a9e2b35'
-down_revision = '2e983ae1222c'
+down_revision = 'a1d2e3f4b5c6'
 branch_labels = None
 depends_on = None
 
