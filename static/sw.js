@@ -145,14 +145,21 @@ function escapeHtml(text) {
 // a page that hands the form's fields, its idempotency key unchanged (the server may have it already), to
 // static/js/offline-queue.js, which keeps them with the others and sends them when the network returns (after
 // static/js/words.js, the word reader it uses: the hand form's page loaded both, so both are kept).
-function unsent(url, body) {
+// In the language of the form's kept copy (its <html lang> and data-offline-texts, which the offline queue reads on
+// this page too), else English.
+function unsent(url, body, form) {
   var path = url.pathname + url.search;
-  var html = "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">" +
-    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>No network</title>" +
-    "<link rel=\"stylesheet\" href=\"/static/css/app.css\"></head><body><main id=\"main\" class=\"container\">" +
-    "<h1>No network</h1><div data-offline-unsent data-url=\"" + escapeHtml(path) + "\" data-body=\"" +
-    escapeHtml(body) + "\" hidden></div><p>The server could not be reached as the hand was sent. " +
-    "<a href=\"" + escapeHtml(path) + "\">Back to the form</a></p></main>" +
+  var texts = pageTexts(form || "");
+  var lang = (/<html\b[^>]*\slang="([^"]+)"/.exec(form || "") || [])[1] || "en";
+  var own = /<html\b[^>]*\s(data-offline-texts="[^"]*")/.exec(form || "");
+  var title = escapeHtml(texts.no_network || "No network");
+  var html = "<!doctype html><html lang=\"" + escapeHtml(lang) + "\"" + (own ? " " + own[1] : "") + "><head>" +
+    "<meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>" +
+    title + "</title><link rel=\"stylesheet\" href=\"/static/css/app.css\"></head><body>" +
+    "<main id=\"main\" class=\"container\"><h1>" + title + "</h1><div data-offline-unsent data-url=\"" +
+    escapeHtml(path) + "\" data-body=\"" + escapeHtml(body) + "\" hidden></div><p>" +
+    escapeHtml(texts.unsent || "The server could not be reached as the hand was sent.") + " <a href=\"" +
+    escapeHtml(path) + "\">" + escapeHtml(texts.back_to_form || "Back to the form") + "</a></p></main>" +
     "<script src=\"/static/js/words.js\" defer></script>" +
     "<script src=\"/static/js/offline-queue.js\" defer></script></body></html>";
   return new Response(html, {
@@ -183,7 +190,13 @@ function notSent(event, from, store) {
 
 function handForm(event, url) {
   var copy = event.request.clone();
-  var keepIt = function () { return copy.text().then(function (body) { return unsent(url, body); }); };
+  var keepIt = function () {
+    return copy.text().then(function (body) {
+      var store = storeFor(url.pathname);
+      return kept(store, new Request(url.href)).then(function (found) { return found ? found.text() : ""; },
+        function () { return ""; }).then(function (form) { return unsent(url, body, form); });
+    });
+  };
   // A 503 (the server up, its database not: nothing was saved) is kept for later too, its key unchanged.
   return fetch(event.request).then(function (response) {
     return response.status === 503 ? keepIt() : response;

@@ -111,6 +111,7 @@ def staff_pages(day) -> dict[str, str]:
         "table 2": f"{staff}/tables/2",
         "hand form": f"{staff}/tables/1/hands/new",
         "correction": f"{staff}/tables/1/hands/1/edit",
+        "totals form": f"{staff}/tables/4/totals",
         "printing": f"/manage/tournaments/{day.t.id}/exports",
     }
 

@@ -94,3 +94,28 @@ def test_a_page_without_a_connection_says_so_once_and_clears_it(east_phone):
     expect(page.locator("#player-page-status")).to_be_hidden()
     assert status_lines(page) == []
     expect(page.get_by_role("link", name="Enter hand 1")).to_be_visible()
+
+
+def test_a_hand_whose_sending_fails_on_the_way_is_kept_in_the_forms_language(east_phone):
+    """The phone believes it is online, the network fails as the hand goes: the service worker's page says so in
+    the language of the form it came from (its kept copy's words), and the queue's lines on it too."""
+    import html
+    import json
+
+    page, context, link, (east, south, _, _) = east_phone
+    page.goto(link + "/hands/new?lang=fi")
+    page.evaluate("() => navigator.serviceWorker.controller !== null || new Promise(done =>"
+                  " navigator.serviceWorker.addEventListener('controllerchange', () => done(true)))")
+    page.reload()  # answered through the worker: it keeps the form, words and all
+    texts = json.loads(html.unescape(page.locator("html").get_attribute("data-offline-texts")))
+    go_offline(context, page)
+    page.evaluate("Object.defineProperty(navigator, 'onLine', {get: () => true})")  # wifi up, no way through
+    page.locator("input[name=hand]").fill(PLAIN_WIN)
+    page.locator(f"input[name=winner_id][value='{east.player_id}']").check()
+    page.locator(f"input[name=discarder_id][value='{south.player_id}']").check()
+    page.locator(".entry-bar button[type=submit]").click()
+    expect(page.locator("h1")).to_have_text(texts.get("no_network", "No network"))
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    expect(page.locator(".offline-queue")).to_contain_text("Käsi 1 on tallennettu tälle laitteelle.")
+    context.set_offline(False)
+    expect(page.locator(".offline-queue")).to_contain_text("lähetettiin ja tallennettiin", timeout=15_000)
