@@ -8,8 +8,12 @@ balanced winds), and a session-by-session row: ``draw_session`` one session at a
 with ``total_sessions`` (a fresh process, no cached plan), its slowest draw and the total.  Last, the
 dynamic weekend over many seeds (``--weekends``): each session drawn on its own with a new seed, with and
 without a withdrawal and a late arrival, and with a no-show, against the plan: clashes, repeats, players off
-wind balance, over all seeds and over the seeds whose plan has none; last, the same table fewer in a planned
-weekend, sessions 3-7 re-planned at once as the services do (``replan_sessions``).
+wind balance, over all seeds and over the seeds whose plan has none; then the same table fewer in a planned
+weekend, sessions 3-7 re-planned at once (``replan_sessions``, the re-plan for quality). Last (``--changes``,
+issue 33): changes of the field on planned weekends of 24-100 players, mended as the services do on every change
+(``mend_sessions``) against the re-plan for quality: players moved per session, repeats and teammate tables
+added, players off wind balance, seconds per change; a team event drawn one session at a time with teams first;
+a Swiss session with a team on top, strict and keeping apart; substitutes' seat winds session by session.
 """
 
 from __future__ import annotations
@@ -25,6 +29,8 @@ from tournament.draws import (  # noqa: E402
     Entrants,
     clear_caches,
     draw_session,
+    mend_sessions,
+    moved_players,
     plan_tournament,
     quality_report,
     replan_sessions,
@@ -169,14 +175,166 @@ def weekend_table(count: int) -> None:
           f"clashes/repeats/off over the {len(plan_clean)} seeds whose plan has none")
 
 
+# Issue 33: changes of the field on a planned weekend (7 sessions, 2 played, teams of 4, 3 substitutes).
+CHANGE_SESSIONS, CHANGE_PLAYED, CHANGE_SUBS = 7, 2, (9001, 9002, 9003)
+CHANGE_CASES = (
+    # name, players (a table fewer: n % 4 == 1, three substitutes seated, who leave first)
+    ("withdrawal, a table fewer", (25, 41, 65, 97)),
+    ("withdrawal, same tables", (24, 40, 64, 100)),
+    ("late arrival", (24, 40, 64, 100)),
+    ("reinstatement", (24, 40, 64, 100)),
+)
+
+
+def _change(case: str, n: int, seed: int):
+    """(the sessions ahead before the change, the players after it, the sessions played, groups)."""
+    players = list(range(1, n + 1))
+    groups = {p: (p - 1) // 4 for p in players}
+    plan = plan_tournament(players, CHANGE_SESSIONS, seed=seed, groups=groups, substitutes=CHANGE_SUBS)
+    played, ahead = plan[:CHANGE_PLAYED], plan[CHANGE_PLAYED:]
+    gone = 1 + (seed * 7) % n
+    if case.startswith("withdrawal"):
+        return ahead, [p for p in players if p != gone], played, groups
+    if case == "late arrival":
+        return ahead, [*players, n + 1], played, groups
+    # reinstatement: the sessions as the withdrawal left them (mended), then the player back
+    without = mend_sessions(ahead, [Entrants([p for p in players if p != gone], CHANGE_SUBS, groups)] * len(ahead),
+                            history=played, seed=seed).sessions
+    return without, players, played, groups
+
+
+def _figures(played, before, after, players, groups, base):
+    """(most regular players moved in a session, moves per session, repeats added, teammate tables added, players
+    off floor/ceil) of `after` against `before` (and the plan's quality, `base`)."""
+    moves = [len([p for p in moved_players(old, new) if p not in CHANGE_SUBS])
+             for old, new in zip(before, after, strict=True)]
+    q = quality_report([*played, *after], groups, CHANGE_SUBS)
+    full = [c for p, c in q.wind_counts.items() if p in set(players) and sum(c) == CHANGE_SESSIONS]
+    off = sum(1 for c in full if max(c) - min(c) > 1)
+    return (max(moves), sum(moves) / len(moves), q.excess_repeats - base.excess_repeats,
+            len(q.clashes) - len(base.clashes), off)
+
+
+def changes_table(seeds: int) -> None:
+    print(f"changes of the field on a planned weekend: {CHANGE_SESSIONS} sessions, {CHANGE_PLAYED} played, teams of 4, "
+          f"{len(CHANGE_SUBS)} substitutes; seeds 0-{seeds - 1}, every size listed")
+    head = (f"{'case':<26} {'how':<22} {'max moved':>9} {'moved/s':>7} {'repeats+':>8} {'clashes+':>8} {'off':>4} "
+            f"{'s/change':>8}")
+    print(head)
+    print("-" * len(head))
+    for case, sizes in CHANGE_CASES:
+        rows = {"mended (on every change)": [], "re-plan for quality": []}
+        times = {name: 0.0 for name in rows}
+        for n in sizes:
+            for seed in range(seeds):
+                clear_caches()
+                before, players, played, groups = _change(case, n, seed)
+                base = quality_report([*played, *before], groups, CHANGE_SUBS)
+                entrants = Entrants(players, CHANGE_SUBS, groups)
+                t0 = time.perf_counter()
+                mended = mend_sessions(before, [entrants] * len(before), history=played, seed=seed).sessions
+                times["mended (on every change)"] += time.perf_counter() - t0
+                t0 = time.perf_counter()
+                replanned = replan_sessions(entrants, seed=seed, history=played, ahead=before,
+                                            total_sessions=CHANGE_SESSIONS)
+                times["re-plan for quality"] += time.perf_counter() - t0
+                rows["mended (on every change)"].append(_figures(played, before, mended, players, groups, base))
+                rows["re-plan for quality"].append(_figures(played, before, replanned, players, groups, base))
+        for name, figures in rows.items():
+            count = len(figures)
+            print(f"{case:<26} {name:<22} {max(f[0] for f in figures):>9} {sum(f[1] for f in figures) / count:>7.2f} "
+                  f"{sum(f[2] for f in figures):>8} {sum(f[3] for f in figures):>8} {sum(f[4] for f in figures):>4} "
+                  f"{times[name] / count:>8.3f}")
+    print("max moved: most regular players at another table number in one session; moved/s: per session, mean;\n"
+          "repeats+ and clashes+: excess repeats and teammate tables added to the plan, totals over sizes and seeds;\n"
+          "off: players of every session with a seat wind off floor/ceil, in total")
+
+
+TEAM_EVENT = 24  # players in 6 teams of 4, 7 sessions drawn one at a time
+
+
+def team_event_table(seeds: int) -> None:
+    print()
+    print(f"a team event drawn one session at a time: {TEAM_EVENT} players in {TEAM_EVENT // 4} teams of 4, 7 sessions, "
+          f"seeds 0-{seeds - 1}")
+    head = f"{'priority':<14} {'teammate tables':>15} {'repeats':>7} {'s/draw':>6} {'slowest':>7}"
+    print(head)
+    print("-" * len(head))
+    players = list(range(1, TEAM_EVENT + 1))
+    groups = {p: (p - 1) // 4 for p in players}
+    for priority in ("repeats_first", "teams_first"):
+        clashes = repeats = 0
+        times: list[float] = []
+        for seed in range(seeds):
+            clear_caches()
+            history: list = []
+            for k in range(7):
+                t0 = time.perf_counter()
+                history.append(draw_session(Entrants(players, groups=groups, teams_first=priority == "teams_first"),
+                                            seed=seed * 100 + k, history=history, total_sessions=7,
+                                            history_seeds=[seed * 100 + j for j in range(k)]))
+                times.append(time.perf_counter() - t0)
+            q = quality_report(history, groups)
+            clashes += len(q.clashes)
+            repeats += q.excess_repeats
+        print(f"{priority:<14} {clashes:>15} {repeats:>7} {sum(times) / len(times):>6.2f} {max(times):>7.2f}")
+
+
+def swiss_table(seeds: int) -> None:
+    print()
+    print(f"a Swiss session with a team on top: {TEAM_EVENT} players in teams of 4, 3 sessions played (a plan), "
+          f"seeds 0-{seeds - 1}")
+    head = f"{'swiss':<12} {'teammate tables':>15} {'repeats':>7} {'s/draw':>6}"
+    print(head)
+    print("-" * len(head))
+    players = list(range(1, TEAM_EVENT + 1))
+    groups = {p: (p - 1) // 4 for p in players}
+    for keep_apart in (False, True):
+        clashes = repeats = 0
+        spent = 0.0
+        for seed in range(seeds):
+            history = plan_tournament(players, 3, seed=seed, groups=groups)
+            t0 = time.perf_counter()
+            tables = draw_session(Entrants(players, groups=groups), seed=seed, history=history, ranking=players,
+                                  keep_apart=keep_apart)
+            spent += time.perf_counter() - t0
+            q = quality_report([*history, tables], groups)
+            clashes += sum(1 for c in q.clashes if c[0] == 3)
+            repeats += q.excess_repeats
+        print(f"{'keep apart' if keep_apart else 'strict':<12} {clashes:>15} {repeats:>7} {spent / seeds:>6.2f}")
+
+
+def substitute_winds_table(seeds: int) -> None:
+    print()
+    print(f"substitutes' seat winds: 30 players and 2 substitutes, 6 sessions drawn one at a time, seeds 0-{seeds - 1}")
+    players, subs = list(range(1, 31)), [91, 92]
+    off = spread = 0
+    for seed in range(seeds):
+        clear_caches()
+        history: list = []
+        for k in range(6):
+            history.append(draw_session(Entrants(players, subs), seed=seed * 100 + k, history=history,
+                                        total_sessions=6, history_seeds=[seed * 100 + j for j in range(k)]))
+        for sub in subs:
+            counts = [sum(1 for session in history for t in session if t[w] == sub) for w in range(4)]
+            off += max(counts) - min(counts) > 1
+            spread += max(counts) - min(counts)
+    print(f"substitutes off floor/ceil: {off} of {2 * seeds}; most minus fewest of a wind, summed: {spread}")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--weekends", type=int, default=100, help="seeds of the dynamic weekend (0: skip it)")
     ap.add_argument("--weekend-only", action="store_true", help="only the dynamic weekend")
+    ap.add_argument("--changes", type=int, default=10, help="seeds of the changes of the field (0: skip them)")
+    ap.add_argument("--changes-only", action="store_true", help="only the changes of the field (issue 33)")
     args = ap.parse_args()
     if args.weekend_only:
         weekend_table(args.weekends)
+        return 0
+    if args.changes_only:
+        _issue_33_tables(args.changes)
         return 0
     head = f"{'players':>7} {'sessions':>8} {'clubs':>5} {'excess':>6} {'target':>6} {'most':>4} " \
            f"{'winds':>5} {'dev':>3} {'clashes':>7} {'seconds':>7}  ok"
@@ -230,7 +388,17 @@ def main() -> int:
     if args.weekends:
         print()
         weekend_table(args.weekends)
+    if args.changes:
+        print()
+        _issue_33_tables(args.changes)
     return 1 if failures else 0
+
+
+def _issue_33_tables(seeds: int) -> None:
+    changes_table(seeds)
+    team_event_table(min(seeds, 5))
+    swiss_table(seeds)
+    substitute_winds_table(seeds)
 
 
 if __name__ == "__main__":

@@ -100,7 +100,8 @@ def _already(player: Player, status: PlayerStatus) -> bool:
 
 
 def check_in(player: Player) -> Player:
-    """Mark the player present (idempotent). Withdrawn or disqualified players are reinstated first."""
+    """Mark the player present (idempotent). A withdrawn or disqualified player is refused: an organiser
+    reinstates them first (`reinstate`), then checks them in."""
     if _already(player, PlayerStatus.PRESENT):
         return player
     return set_status(player, PlayerStatus.PRESENT)
