@@ -143,9 +143,12 @@ def _change_words(left: Sequence[int], came: Sequence[int], names: dict[int, str
 def _detail(done: MendedSession, names: dict[int, str]) -> Message:
     """The draw history's line for one mended session (worded for each reader where it is shown)."""
     change = _change_words(done.left, done.came, names)
-    moved = (msg("everyone else keeps their table") if not done.moved else
-             msg("%(names)s change table", names=", ".join(names[p] for p in done.moved)))
-    return msg("%(change)s (%(moved)s)", change=change, moved=moved) if change else msg("(%(moved)s)", moved=moved)
+    moved = ", ".join(names[p] for p in done.moved)
+    if change is None:
+        return msg("%(names)s change table", names=moved) if moved else msg("everyone else keeps their table")
+    if moved:
+        return msg("%(change)s; %(names)s change table", change=change, names=moved)
+    return msg("%(change)s; everyone else keeps their table", change=change)
 
 
 def _said(done: Sequence[MendedSession], names: dict[int, str]) -> Message:
