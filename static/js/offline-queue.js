@@ -340,7 +340,12 @@
     try {
       window.sessionStorage.setItem(SENT_KEY, JSON.stringify(lastSent));
     } catch (e) { /* no storage: the page is drawn again without the line */ }
-    window.location.reload();
+    if (!queueForm()) { window.location.reload(); return; }
+    // a hand form: for the next hand to enter, not the one its address asked for (?hand=), now sent
+    var next = new URL(window.location.href);
+    next.searchParams.delete("hand");
+    next.hash = "";
+    window.location.replace(next.href);
   }
 
   function sentBeforeReload() {

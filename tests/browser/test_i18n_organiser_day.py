@@ -391,6 +391,11 @@ def players_enter_confirm_and_dispute(crawl: Crawl, phones, links, table_2) -> N
 
 
 def referee_settles(crawl: Crawl, page: Page, t) -> None:
+    """Time called at table 1 during hand 3 (hands left to enter), a dispute at table 2: the board's reasons."""
+    from tournament.services.play import clock
+
+    clock.call_time(t, 1, 1, 3, None)
+    commit_setup()
     page.goto(f"/manage/tournaments/{t.id}/play/1/board")
     card = page.locator("[data-board-rows] > li").first
     expect(card).to_contain_text(TYPED)

@@ -3,7 +3,9 @@
 service worker's kept copy), then the network back. Before, the page then showed "sent and saved", the copy's
 "server not answering, old copy" and the English offline line at once, with a stale "Enter hand 2" button,
 until reloaded. Now, once the queue is sent, the page takes the server's state once: the hands sent listed, the
-next hand to enter, the copy's note gone; and at every step one status line at a time."""
+next hand to enter, the copy's note gone; and at every step one status line at a time. The same for a hand form left
+alone (the referee's: the form for the next hand), and the service worker's page for a hand whose sending failed
+on the way speaks the form's language."""
 
 from __future__ import annotations
 
@@ -119,3 +121,21 @@ def test_a_hand_whose_sending_fails_on_the_way_is_kept_in_the_forms_language(eas
     expect(page.locator(".offline-queue")).to_contain_text("Käsi 1 on tallennettu tälle laitteelle.")
     context.set_offline(False)
     expect(page.locator(".offline-queue")).to_contain_text("lähetettiin ja tallennettiin", timeout=15_000)
+
+
+def test_the_referees_hand_form_left_alone_comes_back_for_the_next_hand(offline_queue_phone):
+    """A referee's form that kept a hand offline and was not touched since: once the hand is sent, the form for the
+    next hand to enter as the server has it, with the sent line alone (not ?hand=1's "already entered")."""
+    t, seats, table_url, context, page = offline_queue_phone
+    page.goto(table_url + "/hands/new?hand=1")
+    go_offline(context, page)
+    page.get_by_label("Winning hand").fill(PLAIN_WIN)
+    page.get_by_role("group", name="Winner").get_by_label(seats[0].player.full_name).check()
+    page.get_by_role("group", name="Discarded by").get_by_label(seats[1].player.full_name).check()
+    page.get_by_role("button", name="Save hand").last.click()
+    expect(page.locator(".offline-queue")).to_contain_text("1 hand waiting to be sent")
+    context.set_offline(False)
+    expect(page.locator(".offline-queue")).to_contain_text("Hand 1 at table 1 was sent and saved.", timeout=15_000)
+    page.wait_for_url(f"**{table_url}/hands/new")
+    expect(page.get_by_label("Hand", exact=True)).to_have_value("2")
+    expect(page.locator("[data-entry=notice]")).to_have_count(0)
