@@ -306,20 +306,25 @@ def swiss_table(seeds: int) -> None:
 
 def substitute_winds_table(seeds: int) -> None:
     print()
-    print(f"substitutes' seat winds: 30 players and 2 substitutes, 6 sessions drawn one at a time, seeds 0-{seeds - 1}")
-    players, subs = list(range(1, 31)), [91, 92]
-    off = spread = 0
-    for seed in range(seeds):
-        clear_caches()
-        history: list = []
-        for k in range(6):
-            history.append(draw_session(Entrants(players, subs), seed=seed * 100 + k, history=history,
-                                        total_sessions=6, history_seeds=[seed * 100 + j for j in range(k)]))
-        for sub in subs:
-            counts = [sum(1 for session in history for t in session if t[w] == sub) for w in range(4)]
-            off += max(counts) - min(counts) > 1
-            spread += max(counts) - min(counts)
-    print(f"substitutes off floor/ceil: {off} of {2 * seeds}; most minus fewest of a wind, summed: {spread}")
+    print(f"substitutes' seat winds: 29 players and 4 substitutes taking turns (3 seated a session), 8 sessions "
+          f"drawn one at a time, seeds 0-{seeds - 1}")
+    players, subs = list(range(1, 30)), [91, 92, 93, 94]
+    for total in (8, None):
+        off = spread = 0
+        for seed in range(seeds):
+            clear_caches()
+            history: list = []
+            for k in range(8):
+                ahead = {"total_sessions": total, "history_seeds": [seed * 100 + j for j in range(k)]} if total else {}
+                history.append(draw_session(Entrants(players, subs), seed=seed * 100 + k, history=history, **ahead))
+            for sub in subs:
+                counts = [sum(1 for session in history for t in session if t[w] == sub) for w in range(4)]
+                played = sum(counts)
+                off += any(c < played // 4 or c > -(-played // 4) for c in counts)
+                spread += max(counts) - min(counts)
+        how = "with the number of sessions" if total else "no end known"
+        print(f"{how:<28} substitutes off floor/ceil: {off} of {len(subs) * seeds}; most minus fewest of a wind, "
+              f"summed: {spread}")
 
 
 def main() -> int:

@@ -15,8 +15,6 @@ from . import search
 from .model import DrawError, Entrants, RoundList, Rounds
 from .winds import seat_cost
 
-SUBSTITUTE_WIND_CAP = 99  # a substitute's seat wind never costs as much as a player's off floor/ceil (100)
-
 
 def seat_field(players: Sequence[int], substitutes: Sequence[int],
                sub_use: Mapping[int, int] | None = None) -> tuple[list[int], list[int]]:
@@ -191,9 +189,8 @@ def wind_costs(field: Field, state: History, sessions_left: int) -> dict[int, li
     cost_of = {}
     for p in range(field.n):
         if field.subs_flag[p]:
-            # a substitute's winds balanced over the sessions they played, below any player's need
-            cost_of[p] = [min(seat_cost(state.counts[p], state.played[p], state.played[p] + 1, w),
-                              SUBSTITUTE_WIND_CAP) for w in range(4)]
+            # a substitute's winds balanced over the sessions they sat in (how many more is not known)
+            cost_of[p] = [seat_cost(state.counts[p], state.played[p], state.played[p] + 1, w) for w in range(4)]
         else:
             target = state.played[p] + 1 + sessions_left
             cost_of[p] = [seat_cost(state.counts[p], state.played[p], target, w) for w in range(4)]

@@ -219,7 +219,7 @@ def _spread_substitutes(rnd: RoundList, field: Field, pc: search.PairCosts) -> N
 def _balance_winds(mended: RoundList, touched: Sequence[set[int]], history: Rounds, subs: set[int],
                    rng: random.Random) -> None:
     """Seat orders at the tables that changed, so that every player's winds over the played and mended
-    sessions stay within floor/ceil where they can (substitutes' too, after everyone else's); the other tables
+    sessions stay within floor/ceil where they can (substitutes' too); the other tables
     keep theirs, unless a player still off sits there (then that table's seat orders may change too)."""
     off = _settle(mended, touched, history, subs, rng)
     if off:
@@ -250,7 +250,7 @@ def _settle(mended: RoundList, chosen: Sequence[set[int]], history: Rounds, subs
     if not any(rounds):
         return set()
     secondary = [p in subs for p in ids]
-    seated, _ = settle_winds(rounds, counts, played, secondary, rng, recolour=False)
+    seated, _ = settle_winds(rounds, counts, played, secondary, rng, recolour=False, players_first=True)
     for rnd, mine, seats in zip(mended, chosen, seated, strict=True):
         for ti, t in zip(sorted(mine), seats, strict=True):
             rnd[ti] = [ids[p] for p in t]

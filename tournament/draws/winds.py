@@ -21,7 +21,7 @@ from .model import RoundList, Rounds
 
 WINDS = 4
 PERMS = list(itertools.permutations(range(4)))
-SECONDARY_RATIO = 1_000  # a step off floor/ceil of a player, against one of a substitute
+PLAYERS_FIRST = 1_000  # settle_winds(players_first=True): a player's step off floor/ceil, against a substitute's
 
 
 def wind_counts(tables: Sequence[Sequence[int]], n: int) -> list[list[int]]:
@@ -122,15 +122,17 @@ def best_seating(table: Sequence[int], cost: dict[int, list[int]]) -> tuple[int,
 
 def settle_winds(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequence[int],
                  secondary: Sequence[bool], rng: random.Random, iters: int = 20_000,
-                 stall: int = 1_000, recolour: bool = True) -> tuple[RoundList, int]:
+                 stall: int = 1_000, recolour: bool = True, players_first: bool = False) -> tuple[RoundList, int]:
     """Seat orders for the remaining ``rounds`` (tables of player indices) so that every player ends within
     floor/ceil of their own total (``played`` sessions with ``counts`` so far, plus the rounds they sit in).
 
     The history's winds are fixed, so de Werra's colouring alone does not do: it seats the new rounds
     equitably, then a walk swaps two seats of one table while that lowers (or keeps) the players' distance
-    from their final floor/ceil. Players in ``secondary`` (substitutes) are balanced too, but only where that
-    costs nobody else theirs: a step of theirs weighs a thousandth of another player's. Returns the seated
-    rounds and the distance left of the players not secondary (0: every one of them balanced).
+    from their final floor/ceil. Players in ``secondary`` (substitutes) are balanced like the others, over the
+    sessions they sit in (a substitute with E1 S2 W3 N0 was the price of leaving them out); the distance
+    returned counts the others only (``players_first``: a step of a substitute's weighs a thousandth of
+    another player's, as when a few tables of a plan are seated again). Returns the seated rounds and that
+    distance (0: all of them balanced).
     ``recolour=False`` starts the walk from the seat orders given (a repaired plan whose seat orders already
     suit most players)."""
     n = len(counts)
@@ -149,7 +151,7 @@ def settle_winds(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequen
     lo = [x // 4 for x in total]
     hi = [-(-x // 4) for x in total]
 
-    weight = [1 if secondary[p] else SECONDARY_RATIO for p in range(n)]
+    weight = [1 if secondary[p] or not players_first else PLAYERS_FIRST for p in range(n)]
 
     def off(p: int, c: Sequence[int]) -> int:
         a, b, d = lo[p], hi[p], 0
@@ -209,7 +211,7 @@ def settle_winds(rounds: Rounds, counts: Sequence[Sequence[int]], played: Sequen
     for size in sizes:
         out.append(seats[i:i + size])
         i += size
-    return out, sum(off(p, c) for p, c in enumerate(_counted(out, counts)) if not secondary[p]) // SECONDARY_RATIO
+    return out, sum(off(p, c) // weight[p] for p, c in enumerate(_counted(out, counts)) if not secondary[p])
 
 
 def _counted(rounds: Rounds, counts: Sequence[Sequence[int]]) -> list[list[int]]:
