@@ -51,5 +51,5 @@ def test_a_replan_from_the_draws_page_is_listed(organiser_client, organiser, tou
     assert history.count("<td>mended</td>") == 3 and f"without {players[0].full_name}" in history
     assert organiser.display_name in history
     page = organiser_client.get(draws_url(tournament, "/2")).get_data(as_text=True)
-    assert (f"Repaired from the seating drawn before it: without {players[0].full_name} and with P100 Player100 "
-            "(everyone else keeps their table).") in page
+    assert (f"Repaired from the seating drawn before it: without {players[0].full_name} and with P100 Player100"
+            "; everyone else keeps their table.") in page
